@@ -1,0 +1,81 @@
+// ferry::Engine: the interface every exchange engine implements, and the registry.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ferry/comm.hpp"
+#include "ferry/plan.hpp"
+
+namespace ferry {
+
+/// Element types a field may have (C: FERRY_TYPE_*).
+enum class Datatype : int { Float64 = 0, Float32 = 1, Int32 = 2, Int64 = 3 };
+
+/// Bytes of one value of `type`.
+std::size_t datatype_size(Datatype type) noexcept;
+const char* datatype_name(Datatype type) noexcept;
+
+/// One field of an exchange: its type, and how many values each point carries
+/// (a trailing component/level dimension: value[point * components + c]).
+struct FieldSpec {
+  Datatype type = Datatype::Float64;
+  int components = 1;
+};
+
+/// Engine options as text, "key" -> "value" (e.g. "reorder" -> "true"); each
+/// engine reads and validates its own keys.
+struct EngineOptions {
+  std::map<std::string, std::string> values;
+  /// The option as a boolean; Errc::Arg names the engine and key if it is not true/false/1/0.
+  bool get_bool(std::string_view engine, const std::string& key, bool fallback) const;
+};
+
+/// What an engine needs from MPI and offers.
+struct Capabilities {
+  bool persistent = false;   ///< setup creates persistent requests or windows
+  bool one_sided = false;    ///< uses MPI RMA
+};
+
+/// Moves the bytes of a Plan. `setup` is collective over the plan's communicator;
+/// `begin` starts one exchange of the fields selected by `mask` (nullptr = all),
+/// `end` completes it. Between begin and end the caller may compute, but must not
+/// touch the source or destination buffers. Engines never allocate in begin/end.
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string_view name() const = 0;
+  virtual Capabilities capabilities() const = 0;
+  /// Collective. `comm` outlives the engine; `fields` fixes the types and components.
+  virtual void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
+                     const EngineOptions& options) = 0;
+  /// Collective, non-blocking. src[f]/dst[f] point to field f's local data
+  /// (src_local_size x components / dst_local_size x components values); mask[f]
+  /// non-zero moves field f this time.
+  virtual void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) = 0;
+  /// Completes the exchange started by begin.
+  virtual void end() = 0;
+};
+
+using EngineFactory = std::function<std::unique_ptr<Engine>()>;
+
+/// Registers an engine under `name` (replacing a previous one of that name). Not collective.
+void register_engine(const std::string& name, EngineFactory factory);
+/// Makes the engine registered as `name`. Errc::Arg lists the available engines.
+std::unique_ptr<Engine> make_engine(const std::string& name);
+/// Names of every registered engine, in registration order.
+std::vector<std::string> engine_names();
+/// Built-in engines this build could not offer, with the reason ("rma: MPI lacks ...").
+std::vector<std::string> disabled_engines();
+
+/// Resolves an engine request: an empty name or "default" means $FERRY_ENGINE, else p2p;
+/// "auto" picks the adaptive choice (p2p until the adaptive engine exists).
+std::string resolve_engine_name(const std::string& requested);
+
+}  // namespace ferry

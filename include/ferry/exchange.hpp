@@ -1,0 +1,60 @@
+// ferry::Exchange: a plan bound to an engine and a set of fields; what users hold.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ferry/comm.hpp"
+#include "ferry/engine.hpp"
+#include "ferry/layout.hpp"
+#include "ferry/plan.hpp"
+
+namespace ferry {
+
+/// Moves fields from a source layout to a destination layout, again and again.
+///
+/// Collective over `comm`: every rank passes its source layout (Layout::none if it
+/// is not a source) and its destination layout (Layout::none if it is not a
+/// destination), the same field list and the same engine name. The communicator
+/// is duplicated, so the caller may free its own at once.
+///
+/// Lifecycle: construct (builds the plan and sets up the engine), then any number
+/// of execute() or begin()/end() pairs. After an error inside an exchange the
+/// object is failed and only destruction is allowed.
+class Exchange {
+ public:
+  /// Collective. `engine`: a registered name, "auto", or "" / "default" for $FERRY_ENGINE
+  /// or p2p. Raises the Plan::build errors, Errc::Arg for an unknown engine or a field
+  /// with components < 1, Errc::Unsupported when the engine cannot run on this MPI.
+  Exchange(MPI_Comm comm, const Layout& src, const Layout& dst, std::vector<FieldSpec> fields,
+           const std::string& engine = "default", const EngineOptions& options = {});
+  ~Exchange();
+  Exchange(Exchange&&) noexcept;
+  Exchange& operator=(Exchange&&) noexcept;
+
+  /// Collective: begin() then end().
+  void execute(const void* const* src, void* const* dst, const std::uint8_t* mask = nullptr);
+  /// Collective, non-blocking: starts moving the fields selected by mask (nullptr = all).
+  void begin(const void* const* src, void* const* dst, const std::uint8_t* mask = nullptr);
+  /// Collective: completes the exchange started by begin().
+  void end();
+
+  /// Convenience for one field.
+  void execute(const void* src, void* dst) { execute(&src, &dst, nullptr); }
+
+  const Plan& plan() const noexcept;
+  const std::vector<FieldSpec>& fields() const noexcept;
+  const std::string& engine_name() const noexcept;
+  /// Seconds spent building the plan and setting up the engine on this rank.
+  double setup_seconds() const noexcept;
+  /// The exchange's private communicator (a duplicate of the one given).
+  MPI_Comm comm() const noexcept;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace ferry

@@ -1,0 +1,10 @@
+// ferry: the C++ umbrella header.
+#pragma once
+
+#include "ferry/comm.hpp"
+#include "ferry/config.hpp"
+#include "ferry/engine.hpp"
+#include "ferry/error.hpp"
+#include "ferry/exchange.hpp"
+#include "ferry/layout.hpp"
+#include "ferry/plan.hpp"

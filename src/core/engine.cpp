@@ -1,0 +1,52 @@
+#include "ferry/engine.hpp"
+
+#include <cstdlib>
+
+#include "util/check.hpp"
+
+namespace ferry {
+
+std::size_t datatype_size(Datatype type) noexcept {
+  switch (type) {
+    case Datatype::Float64: return 8;
+    case Datatype::Float32: return 4;
+    case Datatype::Int32: return 4;
+    case Datatype::Int64: return 8;
+  }
+  return 0;
+}
+
+const char* datatype_name(Datatype type) noexcept {
+  switch (type) {
+    case Datatype::Float64: return "float64";
+    case Datatype::Float32: return "float32";
+    case Datatype::Int32: return "int32";
+    case Datatype::Int64: return "int64";
+  }
+  return "unknown";
+}
+
+bool EngineOptions::get_bool(std::string_view engine, const std::string& key,
+                             bool fallback) const {
+  auto it = values.find(key);
+  if (it == values.end()) return fallback;
+  const std::string& v = it->second;
+  if (v == "true" || v == "1" || v == "on" || v == "yes") return true;
+  if (v == "false" || v == "0" || v == "off" || v == "no") return false;
+  throw Error(Errc::Arg, detail::cat(engine, ": option \"", key, "\" must be true or false; got \"",
+                                     v, "\""));
+}
+
+std::string resolve_engine_name(const std::string& requested) {
+  if (requested.empty() || requested == "default") {
+    const char* env = std::getenv("FERRY_ENGINE");
+    if (env && *env) return resolve_engine_name(env);
+    return "p2p";
+  }
+  // The adaptive engine (issue: butterfly and adaptive engines) will take "auto";
+  // until then "auto" means the engine that is never a bad choice.
+  if (requested == "auto") return "p2p";
+  return requested;
+}
+
+}  // namespace ferry

@@ -1,0 +1,61 @@
+// PackedEngine: pack -> transfer -> unpack, with the transfer left to each engine.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engines/field_set.hpp"
+#include "ferry/engine.hpp"
+
+namespace ferry::detail {
+
+/// Base of the two-sided engines (p2p, alltoallv, neighbor). `begin` packs each
+/// send peer's points of the selected fields into one block of the send buffer
+/// (so one message per peer carries every field), calls start_transfer(), then
+/// copies the rank's own points directly; `end` calls finish_transfer() and
+/// unpacks. Buffers are sized once in setup for all fields; a mask only shortens
+/// the blocks, so nothing is allocated per exchange.
+class PackedEngine : public Engine {
+ public:
+  void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
+             const EngineOptions& options) final;
+  void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) final;
+  void end() final;
+
+ protected:
+  /// Collective: create requests, graph communicators, ... Buffers already exist.
+  virtual void setup_transfer(const EngineOptions& options) = 0;
+  /// Starts moving the packed send blocks into the receive blocks.
+  virtual void start_transfer() = 0;
+  /// Waits until every receive block has arrived and every send block may be reused.
+  virtual void finish_transfer() = 0;
+
+  const Plan& plan() const noexcept { return *plan_; }
+  MPI_Comm comm() const noexcept { return comm_->get(); }
+  const FieldSet& field_set() const noexcept { return fields_; }
+  char* send_buffer() noexcept { return send_buffer_.data(); }
+  char* recv_buffer() noexcept { return recv_buffer_.data(); }
+  /// Per send/recv peer (plan order): bytes of this exchange, and block start in bytes.
+  const std::vector<int>& send_bytes() const noexcept { return send_bytes_; }
+  const std::vector<int>& send_displs() const noexcept { return send_displs_; }
+  const std::vector<int>& recv_bytes() const noexcept { return recv_bytes_; }
+  const std::vector<int>& recv_displs() const noexcept { return recv_displs_; }
+  /// True if this exchange moves every field (the block sizes fixed at setup).
+  bool moves_all_fields() const noexcept { return fields_.all_active(); }
+
+ private:
+  void size_blocks();
+
+  const Plan* plan_ = nullptr;
+  const Comm* comm_ = nullptr;
+  FieldSet fields_;
+  std::vector<char> send_buffer_;
+  std::vector<char> recv_buffer_;
+  std::vector<int> send_bytes_, send_displs_, recv_bytes_, recv_displs_;
+  bool self_contiguous_ = false;
+  std::vector<const char*> src_;
+  std::vector<char*> dst_;
+  bool in_flight_ = false;
+};
+
+}  // namespace ferry::detail
