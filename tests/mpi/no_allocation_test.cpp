@@ -1,0 +1,39 @@
+// No engine allocates memory inside an exchange, with or without a mask.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <vector>
+
+#include "counting_allocator.hpp"
+#include "ferry/exchange.hpp"
+#include "test_support.hpp"
+
+TEST(NoAllocation, ExecuteAndBeginEndAllocateNothing) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::int64_t n = 5000;
+  const auto src = ferry::Layout::block(n, size, rank);
+  const auto dst = ferry::Layout::round_robin(n, size, rank);
+  ferry::Exchange exchange(MPI_COMM_WORLD, src, dst,
+                           {{ferry::Datatype::Float64, 2}, {ferry::Datatype::Int32, 1}},
+                           ferry_test::engine());
+  std::vector<double> a(static_cast<std::size_t>(src.local_size()) * 2, 1.0);
+  std::vector<std::int32_t> b(static_cast<std::size_t>(src.local_size()), 2);
+  std::vector<double> x(static_cast<std::size_t>(dst.local_size()) * 2);
+  std::vector<std::int32_t> y(static_cast<std::size_t>(dst.local_size()));
+  const void* in[] = {a.data(), b.data()};
+  void* out[] = {x.data(), y.data()};
+  const std::uint8_t first_only[] = {1, 0};
+
+  exchange.execute(in, out);  // warm-up: MPI may set up connections
+  exchange.execute(in, out, first_only);
+  ferry_test::reset_allocation_stats();
+  for (int k = 0; k < 5; ++k) {
+    exchange.execute(in, out);
+    exchange.execute(in, out, first_only);
+    exchange.begin(in, out);
+    exchange.end();
+  }
+  EXPECT_EQ(ferry_test::allocation_stats().allocations, 0u);
+}

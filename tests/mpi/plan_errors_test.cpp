@@ -1,0 +1,137 @@
+// Bad input to a plan or an exchange fails with the same code and message on every rank.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "ferry/exchange.hpp"
+#include "test_support.hpp"
+
+using ferry::Datatype;
+using ferry::Errc;
+using ferry::Exchange;
+using ferry::Layout;
+using ferry_test::expect_error;
+
+namespace {
+
+int rank_of(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+int size_of(MPI_Comm comm) {
+  int s = 0;
+  MPI_Comm_size(comm, &s);
+  return s;
+}
+
+const std::vector<ferry::FieldSpec> kOneField{{Datatype::Float64, 1}};
+
+// The error must reach every rank with the same text: gather a hash of the message.
+void expect_same_error_everywhere(const std::function<void()>& call, Errc code,
+                                  const std::string& pattern) {
+  std::string text;
+  try {
+    call();
+  } catch (const ferry::Error& e) {
+    text = e.what();
+  }
+  expect_error(call, code, pattern);
+  const auto hash = static_cast<long long>(std::hash<std::string>{}(text) & 0x7fffffffffffLL);
+  long long min_hash = 0, max_hash = 0;
+  MPI_Allreduce(&hash, &min_hash, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&hash, &max_hash, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(min_hash, max_hash) << "ranks saw different messages; this rank: " << text;
+}
+
+TEST(PlanErrors, IdOutOfRangeOnOneRank) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  std::vector<std::int64_t> ids{r};
+  if (r == p - 1) ids.push_back(100 + p);  // only the last rank is wrong
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, Layout::points(100 + p, ids), Layout::block(100 + p, p, r),
+                 kOneField, ferry_test::engine());
+      },
+      Errc::ArgRange, "source id " + std::to_string(100 + p) + " at position 1 on rank " +
+                          std::to_string(p - 1) + " is outside the index space");
+}
+
+TEST(PlanErrors, IdOwnedTwice) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  // Every rank holds its block, and rank 0 also claims id 7 (held by another rank when p > 1).
+  std::vector<std::int64_t> ids = Layout::block(50, p, r).ids();
+  if (r == 0 && p > 1) ids.push_back(49);
+  if (p == 1) ids.push_back(7);
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, Layout::points(50, ids), Layout::block(50, p, r), kOneField,
+                 ferry_test::engine());
+      },
+      Errc::Duplicate, "id (49|7) is held by source ranks");
+}
+
+TEST(PlanErrors, DestinationIdWithoutSource) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  // Sources hold only even ids; destinations ask for everything.
+  std::vector<std::int64_t> even;
+  for (std::int64_t id = 2 * r; id < 40; id += 2 * p) even.push_back(id);
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, Layout::points(40, even), Layout::block(40, p, r), kOneField,
+                 ferry_test::engine());
+      },
+      Errc::Missing, "20 destination id\\(s\\) are held by no source rank, first: 1, 3, 5");
+}
+
+TEST(PlanErrors, GlobalSizesDisagree) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  const std::int64_t n = r == 0 ? 30 : 31;
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, Layout::block(n, p, r), Layout::block(31, p, r), kOneField,
+                 ferry_test::engine());
+      },
+      p > 1 ? Errc::Arg : Errc::Arg, "layouts disagree on the global size");
+}
+
+TEST(PlanErrors, UnknownEngineListsTheAvailableOnes) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, Layout::block(10, p, r), Layout::block(10, p, r), kOneField,
+                 "neighbour");
+      },
+      Errc::Arg, "unknown engine \"neighbour\"; available in this build: p2p, alltoallv");
+}
+
+TEST(PlanErrors, FieldWithoutComponents) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, Layout::block(10, p, r), Layout::block(10, p, r),
+                 {{Datatype::Int32, 0}}, ferry_test::engine());
+      },
+      Errc::Arg, "components must be >= 1; got 0");
+}
+
+TEST(PlanErrors, NoFields) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, Layout::block(10, p, r), Layout::block(10, p, r), {},
+                 ferry_test::engine());
+      },
+      Errc::Arg, "no fields given");
+}
+
+TEST(ExchangeErrors, EndWithoutBegin) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  Exchange exchange(MPI_COMM_WORLD, Layout::block(10, p, r), Layout::block(10, p, r), kOneField,
+                    ferry_test::engine());
+  expect_error([&] { exchange.end(); }, Errc::State, "no exchange in flight");
+}
+
+}  // namespace
