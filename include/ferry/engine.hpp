@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,12 @@ struct EngineOptions {
   std::map<std::string, std::string> values;
   /// The option as a boolean; Errc::Arg names the engine and key if it is not true/false/1/0.
   bool get_bool(std::string_view engine, const std::string& key, bool fallback) const;
+  /// Raises Errc::Arg naming the first option no get_* call has read (a typo, or an
+  /// option of another engine). Called after the engine's setup.
+  void check_all_read(std::string_view engine) const;
+
+ private:
+  mutable std::set<std::string> read_;
 };
 
 /// What an engine needs from MPI and offers.

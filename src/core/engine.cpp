@@ -28,6 +28,7 @@ const char* datatype_name(Datatype type) noexcept {
 
 bool EngineOptions::get_bool(std::string_view engine, const std::string& key,
                              bool fallback) const {
+  read_.insert(key);
   auto it = values.find(key);
   if (it == values.end()) return fallback;
   const std::string& v = it->second;
@@ -35,6 +36,12 @@ bool EngineOptions::get_bool(std::string_view engine, const std::string& key,
   if (v == "false" || v == "0" || v == "off" || v == "no") return false;
   throw Error(Errc::Arg, detail::cat(engine, ": option \"", key, "\" must be true or false; got \"",
                                      v, "\""));
+}
+
+void EngineOptions::check_all_read(std::string_view engine) const {
+  for (const auto& [key, value] : values)
+    FERRY_CHECK(read_.count(key) != 0, Errc::Arg, engine, ": unknown option \"", key,
+                "\" (value \"", value, "\"). See the engine's page in docs/user/engines for its options");
 }
 
 std::string resolve_engine_name(const std::string& requested) {

@@ -93,7 +93,7 @@ std::vector<Record> route(const Comm& comm, std::vector<Record>& records, Dest d
   return received;
 }
 
-// Fills one plan side from matches of one kind, sorted by (peer, id, local).
+// Fills one plan side from matches of one kind, sorted by (peer, id).
 void fill_side(PlanSide& side, std::vector<std::int64_t>& self_index,
                const std::vector<Match>& matches, int me) {
   for (std::size_t i = 0; i < matches.size();) {
@@ -172,52 +172,79 @@ Plan PlanBuilder::build(const Comm& comm, const Layout& src, const Layout& dst) 
   auto at_home = route(comm, registrations, [&](const Registration& r) { return home_rank(r.id, chunk); },
                        from_counts);
 
-  // 3. Match destinations with their source at the home.
-  struct Held {
-    std::int64_t id, rank, local;
-    bool operator<(const Held& o) const {
-      return id != o.id ? id < o.id : rank != o.rank ? rank < o.rank : local < o.local;
-    }
-  };
-  std::vector<Held> sources;
-  std::vector<Held> requests;
+  // 3. Match destinations with their source at the home. A home owns the ids
+  // [first, first + chunk), so direct indexing by id replaces sorting: O(chunk + records).
+  const std::int64_t first = me * chunk;
+  const std::int64_t span = std::max<std::int64_t>(0, std::min(n, first + chunk) - first);
+  std::vector<int> source_rank(static_cast<std::size_t>(span), -1);
+  std::vector<std::int64_t> source_local(static_cast<std::size_t>(span), 0);
+  // Requests bucketed by id (a stable counting sort keeps each rank's order).
+  std::vector<std::int64_t> request_start(static_cast<std::size_t>(span) + 1, 0);
+  std::optional<Error> home_error;
   {
     std::size_t k = 0;
     for (int q = 0; q < p; ++q)
       for (int c = 0; c < from_counts[static_cast<std::size_t>(q)]; ++c, ++k) {
-        const auto& r = at_home[k];
-        (r.kind == kSource ? sources : requests).push_back({r.id, q, r.local});
+        const Registration& r = at_home[k];
+        const auto slot = static_cast<std::size_t>(r.id - first);
+        if (r.kind == kDestination) {
+          ++request_start[slot + 1];
+        } else if (source_rank[slot] < 0) {
+          source_rank[slot] = q;
+          source_local[slot] = r.local;
+        } else if (!home_error) {
+          home_error = Error(Errc::Duplicate,
+                             detail::cat("Plan::build: id ", r.id, " is held by source ranks ",
+                                         source_rank[slot], " and ", q,
+                                         "; every id must have exactly one source. Remove it "
+                                         "from one of the source layouts"),
+                             me);
+        }
+      }
+  }
+  for (std::size_t slot = 0; slot < static_cast<std::size_t>(span); ++slot)
+    request_start[slot + 1] += request_start[slot];
+  struct Request {
+    int rank;
+    std::int64_t local;
+  };
+  std::vector<Request> requests(static_cast<std::size_t>(request_start.back()));
+  {
+    std::vector<std::int64_t> fill(request_start.begin(), request_start.end() - 1);
+    std::size_t k = 0;
+    for (int q = 0; q < p; ++q)
+      for (int c = 0; c < from_counts[static_cast<std::size_t>(q)]; ++c, ++k) {
+        const Registration& r = at_home[k];
+        if (r.kind == kDestination)
+          requests[static_cast<std::size_t>(fill[static_cast<std::size_t>(r.id - first)]++)] = {
+              q, r.local};
       }
     at_home.clear();
     at_home.shrink_to_fit();
   }
-  std::sort(sources.begin(), sources.end());
-  std::sort(requests.begin(), requests.end());
 
-  std::vector<Match> answers;
-  answers.reserve(2 * requests.size());
+  // Answers in id order; the source-side answer goes to the source rank, the
+  // destination-side one to the destination rank.
+  struct Routed {
+    Match match;
+    std::int64_t to;
+  };
+  std::vector<Routed> outgoing;
+  outgoing.reserve(2 * requests.size());
   std::vector<std::int64_t> missing;
   std::int64_t missing_count = 0;
-  std::optional<Error> home_error;
-  for (std::size_t i = 1; i < sources.size() && !home_error; ++i)
-    if (sources[i].id == sources[i - 1].id)
-      home_error = Error(Errc::Duplicate,
-                         detail::cat("Plan::build: id ", sources[i].id, " is held by source ranks ",
-                                     sources[i - 1].rank, " and ", sources[i].rank,
-                                     "; every id must have exactly one source. Remove it from "
-                                     "one of the source layouts"),
-                         me);
-  {
-    std::size_t s = 0;
-    for (const auto& req : requests) {
-      while (s < sources.size() && sources[s].id < req.id) ++s;
-      if (s == sources.size() || sources[s].id != req.id) {
-        if (missing.size() < 8) missing.push_back(req.id);
+  for (std::size_t slot = 0; slot < static_cast<std::size_t>(span); ++slot) {
+    const std::int64_t id = first + static_cast<std::int64_t>(slot);
+    for (auto k = request_start[slot]; k < request_start[slot + 1]; ++k) {
+      const Request& req = requests[static_cast<std::size_t>(k)];
+      const int owner = source_rank[slot];
+      if (owner < 0) {
+        if (missing.size() < 8) missing.push_back(id);
         ++missing_count;
         continue;
       }
-      answers.push_back({req.id, sources[s].local, req.rank, kSource});
-      answers.push_back({req.id, req.local, sources[s].rank, kDestination});
+      outgoing.push_back({{id, source_local[slot], req.rank, kSource}, owner});
+      outgoing.push_back({{id, req.local, owner, kDestination}, req.rank});
     }
   }
   std::int64_t missing_total = 0;
@@ -232,39 +259,30 @@ Plan PlanBuilder::build(const Comm& comm, const Layout& src, const Layout& dst) 
                                    "source layout"),
                        me);
   detail::agree(comm, home_error);
-  sources.clear();
-  sources.shrink_to_fit();
-  requests.clear();
-  requests.shrink_to_fit();
+  source_rank = {};
+  source_local = {};
+  request_start = {};
+  requests = {};
 
-  // 4. Homes answer; each side orders its answers by (peer, id) so both agree.
-  // answers[i] goes to the source rank (the peer named in answers[i+1]) and
-  // answers[i+1] to the destination rank (the peer named in answers[i]).
-  struct Routed {
-    Match m;
-    std::int64_t to;
-  };
-  std::vector<Routed> outgoing;
-  outgoing.reserve(answers.size());
-  for (std::size_t i = 0; i < answers.size(); i += 2) {
-    outgoing.push_back({answers[i], answers[i + 1].peer});
-    outgoing.push_back({answers[i + 1], answers[i].peer});
-  }
-  answers.clear();
-  answers.shrink_to_fit();
+  // 4. Homes answer. Homes cover increasing id ranges and each answers in id order,
+  // so what a rank receives is already ordered by id; a stable counting sort by
+  // peer then yields the (peer, id) order both sides agree on.
   std::vector<int> ignored;
   auto mine = route(comm, outgoing, [](const Routed& r) { return static_cast<int>(r.to); }, ignored);
-
-  std::vector<Match> as_source;
-  std::vector<Match> as_destination;
-  for (const auto& r : mine) (r.m.kind == kSource ? as_source : as_destination).push_back(r.m);
-  mine.clear();
-  mine.shrink_to_fit();
-  auto by_peer_id = [](const Match& a, const Match& b) {
-    return a.peer != b.peer ? a.peer < b.peer : a.id != b.id ? a.id < b.id : a.local < b.local;
+  auto by_peer = [&](std::int64_t kind) {
+    std::vector<std::int64_t> start(static_cast<std::size_t>(p) + 1, 0);
+    for (const auto& r : mine)
+      if (r.match.kind == kind) ++start[static_cast<std::size_t>(r.match.peer) + 1];
+    for (int q = 0; q < p; ++q) start[static_cast<std::size_t>(q) + 1] += start[static_cast<std::size_t>(q)];
+    std::vector<Match> sorted(static_cast<std::size_t>(start.back()));
+    for (const auto& r : mine)
+      if (r.match.kind == kind)
+        sorted[static_cast<std::size_t>(start[static_cast<std::size_t>(r.match.peer)]++)] = r.match;
+    return sorted;
   };
-  std::sort(as_source.begin(), as_source.end(), by_peer_id);
-  std::sort(as_destination.begin(), as_destination.end(), by_peer_id);
+  const std::vector<Match> as_source = by_peer(kSource);
+  const std::vector<Match> as_destination = by_peer(kDestination);
+  mine = {};
   fill_side(plan.send_, plan.self_src_, as_source, me);
   fill_side(plan.recv_, plan.self_dst_, as_destination, me);
   FERRY_ASSERT(plan.self_src_.size() == plan.self_dst_.size(), "self copies ",

@@ -33,7 +33,10 @@ Exchange::Exchange(MPI_Comm comm, const Layout& src, const Layout& dst,
                 "Exchange: no fields given. Describe at least one field (type and components)");
   });
   s.plan = Plan::build(s.comm, src, dst);
-  detail::agree_on(s.comm, [&] { s.engine->setup(s.plan, s.comm, s.fields, options); });
+  detail::agree_on(s.comm, [&] {
+    s.engine->setup(s.plan, s.comm, s.fields, options);
+    options.check_all_read(s.engine_name);
+  });
   s.setup_seconds = MPI_Wtime() - start;
 }
 

@@ -59,8 +59,8 @@ class Conformance : public testing::TestWithParam<CommVariant> {
   // between, and repeated rounds with changing values.
   void check(const Layout& src, const Layout& dst,
              const std::vector<FieldSpec>& fields = mixed_fields()) {
-    ferry::EngineOptions options;
-    ferry::Exchange exchange(comm_, src, dst, fields, ferry_test::engine(), options);
+    ferry::Exchange exchange(comm_, src, dst, fields, ferry_test::engine(),
+                             ferry_test::engine_options());
     ASSERT_EQ(exchange.engine_name(), ferry_test::engine());
 
     std::vector<FieldBuffer> in, out;

@@ -127,6 +127,18 @@ TEST(PlanErrors, NoFields) {
       Errc::Arg, "no fields given");
 }
 
+TEST(PlanErrors, UnknownEngineOption) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  ferry::EngineOptions options;
+  options.values["reorderr"] = "true";
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, Layout::block(10, p, r), Layout::block(10, p, r), kOneField,
+                 ferry_test::engine(), options);
+      },
+      Errc::Arg, ": unknown option \"reorderr\" \\(value \"true\"\\)");
+}
+
 TEST(ExchangeErrors, EndWithoutBegin) {
   const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
   Exchange exchange(MPI_COMM_WORLD, Layout::block(10, p, r), Layout::block(10, p, r), kOneField,

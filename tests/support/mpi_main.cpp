@@ -13,6 +13,22 @@
 namespace {
 
 std::string g_engine = "p2p";
+ferry::EngineOptions g_options;
+
+// "--engine=neighbor:reorder=true,other=1" -> engine "neighbor" and its options.
+void parse_engine(const std::string& spec) {
+  const auto colon = spec.find(':');
+  g_engine = spec.substr(0, colon);
+  if (colon == std::string::npos) return;
+  std::string rest = spec.substr(colon + 1);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string item = rest.substr(0, comma);
+    const auto eq = item.find('=');
+    g_options.values[item.substr(0, eq)] = eq == std::string::npos ? "true" : item.substr(eq + 1);
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+  }
+}
 
 // On ranks other than 0: print failed assertions only, tagged with the rank.
 class FailurePrinter : public testing::EmptyTestEventListener {
@@ -33,13 +49,14 @@ class FailurePrinter : public testing::EmptyTestEventListener {
 
 namespace ferry_test {
 const std::string& engine() { return g_engine; }
+const ferry::EngineOptions& engine_options() { return g_options; }
 }  // namespace ferry_test
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   testing::InitGoogleTest(&argc, argv);
   for (int i = 1; i < argc; ++i)
-    if (std::strncmp(argv[i], "--engine=", 9) == 0) g_engine = argv[i] + 9;
+    if (std::strncmp(argv[i], "--engine=", 9) == 0) parse_engine(argv[i] + 9);
 
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -9,12 +9,15 @@
 #include <regex>
 #include <string>
 
+#include "ferry/engine.hpp"
 #include "ferry/error.hpp"
 
 namespace ferry_test {
 
-/// The engine named by --engine=NAME on the command line (default p2p).
+/// The engine named by --engine=NAME[:key=value,...] on the command line (default p2p).
 const std::string& engine();
+/// The engine options given after the colon of --engine.
+const ferry::EngineOptions& engine_options();
 
 /// Runs `call`, expects a ferry::Error with `code` whose message matches `pattern`
 /// on this rank (every rank of a collective call checks the same).
