@@ -1,0 +1,76 @@
+// `ferry bench exchange`: one scenario, timed per engine against the memcpy bound.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ferry/comm.hpp"
+#include "field_data.hpp"
+#include "groups.hpp"
+#include "plan_traffic.hpp"
+#include "scenario.hpp"
+#include "statistics.hpp"
+
+namespace ferry::bench {
+
+struct ExchangeBenchConfig {
+  ScenarioRequest scenario;
+  Groups groups = Groups::Split;
+  int repeat = 10;
+};
+
+/// What every engine of a run shares: the resolved scenario and the roles.
+struct ExchangeRun {
+  Scenario scenario;
+  Roles roles;
+  int ranks = 0;
+  int repeat = 0;
+  std::int64_t payload_bytes_max = 0;  ///< max over ranks of one rank's bytes of all fields
+};
+
+/// One engine's row. Times in seconds; setup and each sample are the slowest rank's.
+struct EngineResult {
+  std::string engine;
+  double setup_seconds = 0;
+  Summary exchange;
+  Traffic traffic;
+};
+
+/// The rows of a run and the bound they are compared with.
+struct ExchangeResults {
+  Summary memcpy_bound;  ///< seconds to memcpy the largest rank payload once
+  std::vector<EngineResult> engines;
+};
+
+/// Collective over `comm` throughout; every rank gets the same results.
+class ExchangeBench {
+ public:
+  /// Resolves the scenario for this communicator and fills the fields. Raises
+  /// Errc::Arg (the same on every rank) for a scenario the rank count cannot run.
+  ExchangeBench(MPI_Comm comm, const ExchangeBenchConfig& config);
+
+  const ExchangeRun& run() const noexcept { return run_; }
+
+  /// Sets up each engine in turn (a registered engine or kBaselineName), runs
+  /// one warm-up exchange with it and checks every received value (Errc::Internal
+  /// on every rank if one is wrong anywhere). Then times the memcpy bound and all
+  /// engines in rotation (time_in_rotation), `repeat` samples each.
+  ExchangeResults measure(const std::vector<std::string>& engines);
+
+ private:
+  template <class Transfer>
+  std::function<void()> prepare(const std::string& engine, Transfer& transfer,
+                                EngineResult& row);
+
+  Comm comm_;
+  ExchangeRun run_;
+  LayoutPair layouts_;
+  FieldData data_;
+  std::int64_t payload_bytes_ = 0;
+};
+
+}  // namespace ferry::bench

@@ -1,0 +1,137 @@
+#include "scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "util/check.hpp"
+
+namespace ferry::bench {
+
+namespace {
+
+// Toy default: a handful of messages per rank, as in the paper's mid-range runs.
+constexpr int kDefaultMsgsPerProc = 4;
+
+Scenario base_scenario(const std::string& name) {
+  Scenario s;
+  s.name = name;
+  if (name == "gamil") {
+    // GAMIL2-CLM3: 14 fields from CLM3 (round-robin) to GAMIL2 (regular 2-D blocks).
+    s.nx = 128, s.ny = 60, s.fields = 14;
+    s.src = Decomposition::RoundRobin, s.dst = Decomposition::Blocks2d;
+  } else if (name == "toy") {
+    // Toy models: 10 fields, the message count per source rank is the knob.
+    s.nx = 192, s.ny = 96, s.fields = 10;
+    s.src = Decomposition::Block1d, s.dst = Decomposition::GroupedRoundRobin;
+  } else if (name == "large") {
+    // A high-resolution transfer whose payload dwarfs message latency.
+    s.nx = 1024, s.ny = 512, s.fields = 14;
+    s.src = Decomposition::Blocks2d, s.dst = Decomposition::RoundRobin;
+  } else {
+    throw Error(Errc::Arg, detail::cat("unknown scenario \"", name, "\"; expected one of ",
+                                       detail::list_first(scenario_names(), 8)));
+  }
+  return s;
+}
+
+// Every source rank of a group of sources deals its points, in order, over the
+// group's M destination ranks, so each source sends to exactly M of them.
+// Destination ranks are grouped M at a time; ranks left over hold nothing.
+Layout grouped_round_robin(const Scenario& s, const Roles& roles) {
+  const int m = s.msgs_per_proc;
+  const int groups = roles.dst_ranks / m;
+  const int group = roles.dst_part / m;
+  const auto member = static_cast<std::size_t>(roles.dst_part % m);
+  std::vector<std::int64_t> ids;
+  for (int src = 0; src < roles.src_ranks && group < groups; ++src) {
+    if (static_cast<std::int64_t>(src) * groups / roles.src_ranks != group) continue;
+    const Layout source = Layout::block(s.points(), roles.src_ranks, src);
+    for (std::size_t i = member; i < source.ids().size(); i += static_cast<std::size_t>(m))
+      ids.push_back(source.ids()[i]);
+  }
+  return Layout::points(s.points(), std::move(ids));
+}
+
+Layout decompose(Decomposition d, const Scenario& s, const Roles& roles, int parts, int part) {
+  if (part < 0) return Layout::none(s.points());
+  switch (d) {
+    case Decomposition::RoundRobin: return Layout::round_robin(s.points(), parts, part);
+    case Decomposition::Block1d: return Layout::block(s.points(), parts, part);
+    case Decomposition::Blocks2d: {
+      const auto [px, py] = square_process_grid(parts);
+      return Layout::box(s.nx, s.ny, px, py, part);
+    }
+    case Decomposition::GroupedRoundRobin: return grouped_round_robin(s, roles);
+  }
+  throw Error(Errc::Internal, "decompose: unknown decomposition. This is a bug in ferry");
+}
+
+std::string describe_decomposition(Decomposition d, int parts, int msgs_per_proc) {
+  switch (d) {
+    case Decomposition::RoundRobin: return "round-robin";
+    case Decomposition::Block1d: return "1-D blocks";
+    case Decomposition::Blocks2d: {
+      const auto [px, py] = square_process_grid(parts);
+      return detail::cat(px, " x ", py, " blocks");
+    }
+    case Decomposition::GroupedRoundRobin:
+      return detail::cat("round-robin in groups of ", msgs_per_proc);
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::vector<std::string> scenario_names() { return {"gamil", "toy", "large"}; }
+
+std::pair<int, int> square_process_grid(int parts) {
+  int py = static_cast<int>(std::sqrt(static_cast<double>(parts)));
+  while (py > 1 && parts % py != 0) --py;
+  return {parts / py, py};
+}
+
+Scenario make_scenario(const ScenarioRequest& request, const Roles& roles) {
+  Scenario s = base_scenario(request.name);
+  FERRY_CHECK(request.fields >= 0, Errc::Arg, "scenario ", s.name,
+              ": the number of fields must be >= 1; got ", request.fields);
+  FERRY_CHECK(request.points >= 0, Errc::Arg, "scenario ", s.name,
+              ": the number of points must be >= 1; got ", request.points);
+  if (request.fields > 0) s.fields = request.fields;
+  if (request.points > 0) {
+    // Keep the aspect ratio: scale both sides by sqrt(requested / current).
+    const double scale =
+        std::sqrt(static_cast<double>(request.points) / static_cast<double>(s.points()));
+    s.nx = std::max<std::int64_t>(1, std::llround(static_cast<double>(s.nx) * scale));
+    s.ny = std::max<std::int64_t>(1, std::llround(static_cast<double>(s.ny) * scale));
+  }
+
+  if (s.dst != Decomposition::GroupedRoundRobin) {
+    FERRY_CHECK(request.msgs_per_proc == 0, Errc::Arg, "scenario ", s.name,
+                ": --msgs-per-proc applies to the toy scenario only. Drop it or use --scenario toy");
+    return s;
+  }
+  s.msgs_per_proc = request.msgs_per_proc > 0 ? request.msgs_per_proc
+                                              : std::min(kDefaultMsgsPerProc, roles.dst_ranks);
+  FERRY_CHECK(s.msgs_per_proc <= roles.dst_ranks, Errc::Arg, "scenario toy: --msgs-per-proc ",
+              s.msgs_per_proc, " needs at least that many destination ranks; this run has ",
+              roles.dst_ranks, " (groups ", groups_name(roles.groups),
+              "). Use a value in 1..", roles.dst_ranks, " or run on more ranks");
+  FERRY_CHECK(s.points() / roles.src_ranks >= s.msgs_per_proc, Errc::Arg,
+              "scenario toy: each of the ", roles.src_ranks, " source ranks holds about ",
+              s.points() / roles.src_ranks, " points, too few to send to ", s.msgs_per_proc,
+              " destination ranks. Raise --points or lower --msgs-per-proc");
+  return s;
+}
+
+std::string describe(const Scenario& scenario, const Roles& roles) {
+  return describe_decomposition(scenario.src, roles.src_ranks, scenario.msgs_per_proc) + " -> " +
+         describe_decomposition(scenario.dst, roles.dst_ranks, scenario.msgs_per_proc);
+}
+
+LayoutPair make_layouts(const Scenario& scenario, const Roles& roles) {
+  return {decompose(scenario.src, scenario, roles, roles.src_ranks, roles.src_part),
+          decompose(scenario.dst, scenario, roles, roles.dst_ranks, roles.dst_part)};
+}
+
+}  // namespace ferry::bench

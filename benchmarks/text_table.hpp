@@ -1,0 +1,25 @@
+// An aligned plain-text table for the benchmark reports.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ferry::bench {
+
+/// The first column is left-aligned (names), the others right-aligned (numbers).
+class TextTable {
+ public:
+  explicit TextTable(std::vector<std::string> header);
+  /// A row with fewer cells than the header is padded with empty cells.
+  void add_row(std::vector<std::string> cells);
+  /// The table, one line per row, each ending in a newline.
+  std::string str() const;
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+/// `value` with `decimals` digits after the point ("12.345").
+std::string fixed(double value, int decimals);
+
+}  // namespace ferry::bench

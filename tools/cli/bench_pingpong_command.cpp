@@ -1,0 +1,44 @@
+// `ferry bench pingpong`: latency and bandwidth between ranks 0 and 1.
+#include <iostream>
+
+#include "command.hpp"
+#include "mpi_library.hpp"
+#include "pingpong.hpp"
+#include "pingpong_report.hpp"
+
+namespace ferry::cli {
+
+namespace {
+
+constexpr int kDefaultRepeat = 50;
+
+int run(Arguments& args, const Context& context) {
+  const int repeat = static_cast<int>(args.take_int("--repeat", kDefaultRepeat, 1, 1 << 20));
+  const bool json = args.take_switch("--json");
+  args.expect_all_taken();
+  const std::vector<bench::PingpongRow> rows =
+      arg_errors_as_usage([&] { return bench::run_pingpong(context.comm, repeat); });
+  if (context.rank != 0) return 0;
+  const std::string mpi = bench::mpi_library_version();
+  std::cout << (json ? bench::pingpong_json(rows, context.size, repeat, mpi)
+                     : bench::pingpong_table(rows, context.size, repeat, mpi))
+            << std::flush;
+  return 0;
+}
+
+}  // namespace
+
+Command bench_pingpong_command() {
+  return {"bench pingpong", "latency and bandwidth between ranks 0 and 1",
+          "usage: mpiexec -n 2 ferry bench pingpong [--repeat R] [--json]\n"
+          "\n"
+          "Bounces messages of 8 B, 32 B, ... 8 MiB between ranks 0 and 1 with blocking\n"
+          "MPI_Send/MPI_Recv (other ranks wait). Latency is half the median round trip\n"
+          "over R round trips after one warm-up; bandwidth is bytes / latency.\n"
+          "\n"
+          "  --repeat R   round trips per message size (default 50)\n"
+          "  --json       one JSON object per message size and line instead of a table\n",
+          run};
+}
+
+}  // namespace ferry::cli
