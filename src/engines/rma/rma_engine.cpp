@@ -1,0 +1,305 @@
+#include "engines/rma/rma_engine.hpp"
+
+#include "engines/packing.hpp"
+#include "util/agree.hpp"
+#include "util/check.hpp"
+#include "util/mpi.hpp"
+
+namespace ferry::detail {
+
+namespace {
+
+constexpr int kTagBlock = 7101;  // setup: a destination tells a source where its block starts
+constexpr int kTagReady = 7102;  // source -> destination: the block is filled
+constexpr int kTagFree = 7103;   // destination -> source: the block has been read
+
+void start_all(std::vector<MPI_Request>& requests, std::size_t first, std::size_t last) {
+  if (first < last)
+    FERRY_CALL_MPI(MPI_Startall(static_cast<int>(last - first), requests.data() + first));
+}
+
+void wait_all(std::vector<MPI_Request>& requests, std::size_t first, std::size_t last) {
+  if (first < last)
+    FERRY_CALL_MPI(MPI_Waitall(static_cast<int>(last - first), requests.data() + first,
+                               MPI_STATUSES_IGNORE));
+}
+
+// Ranks of `ranks` (in `comm`) inside `sub`, MPI_UNDEFINED for ranks outside it.
+std::vector<int> translate_ranks(MPI_Comm comm, MPI_Comm sub, const std::vector<int>& ranks) {
+  std::vector<int> out(ranks.size(), MPI_UNDEFINED);
+  if (ranks.empty()) return out;
+  MPI_Group from = MPI_GROUP_NULL;
+  MPI_Group to = MPI_GROUP_NULL;
+  FERRY_CALL_MPI(MPI_Comm_group(comm, &from));
+  int rc = MPI_Comm_group(sub, &to);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Group_translate_ranks(from, static_cast<int>(ranks.size()), ranks.data(), to,
+                                   out.data());
+  MPI_Group_free(&from);
+  if (to != MPI_GROUP_NULL) MPI_Group_free(&to);
+  FERRY_CALL_MPI(rc);
+  return out;
+}
+
+}  // namespace
+
+RmaEngine::~RmaEngine() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  // Free notes still in flight after the last end() are matched by each other's
+  // posted receives and carry no data, so they may complete after the free.
+  for (auto* requests : {&ready_send_, &free_recv_, &ready_recv_, &free_send_})
+    for (auto& r : *requests)
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+  for (MPI_Win* win : {&remote_win_, &shared_win_})
+    if (*win != MPI_WIN_NULL) {
+      MPI_Win_unlock_all(*win);
+      MPI_Win_free(win);
+    }
+}
+
+void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
+                      const EngineOptions& options) {
+  FERRY_CHECK(plan_ == nullptr, Errc::State, "rma: setup called twice. Make a new engine instead");
+  plan_ = &plan;
+  comm_ = &comm;
+  bool shared_memory = true;
+  // Checks of rank-local input agree before the first collective call, so a rank
+  // that fails never leaves the others waiting in one.
+  agree_on(comm, [&] {
+    fields_.assign(fields);
+    shared_memory = options.get_bool(name(), "shared_memory", true);
+    const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
+    for (std::size_t k = 0; k < plan.send().peer_count(); ++k)
+      mpi_count<int>(plan.send().count(k) * point_bytes, "rma: bytes of one block put to a peer");
+    mpi_count<MPI_Aint>(plan.recv().total() * point_bytes, "rma: bytes of the receive window");
+  });
+  split_node(shared_memory);
+  create_windows();
+  locate_destination_blocks();
+  create_notifications();
+
+  const auto self_count = static_cast<std::int64_t>(plan.self_src().size());
+  self_src_contiguous_ = is_contiguous(plan.self_src().data(), self_count);
+  self_dst_contiguous_ = is_contiguous(plan.self_dst().data(), self_count);
+  src_.assign(fields.size(), nullptr);
+  dst_.assign(fields.size(), nullptr);
+}
+
+void RmaEngine::split_node(bool shared_memory) {
+  const PlanSide& send = plan_->send();
+  if (shared_memory) {
+    MPI_Comm node = MPI_COMM_NULL;
+    FERRY_CALL_MPI(
+        MPI_Comm_split_type(comm_->get(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    node_ = Comm::adopt(node);
+  } else {
+    node_ = Comm::dup(MPI_COMM_SELF);  // every peer is off-node
+  }
+  node_rank_ = translate_ranks(comm_->get(), node_.get(), send.peers);
+
+  // On-node destinations first, so each kind of block is one run of send_order_.
+  agree_on(*comm_, [&] {
+    const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
+    send_order_.clear();
+    for (std::size_t k = 0; k < send.peer_count(); ++k)
+      if (node_rank_[k] != MPI_UNDEFINED) send_order_.push_back(k);
+    node_sends_ = send_order_.size();
+    pack_offset_.assign(send.peer_count(), 0);
+    std::int64_t packed = 0;
+    for (std::size_t k = 0; k < send.peer_count(); ++k)
+      if (node_rank_[k] == MPI_UNDEFINED) {
+        pack_offset_[send_order_.size()] = packed;
+        send_order_.push_back(k);
+        packed += send.count(k) * point_bytes;
+      }
+    send_buffer_.assign(static_cast<std::size_t>(packed), 0);
+  });
+}
+
+void RmaEngine::create_windows() {
+  const MPI_Comm comm = comm_->get();
+  const auto window_bytes = static_cast<MPI_Aint>(plan_->recv().total()) *
+                            static_cast<MPI_Aint>(fields_.point_bytes_all());
+  void* base = nullptr;
+  FERRY_CALL_MPI(MPI_Win_allocate_shared(window_bytes, 1, MPI_INFO_NULL, node_.get(), &base,
+                                         &shared_win_));
+  FERRY_CALL_MPI(MPI_Win_set_errhandler(shared_win_, MPI_ERRORS_RETURN));
+  FERRY_CALL_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, shared_win_));
+  recv_base_ = static_cast<char*>(base);
+
+  // A window over the whole communicator registers the receive memory with the
+  // network on every rank: only make it when some block crosses nodes.
+  int any_off_node = node_sends_ < send_order_.size() ? 1 : 0;
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &any_off_node, 1, MPI_INT, MPI_MAX, comm));
+  if (any_off_node) {
+    FERRY_CALL_MPI(MPI_Win_create(recv_base_, window_bytes, 1, MPI_INFO_NULL, comm, &remote_win_));
+    FERRY_CALL_MPI(MPI_Win_set_errhandler(remote_win_, MPI_ERRORS_RETURN));
+    FERRY_CALL_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, remote_win_));
+  }
+}
+
+void RmaEngine::locate_destination_blocks() {
+  const MPI_Comm comm = comm_->get();
+  const PlanSide& send = plan_->send();
+  const PlanSide& recv = plan_->recv();
+  // Only a destination knows where each source's block starts in its buffer.
+  std::vector<std::int64_t> start(send.peer_count(), 0);
+  std::vector<MPI_Request> requests(recv.peer_count() + send.peer_count(), MPI_REQUEST_NULL);
+  for (std::size_t k = 0; k < recv.peer_count(); ++k)
+    FERRY_CALL_MPI(MPI_Isend(&recv.offsets[k], 1, MPI_INT64_T, recv.peers[k], kTagBlock, comm,
+                             &requests[k]));
+  for (std::size_t k = 0; k < send.peer_count(); ++k)
+    FERRY_CALL_MPI(MPI_Irecv(&start[k], 1, MPI_INT64_T, send.peers[k], kTagBlock, comm,
+                             &requests[recv.peer_count() + k]));
+  wait_all(requests, 0, requests.size());
+
+  const auto point_bytes = static_cast<MPI_Aint>(fields_.point_bytes_all());
+  node_block_.assign(node_sends_, nullptr);
+  remote_disp_.assign(send.peer_count(), 0);
+  for (std::size_t i = 0; i < send_order_.size(); ++i) {
+    const std::size_t k = send_order_[i];
+    const MPI_Aint disp = static_cast<MPI_Aint>(start[k]) * point_bytes;
+    if (i >= node_sends_) {
+      remote_disp_[i] = disp;
+      continue;
+    }
+    MPI_Aint size = 0;
+    int disp_unit = 0;
+    void* base = nullptr;
+    FERRY_CALL_MPI(MPI_Win_shared_query(shared_win_, node_rank_[k], &size, &disp_unit, &base));
+    FERRY_ASSERT(disp + static_cast<MPI_Aint>(send.count(k)) * point_bytes <= size,
+                 "block of rank ", send.peers[k], " ends past its window of ", size, " bytes");
+    node_block_[i] = static_cast<char*>(base) + disp;
+  }
+}
+
+void RmaEngine::create_notifications() {
+  const MPI_Comm comm = comm_->get();
+  const PlanSide& send = plan_->send();
+  const PlanSide& recv = plan_->recv();
+  ready_send_.assign(send.peer_count(), MPI_REQUEST_NULL);
+  free_recv_.assign(send.peer_count(), MPI_REQUEST_NULL);
+  for (std::size_t i = 0; i < send_order_.size(); ++i) {
+    const int peer = send.peers[send_order_[i]];
+    FERRY_CALL_MPI(MPI_Send_init(nullptr, 0, MPI_BYTE, peer, kTagReady, comm, &ready_send_[i]));
+    FERRY_CALL_MPI(MPI_Recv_init(nullptr, 0, MPI_BYTE, peer, kTagFree, comm, &free_recv_[i]));
+  }
+  ready_recv_.assign(recv.peer_count(), MPI_REQUEST_NULL);
+  free_send_.assign(recv.peer_count(), MPI_REQUEST_NULL);
+  for (std::size_t k = 0; k < recv.peer_count(); ++k) {
+    FERRY_CALL_MPI(
+        MPI_Recv_init(nullptr, 0, MPI_BYTE, recv.peers[k], kTagReady, comm, &ready_recv_[k]));
+    FERRY_CALL_MPI(
+        MPI_Send_init(nullptr, 0, MPI_BYTE, recv.peers[k], kTagFree, comm, &free_send_[k]));
+  }
+}
+
+void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8_t* mask) {
+  FERRY_CHECK(plan_ != nullptr, Errc::State, "rma: begin before setup");
+  FERRY_CHECK(!in_flight_, Errc::State,
+              "rma: begin called twice without end. Complete each exchange with end()");
+  fields_.select(mask);
+  for (std::size_t f = 0; f < fields_.size(); ++f) {
+    src_[f] = static_cast<const char*>(src ? src[f] : nullptr);
+    dst_[f] = static_cast<char*>(dst ? dst[f] : nullptr);
+  }
+  in_flight_ = true;
+
+  const std::size_t sends = send_order_.size();
+  start_all(ready_recv_, 0, ready_recv_.size());
+  // Our own buffer is free (the last puts were flushed in end()): pack while the
+  // destinations may still be reading the previous exchange.
+  for (std::size_t i = node_sends_; i < sends; ++i) pack(i, send_buffer_.data() + pack_offset_[i]);
+
+  if (free_in_flight_) wait_all(free_recv_, 0, sends);
+  const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes());
+  for (std::size_t i = node_sends_; i < sends; ++i) {
+    const std::size_t k = send_order_[i];
+    const int bytes = static_cast<int>(plan_->send().count(k) * point_bytes);
+    FERRY_CALL_MPI(MPI_Put(send_buffer_.data() + pack_offset_[i], bytes, MPI_BYTE,
+                           plan_->send().peers[k], remote_disp_[i], bytes, MPI_BYTE, remote_win_));
+  }
+  // The destinations' loads (seen through the free notes) before our stores, and
+  // our stores before the ready notes.
+  sync_windows();
+  for (std::size_t i = 0; i < node_sends_; ++i) pack(i, node_block_[i]);
+  sync_windows();
+  start_all(ready_send_, 0, node_sends_);
+  // Own points last, so destinations can read their blocks meanwhile.
+  copy_self_points();
+}
+
+void RmaEngine::end() {
+  FERRY_CHECK(in_flight_, Errc::State, "rma: end without begin");
+  in_flight_ = false;
+  const PlanSide& send = plan_->send();
+  const std::size_t sends = send_order_.size();
+  // A put is only visible at its target after a flush; then the note may go.
+  for (std::size_t i = node_sends_; i < sends; ++i)
+    FERRY_CALL_MPI(MPI_Win_flush(send.peers[send_order_[i]], remote_win_));
+  start_all(ready_send_, node_sends_, sends);
+
+  wait_all(ready_recv_, 0, ready_recv_.size());
+  sync_windows();
+  const PlanSide& recv = plan_->recv();
+  const auto all_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
+  for (std::size_t k = 0; k < recv.peer_count(); ++k) {
+    const std::int64_t count = recv.count(k);
+    const char* block = recv_base_ + recv.offsets[k] * all_bytes;
+    for (std::size_t f = 0; f < fields_.size(); ++f) {
+      if (!fields_.active(f)) continue;
+      scatter(dst_[f], block + count * static_cast<std::int64_t>(fields_.prefix_bytes(f)),
+              recv.index.data() + recv.offsets[k], count, fields_.element_bytes(f),
+              recv.contiguous[k] != 0);
+    }
+  }
+  sync_windows();
+
+  // Zero-byte notes of this exchange, and the free notes of the previous one, are
+  // complete once matched; every peer posted its receives in begin() or end().
+  wait_all(ready_send_, 0, sends);
+  if (free_in_flight_) wait_all(free_send_, 0, free_send_.size());
+  start_all(free_recv_, 0, sends);
+  start_all(free_send_, 0, free_send_.size());
+  free_in_flight_ = true;
+}
+
+void RmaEngine::sync_windows() {
+  FERRY_CALL_MPI(MPI_Win_sync(shared_win_));
+  if (remote_win_ != MPI_WIN_NULL) FERRY_CALL_MPI(MPI_Win_sync(remote_win_));
+}
+
+void RmaEngine::pack(std::size_t i, char* block) {
+  const PlanSide& send = plan_->send();
+  const std::size_t k = send_order_[i];
+  const std::int64_t count = send.count(k);
+  for (std::size_t f = 0; f < fields_.size(); ++f) {
+    if (!fields_.active(f)) continue;
+    gather(block + count * static_cast<std::int64_t>(fields_.prefix_bytes(f)), src_[f],
+           send.index.data() + send.offsets[k], count, fields_.element_bytes(f),
+           send.contiguous[k] != 0);
+  }
+}
+
+void RmaEngine::copy_self_points() {
+  const auto count = static_cast<std::int64_t>(plan_->self_src().size());
+  if (count == 0) return;
+  const std::int64_t* from = plan_->self_src().data();
+  const std::int64_t* to = plan_->self_dst().data();
+  for (std::size_t f = 0; f < fields_.size(); ++f) {
+    if (!fields_.active(f)) continue;
+    const std::size_t eb = fields_.element_bytes(f);
+    const auto seb = static_cast<std::int64_t>(eb);
+    // A contiguous side turns the copy into a gather, a scatter or one memcpy.
+    if (self_dst_contiguous_)
+      gather(dst_[f] + to[0] * seb, src_[f], from, count, eb, self_src_contiguous_);
+    else if (self_src_contiguous_)
+      scatter(dst_[f], src_[f] + from[0] * seb, to, count, eb, false);
+    else
+      copy_indexed(dst_[f], to, src_[f], from, count, eb);
+  }
+}
+
+}  // namespace ferry::detail
