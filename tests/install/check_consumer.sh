@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds the consumer project (consumer/, a separate CMake project using
+# find_package(ferry)) against an installed ferry and runs it on several ranks.
+#
+#   check_consumer.sh install BUILD_DIR WORK_DIR CXX MPIEXEC
+#     installs the ferry build in BUILD_DIR into BUILD_DIR/install-test-prefix,
+#     builds the consumer with CXX and runs it with `MPIEXEC -n 2`.
+#   check_consumer.sh smpi SOURCE_DIR WORK_DIR
+#     builds ferry from SOURCE_DIR with SimGrid's smpicxx (static library, as SMPI
+#     wants) and installs it into WORK_DIR/prefix, builds the consumer with smpicxx
+#     and runs it with `smpirun -np 4` on a generated 4-host cluster. Exits 77
+#     (skipped) if SimGrid is not installed.
+# Builds use the generator named by $CMAKE_GENERATOR (CMake's default otherwise).
+set -euo pipefail
+consumer_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/consumer"
+mode=$1
+work_dir=$3
+
+case "$mode" in
+  install)
+    build_dir=$2
+    cxx=$4
+    mpiexec=$5
+    prefix="$build_dir/install-test-prefix"
+    rm -rf "$prefix"
+    cmake --install "$build_dir" --prefix "$prefix"
+    launch=("$mpiexec" -n 2)
+    ;;
+  smpi)
+    source_dir=$2
+    for tool in smpicc smpicxx smpirun; do
+      if ! command -v "$tool" >/dev/null; then
+        echo "SKIPPED: $tool not found; install SimGrid (Debian: libsimgrid-dev) to run this test"
+        exit 77
+      fi
+    done
+    cxx=smpicxx
+    prefix="$work_dir/prefix"
+    cmake -S "$source_dir" -B "$work_dir/ferry-build" \
+      -DCMAKE_C_COMPILER=smpicc -DCMAKE_CXX_COMPILER=smpicxx -DBUILD_SHARED_LIBS=OFF \
+      -DFERRY_BUILD_TESTS=OFF -DFERRY_BUILD_BENCHMARKS=OFF -DFERRY_BUILD_CLI=OFF \
+      -DFERRY_BUILD_EXAMPLES=OFF -DFERRY_WARNINGS_AS_ERRORS=ON
+    cmake --build "$work_dir/ferry-build" -j 2
+    rm -rf "$prefix"
+    cmake --install "$work_dir/ferry-build" --prefix "$prefix"
+    # A cluster of 4 single-core hosts behind one switch.
+    cat >"$work_dir/cluster.xml" <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="cluster" prefix="node-" suffix="" radical="0-3" speed="1Gf"
+           bw="10GBps" lat="1us" bb_bw="40GBps" bb_lat="1us"/>
+</platform>
+EOF
+    printf 'node-%d\n' 0 1 2 3 >"$work_dir/hosts"
+    launch=(smpirun -np 4 -platform "$work_dir/cluster.xml" -hostfile "$work_dir/hosts"
+            --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi
+            --cfg=smpi/alltoallv:pair --log=root.thresh:warning)
+    ;;
+  *)
+    echo "usage: check_consumer.sh install BUILD_DIR WORK_DIR CXX MPIEXEC" >&2
+    echo "       check_consumer.sh smpi SOURCE_DIR WORK_DIR" >&2
+    exit 2
+    ;;
+esac
+
+rm -rf "$work_dir/consumer-build"
+cmake -S "$consumer_dir" -B "$work_dir/consumer-build" \
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix"
+cmake --build "$work_dir/consumer-build"
+# With no arguments the consumer runs every engine the installed build offers.
+"${launch[@]}" "$work_dir/consumer-build/consumer"
