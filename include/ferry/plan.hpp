@@ -17,7 +17,6 @@ struct PlanSide {
   std::vector<int> peers;              ///< peer ranks in the plan's communicator, ascending
   std::vector<std::int64_t> offsets;   ///< peers.size()+1 entries: peer k owns index[offsets[k]..offsets[k+1])
   std::vector<std::int64_t> index;     ///< local indices, grouped by peer
-  std::vector<std::uint8_t> contiguous;///< per peer: 1 if its indices are one run first, first+1, ...
 
   std::size_t peer_count() const noexcept { return peers.size(); }
   std::int64_t count(std::size_t k) const noexcept { return offsets[k + 1] - offsets[k]; }

@@ -32,21 +32,25 @@ int record(ferry::Errc code, const std::string& message) {
   return static_cast<int>(code);
 }
 
-// Runs `body` and turns every exception into an error code + last-error message.
+// Runs `body` and turns every exception into an error code + last-error message,
+// which starts with the C function the user called.
 template <class Body>
-int guarded(Body&& body) noexcept {
+int guarded(const char* function, Body&& body) noexcept {
   try {
     body();
     return FERRY_SUCCESS;
   } catch (const ferry::Error& e) {
-    return record(e.code(), e.what());
+    const std::string what = e.what();
+    if (what.rfind(function, 0) == 0) return record(e.code(), what);
+    return record(e.code(), std::string(function) + ": " + what);
   } catch (const std::bad_alloc&) {
-    return record(ferry::Errc::NoMemory, "out of memory");
+    return record(ferry::Errc::NoMemory, std::string(function) + ": out of memory");
   } catch (const std::exception& e) {
-    return record(ferry::Errc::Internal, std::string("unexpected C++ exception: ") + e.what() +
+    return record(ferry::Errc::Internal, std::string(function) + ": unexpected C++ exception: " + e.what() +
                                              ". This is a bug in ferry, please report it");
   } catch (...) {
-    return record(ferry::Errc::Internal, "unknown exception. This is a bug in ferry, please report it");
+    return record(ferry::Errc::Internal,
+                  std::string(function) + ": unknown exception. This is a bug in ferry, please report it");
   }
 }
 
@@ -59,7 +63,7 @@ T& deref(T* handle, const char* function, const char* what) {
 
 template <class Make>
 int make_layout(ferry_layout** out, const char* function, Make&& make) {
-  return guarded([&] {
+  return guarded(function, [&] {
     FERRY_CHECK(out != nullptr, ferry::Errc::Arg, function, ": output handle pointer is NULL");
     *out = nullptr;
     *out = new ferry_layout{make()};
@@ -133,7 +137,7 @@ int ferry_layout_create_none(int64_t n, ferry_layout** layout) {
 }
 
 int ferry_layout_local_size(const ferry_layout* layout, int64_t* local_size) {
-  return guarded([&] {
+  return guarded("ferry_layout_local_size", [&] {
     const auto& l = deref(layout, "ferry_layout_local_size", "layout");
     FERRY_CHECK(local_size != nullptr, ferry::Errc::Arg, "ferry_layout_local_size: output is NULL");
     *local_size = l.layout.local_size();
@@ -141,7 +145,7 @@ int ferry_layout_local_size(const ferry_layout* layout, int64_t* local_size) {
 }
 
 int ferry_layout_global_size(const ferry_layout* layout, int64_t* global_size) {
-  return guarded([&] {
+  return guarded("ferry_layout_global_size", [&] {
     const auto& l = deref(layout, "ferry_layout_global_size", "layout");
     FERRY_CHECK(global_size != nullptr, ferry::Errc::Arg,
                 "ferry_layout_global_size: output is NULL");
@@ -150,7 +154,7 @@ int ferry_layout_global_size(const ferry_layout* layout, int64_t* global_size) {
 }
 
 int ferry_layout_get_ids(const ferry_layout* layout, int64_t* ids) {
-  return guarded([&] {
+  return guarded("ferry_layout_get_ids", [&] {
     const auto& l = deref(layout, "ferry_layout_get_ids", "layout");
     FERRY_CHECK(ids != nullptr || l.layout.local_size() == 0, ferry::Errc::Arg,
                 "ferry_layout_get_ids: output array is NULL");
@@ -159,7 +163,7 @@ int ferry_layout_get_ids(const ferry_layout* layout, int64_t* ids) {
 }
 
 int ferry_layout_destroy(ferry_layout** layout) {
-  return guarded([&] {
+  return guarded("ferry_layout_destroy", [&] {
     if (layout == nullptr) return;
     delete *layout;
     *layout = nullptr;
@@ -168,7 +172,7 @@ int ferry_layout_destroy(ferry_layout** layout) {
 
 int ferry_exchange_create(MPI_Comm comm, const ferry_layout* src, const ferry_layout* dst,
                           const char* engine, ferry_exchange** exchange) {
-  return guarded([&] {
+  return guarded("ferry_exchange_create", [&] {
     FERRY_CHECK(exchange != nullptr, ferry::Errc::Arg,
                 "ferry_exchange_create: output handle pointer is NULL");
     *exchange = nullptr;
@@ -184,7 +188,7 @@ int ferry_exchange_create(MPI_Comm comm, const ferry_layout* src, const ferry_la
 }
 
 int ferry_exchange_add_field(ferry_exchange* exchange, int type, int components, int* field_index) {
-  return guarded([&] {
+  return guarded("ferry_exchange_add_field", [&] {
     auto& e = deref(exchange, "ferry_exchange_add_field", "exchange");
     FERRY_CHECK(e.exchange == nullptr, ferry::Errc::State,
                 "ferry_exchange_add_field: the exchange is already set up; add every field "
@@ -200,7 +204,7 @@ int ferry_exchange_add_field(ferry_exchange* exchange, int type, int components,
 }
 
 int ferry_exchange_set_option(ferry_exchange* exchange, const char* key, const char* value) {
-  return guarded([&] {
+  return guarded("ferry_exchange_set_option", [&] {
     auto& e = deref(exchange, "ferry_exchange_set_option", "exchange");
     FERRY_CHECK(key && value, ferry::Errc::Arg, "ferry_exchange_set_option: key or value is NULL");
     FERRY_CHECK(e.exchange == nullptr, ferry::Errc::State,
@@ -210,7 +214,7 @@ int ferry_exchange_set_option(ferry_exchange* exchange, const char* key, const c
 }
 
 int ferry_exchange_setup(ferry_exchange* exchange) {
-  return guarded([&] {
+  return guarded("ferry_exchange_setup", [&] {
     auto& e = deref(exchange, "ferry_exchange_setup", "exchange");
     FERRY_CHECK(e.exchange == nullptr, ferry::Errc::State,
                 "ferry_exchange_setup: the exchange is already set up");
@@ -225,7 +229,7 @@ int ferry_exchange_setup(ferry_exchange* exchange) {
 
 int ferry_exchange_execute(ferry_exchange* exchange, const void* const* src, void* const* dst,
                            const int* mask) {
-  return guarded([&] {
+  return guarded("ferry_exchange_execute", [&] {
     auto& e = live_exchange(exchange, "ferry_exchange_execute");
     e.exchange->execute(src, dst, convert_mask(e, mask));
   });
@@ -233,18 +237,18 @@ int ferry_exchange_execute(ferry_exchange* exchange, const void* const* src, voi
 
 int ferry_exchange_begin(ferry_exchange* exchange, const void* const* src, void* const* dst,
                          const int* mask) {
-  return guarded([&] {
+  return guarded("ferry_exchange_begin", [&] {
     auto& e = live_exchange(exchange, "ferry_exchange_begin");
     e.exchange->begin(src, dst, convert_mask(e, mask));
   });
 }
 
 int ferry_exchange_end(ferry_exchange* exchange) {
-  return guarded([&] { live_exchange(exchange, "ferry_exchange_end").exchange->end(); });
+  return guarded("ferry_exchange_end", [&] { live_exchange(exchange, "ferry_exchange_end").exchange->end(); });
 }
 
 int ferry_exchange_get_engine(const ferry_exchange* exchange, const char** engine) {
-  return guarded([&] {
+  return guarded("ferry_exchange_get_engine", [&] {
     auto& e = live_exchange(const_cast<ferry_exchange*>(exchange), "ferry_exchange_get_engine");
     FERRY_CHECK(engine != nullptr, ferry::Errc::Arg, "ferry_exchange_get_engine: output is NULL");
     *engine = e.exchange->engine_name().c_str();
@@ -252,7 +256,7 @@ int ferry_exchange_get_engine(const ferry_exchange* exchange, const char** engin
 }
 
 int ferry_exchange_destroy(ferry_exchange** exchange) {
-  return guarded([&] {
+  return guarded("ferry_exchange_destroy", [&] {
     if (exchange == nullptr) return;
     delete *exchange;
     *exchange = nullptr;

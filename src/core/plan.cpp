@@ -105,12 +105,8 @@ void fill_side(PlanSide& side, std::vector<std::int64_t>& self_index,
     } else {
       side.peers.push_back(static_cast<int>(peer));
       side.offsets.push_back(static_cast<std::int64_t>(side.index.size()));
-      bool contiguous = true;
-      for (; j < matches.size() && matches[j].peer == peer; ++j) {
-        if (j > i && matches[j].local != matches[j - 1].local + 1) contiguous = false;
+      for (; j < matches.size() && matches[j].peer == peer; ++j)
         side.index.push_back(matches[j].local);
-      }
-      side.contiguous.push_back(contiguous ? 1 : 0);
     }
     i = j;
   }
@@ -293,7 +289,7 @@ Plan PlanBuilder::build(const Comm& comm, const Layout& src, const Layout& dst) 
 std::size_t Plan::memory_bytes() const noexcept {
   auto side = [](const PlanSide& s) {
     return s.peers.capacity() * sizeof(int) + s.offsets.capacity() * sizeof(std::int64_t) +
-           s.index.capacity() * sizeof(std::int64_t) + s.contiguous.capacity();
+           s.index.capacity() * sizeof(std::int64_t);
   };
   return sizeof(Plan) + side(send_) + side(recv_) +
          (self_src_.capacity() + self_dst_.capacity()) * sizeof(std::int64_t);

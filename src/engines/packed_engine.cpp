@@ -1,8 +1,5 @@
 #include "engines/packed_engine.hpp"
 
-#include <cstring>
-
-#include "engines/packing.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
 
@@ -28,9 +25,7 @@ void PackedEngine::setup(const Plan& plan, const Comm& comm, const std::vector<F
   send_bytes_.assign(plan.send().peer_count(), 0);
   recv_bytes_.assign(plan.recv().peer_count(), 0);
   size_blocks();
-  self_contiguous_ =
-      is_contiguous(plan.self_src().data(), static_cast<std::int64_t>(plan.self_src().size())) &&
-      is_contiguous(plan.self_dst().data(), static_cast<std::int64_t>(plan.self_dst().size()));
+  copies_ = PlanCopies(plan);
   src_.assign(fields.size(), nullptr);
   dst_.assign(fields.size(), nullptr);
   setup_transfer(options);
@@ -54,50 +49,21 @@ void PackedEngine::begin(const void* const* src, void* const* dst, const std::ui
     dst_[f] = static_cast<char*>(dst ? dst[f] : nullptr);
   }
 
-  const PlanSide& send = plan_->send();
-  for (std::size_t k = 0; k < send.peer_count(); ++k) {
-    const std::int64_t count = send.count(k);
-    char* block = send_buffer_.data() + send_displs_[k];
-    for (std::size_t f = 0; f < fields_.size(); ++f) {
-      if (!fields_.active(f)) continue;
-      gather(block + count * static_cast<std::int64_t>(fields_.prefix_bytes(f)), src_[f],
-             send.index.data() + send.offsets[k], count, fields_.element_bytes(f),
-             send.contiguous[k] != 0);
-    }
-  }
+  for (std::size_t k = 0; k < send_displs_.size(); ++k)
+    copies_.pack(k, fields_, src_.data(), send_buffer_.data() + send_displs_[k]);
   in_flight_ = true;
   start_transfer();
 
   // The rank's own points move while the messages are on the wire.
-  const auto self_count = static_cast<std::int64_t>(plan_->self_src().size());
-  for (std::size_t f = 0; f < fields_.size() && self_count > 0; ++f) {
-    if (!fields_.active(f)) continue;
-    const std::size_t eb = fields_.element_bytes(f);
-    if (self_contiguous_)
-      std::memcpy(dst_[f] + plan_->self_dst()[0] * static_cast<std::int64_t>(eb),
-                  src_[f] + plan_->self_src()[0] * static_cast<std::int64_t>(eb),
-                  static_cast<std::size_t>(self_count) * eb);
-    else
-      copy_indexed(dst_[f], plan_->self_dst().data(), src_[f], plan_->self_src().data(),
-                   self_count, eb);
-  }
+  copies_.copy_self(fields_, src_.data(), dst_.data());
 }
 
 void PackedEngine::end() {
   FERRY_CHECK(in_flight_, Errc::State, name(), ": end without begin");
   in_flight_ = false;
   finish_transfer();
-  const PlanSide& recv = plan_->recv();
-  for (std::size_t k = 0; k < recv.peer_count(); ++k) {
-    const std::int64_t count = recv.count(k);
-    const char* block = recv_buffer_.data() + recv_displs_[k];
-    for (std::size_t f = 0; f < fields_.size(); ++f) {
-      if (!fields_.active(f)) continue;
-      scatter(dst_[f], block + count * static_cast<std::int64_t>(fields_.prefix_bytes(f)),
-              recv.index.data() + recv.offsets[k], count, fields_.element_bytes(f),
-              recv.contiguous[k] != 0);
-    }
-  }
+  for (std::size_t k = 0; k < recv_displs_.size(); ++k)
+    copies_.unpack(k, fields_, recv_buffer_.data() + recv_displs_[k], dst_.data());
 }
 
 }  // namespace ferry::detail

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engines/field_set.hpp"
+#include "engines/plan_copies.hpp"
 #include "ferry/engine.hpp"
 
 namespace ferry::detail {
@@ -49,10 +50,10 @@ class PackedEngine : public Engine {
   const Plan* plan_ = nullptr;
   const Comm* comm_ = nullptr;
   FieldSet fields_;
+  PlanCopies copies_;
   std::vector<char> send_buffer_;
   std::vector<char> recv_buffer_;
   std::vector<int> send_bytes_, send_displs_, recv_bytes_, recv_displs_;
-  bool self_contiguous_ = false;
   std::vector<const char*> src_;
   std::vector<char*> dst_;
   bool in_flight_ = false;

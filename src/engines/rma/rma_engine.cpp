@@ -1,6 +1,5 @@
 #include "engines/rma/rma_engine.hpp"
 
-#include "engines/packing.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
@@ -80,9 +79,7 @@ void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<Fiel
   locate_destination_blocks();
   create_notifications();
 
-  const auto self_count = static_cast<std::int64_t>(plan.self_src().size());
-  self_src_contiguous_ = is_contiguous(plan.self_src().data(), self_count);
-  self_dst_contiguous_ = is_contiguous(plan.self_dst().data(), self_count);
+  copies_ = PlanCopies(plan);
   src_.assign(fields.size(), nullptr);
   dst_.assign(fields.size(), nullptr);
 }
@@ -228,7 +225,7 @@ void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8
   sync_windows();
   start_all(ready_send_, 0, node_sends_);
   // Own points last, so destinations can read their blocks meanwhile.
-  copy_self_points();
+  copies_.copy_self(fields_, src_.data(), dst_.data());
 }
 
 void RmaEngine::end() {
@@ -245,16 +242,8 @@ void RmaEngine::end() {
   sync_windows();
   const PlanSide& recv = plan_->recv();
   const auto all_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
-  for (std::size_t k = 0; k < recv.peer_count(); ++k) {
-    const std::int64_t count = recv.count(k);
-    const char* block = recv_base_ + recv.offsets[k] * all_bytes;
-    for (std::size_t f = 0; f < fields_.size(); ++f) {
-      if (!fields_.active(f)) continue;
-      scatter(dst_[f], block + count * static_cast<std::int64_t>(fields_.prefix_bytes(f)),
-              recv.index.data() + recv.offsets[k], count, fields_.element_bytes(f),
-              recv.contiguous[k] != 0);
-    }
-  }
+  for (std::size_t k = 0; k < recv.peer_count(); ++k)
+    copies_.unpack(k, fields_, recv_base_ + recv.offsets[k] * all_bytes, dst_.data());
   sync_windows();
 
   // Zero-byte notes of this exchange, and the free notes of the previous one, are
@@ -272,34 +261,7 @@ void RmaEngine::sync_windows() {
 }
 
 void RmaEngine::pack(std::size_t i, char* block) {
-  const PlanSide& send = plan_->send();
-  const std::size_t k = send_order_[i];
-  const std::int64_t count = send.count(k);
-  for (std::size_t f = 0; f < fields_.size(); ++f) {
-    if (!fields_.active(f)) continue;
-    gather(block + count * static_cast<std::int64_t>(fields_.prefix_bytes(f)), src_[f],
-           send.index.data() + send.offsets[k], count, fields_.element_bytes(f),
-           send.contiguous[k] != 0);
-  }
-}
-
-void RmaEngine::copy_self_points() {
-  const auto count = static_cast<std::int64_t>(plan_->self_src().size());
-  if (count == 0) return;
-  const std::int64_t* from = plan_->self_src().data();
-  const std::int64_t* to = plan_->self_dst().data();
-  for (std::size_t f = 0; f < fields_.size(); ++f) {
-    if (!fields_.active(f)) continue;
-    const std::size_t eb = fields_.element_bytes(f);
-    const auto seb = static_cast<std::int64_t>(eb);
-    // A contiguous side turns the copy into a gather, a scatter or one memcpy.
-    if (self_dst_contiguous_)
-      gather(dst_[f] + to[0] * seb, src_[f], from, count, eb, self_src_contiguous_);
-    else if (self_src_contiguous_)
-      scatter(dst_[f], src_[f] + from[0] * seb, to, count, eb, false);
-    else
-      copy_indexed(dst_[f], to, src_[f], from, count, eb);
-  }
+  copies_.pack(send_order_[i], fields_, src_.data(), block);
 }
 
 }  // namespace ferry::detail

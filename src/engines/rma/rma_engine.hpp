@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engines/field_set.hpp"
+#include "engines/plan_copies.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/engine.hpp"
 
@@ -63,7 +64,6 @@ class RmaEngine final : public Engine {
   void create_notifications();
   void pack(std::size_t i, char* block);  // gathers send peer send_order_[i] into block
   void sync_windows();  // MPI_Win_sync on both windows, around every note
-  void copy_self_points();
 
   const Plan* plan_ = nullptr;
   const Comm* comm_ = nullptr;
@@ -73,8 +73,7 @@ class RmaEngine final : public Engine {
   MPI_Win remote_win_ = MPI_WIN_NULL;   // the same buffers over the whole communicator, or null
   char* recv_base_ = nullptr;           // this rank's receive buffer (in shared_win_)
   std::vector<char> send_buffer_;       // packed blocks for off-node destinations only
-  bool self_src_contiguous_ = false;
-  bool self_dst_contiguous_ = false;
+  PlanCopies copies_;
 
   // Send peers, reordered so that on-node destinations come first: plan peer index,
   // then where its block lives (pointer on the node, displacement in remote_win_),

@@ -1,0 +1,38 @@
+// CopyRuns: an index mapping compiled once into runs of constant stride.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ferry::detail {
+
+/// The copy to[i] <- from[i], i < count, of fixed-size elements, where `from` and
+/// `to` are index lists (nullptr = the identity i). Compiled at setup into runs of
+/// constant stride, so the copy reads no index at all for regular layouts (blocks,
+/// boxes, round-robin), and a unit-stride run is one memcpy. Lists too irregular
+/// for runs to pay off (random layouts) are copied through the indices, which must
+/// then outlive this object (they live in the Plan).
+class CopyRuns {
+ public:
+  CopyRuns() = default;
+  CopyRuns(const std::int64_t* from, const std::int64_t* to, std::int64_t count);
+
+  /// to_base[to(i)] = from_base[from(i)] for elements of `element_bytes` bytes.
+  void apply(char* to_base, const char* from_base, std::size_t element_bytes) const;
+
+  std::int64_t count() const noexcept { return count_; }
+  /// Number of runs, or 0 when copying through the indices.
+  std::size_t run_count() const noexcept { return runs_.size(); }
+
+ private:
+  struct Run {
+    std::int64_t from, from_stride, to, to_stride, length;
+  };
+  std::vector<Run> runs_;
+  const std::int64_t* from_ = nullptr;
+  const std::int64_t* to_ = nullptr;
+  std::int64_t count_ = 0;
+};
+
+}  // namespace ferry::detail
