@@ -64,4 +64,11 @@ void BaselineExchange::execute(const void* const* src_fields, void* const* dst_f
   }
 }
 
+Traffic BaselineExchange::traffic() const {
+  const PlanSide& send = plan_.send();
+  return {static_cast<std::int64_t>(send.peer_count()),
+          send.total() * fields_ * static_cast<std::int64_t>(sizeof(double)),
+          send.peer_count() + plan_.recv().peer_count() > 0 ? 1 : 0};
+}
+
 }  // namespace ferry::bench

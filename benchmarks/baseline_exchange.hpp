@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ferry/comm.hpp"
+#include "ferry/engine.hpp"
 #include "ferry/layout.hpp"
 #include "ferry/plan.hpp"
 
@@ -28,6 +29,8 @@ class BaselineExchange {
   void execute(const void* const* src, void* const* dst);
 
   const Plan& plan() const noexcept { return plan_; }
+  /// One message per send peer, every field in it.
+  Traffic traffic() const;
   /// Seconds spent building the plan and the buffers on this rank.
   double setup_seconds() const noexcept { return setup_seconds_; }
 

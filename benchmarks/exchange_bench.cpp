@@ -46,13 +46,17 @@ std::function<void()> ExchangeBench::prepare(const std::string& engine, Transfer
                                              EngineResult& row) {
   row.engine = engine;
   row.setup_seconds = max_over_ranks(comm_, transfer.setup_seconds());
-  row.traffic = plan_traffic(comm_, transfer.plan(),
-                             static_cast<std::size_t>(run_.scenario.fields) * kValueBytes);
+  row.traffic = traffic_over_ranks(comm_, transfer.traffic());
   auto step = [this, &transfer] { transfer.execute(data_.src(), data_.dst()); };
 
   // The warm-up exchange is also the one whose values are checked.
   data_.clear_destination();
   step();
+  check_values(engine);
+  return step;
+}
+
+void ExchangeBench::check_values(const std::string& engine) {
   std::optional<Error> wrong;
   if (auto mismatch = data_.first_mismatch())
     wrong = Error(Errc::Internal,
@@ -61,7 +65,23 @@ std::function<void()> ExchangeBench::prepare(const std::string& engine, Transfer
                               ". This is a bug in the engine, please report it with this command"),
                   comm_.rank());
   detail::agree(comm_, wrong);
-  return step;
+}
+
+void ExchangeBench::settle(Exchange& exchange) {
+  // Every rank sees the engine settle at the same exchange (its decisions are collective).
+  while (!exchange.engine_report().settled) exchange.execute(data_.src(), data_.dst());
+}
+
+EngineReport ExchangeBench::tune(const std::string& engine, const EngineOptions& options) {
+  const std::vector<FieldSpec> specs(static_cast<std::size_t>(run_.scenario.fields),
+                                     FieldSpec{Datatype::Float64, 1});
+  Exchange exchange(comm_.get(), layouts_.src, layouts_.dst, specs, engine, options);
+  data_.clear_destination();
+  settle(exchange);
+  // A settled engine made no exchange if its choice came from the cache: make one to check.
+  exchange.execute(data_.src(), data_.dst());
+  check_values(engine);
+  return exchange.engine_report();
 }
 
 ExchangeResults ExchangeBench::measure(const std::vector<std::string>& engines) {
@@ -85,7 +105,9 @@ ExchangeResults ExchangeBench::measure(const std::vector<std::string>& engines) 
     } else {
       exchanges.push_back(std::make_unique<Exchange>(comm_.get(), layouts_.src, layouts_.dst,
                                                      specs, engines[k]));
+      settle(*exchanges.back());
       steps.push_back(prepare(engines[k], *exchanges.back(), results.engines[k]));
+      results.engines[k].report = exchanges.back()->engine_report();
     }
   }
 

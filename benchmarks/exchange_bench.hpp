@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "ferry/comm.hpp"
+#include "ferry/engine.hpp"
+#include "ferry/exchange.hpp"
 #include "field_data.hpp"
 #include "groups.hpp"
-#include "plan_traffic.hpp"
+#include "traffic.hpp"
 #include "scenario.hpp"
 #include "statistics.hpp"
 
@@ -37,7 +39,8 @@ struct EngineResult {
   std::string engine;
   double setup_seconds = 0;
   Summary exchange;
-  Traffic traffic;
+  TrafficSpread traffic;
+  EngineReport report;  ///< the adaptive engine's choice and candidate times; empty for others
 };
 
 /// The rows of a run and the bound they are compared with.
@@ -61,7 +64,17 @@ class ExchangeBench {
   /// engines in rotation (time_in_rotation), `repeat` samples each.
   ExchangeResults measure(const std::vector<std::string>& engines);
 
+  /// Sets up `engine` with `options` and exchanges until it has settled (the adaptive
+  /// engine has chosen), then checks the received values as measure() does. Returns
+  /// the engine's report.
+  EngineReport tune(const std::string& engine, const EngineOptions& options);
+
  private:
+  /// Exchanges until the engine has settled: the adaptive engine profiles on these
+  /// exchanges, so the timed ones measure its choice (its report gives the cost).
+  void settle(Exchange& exchange);
+  /// Errc::Internal on every rank if `engine` delivered a wrong value on any rank.
+  void check_values(const std::string& engine);
   template <class Transfer>
   std::function<void()> prepare(const std::string& engine, Transfer& transfer,
                                 EngineResult& row);

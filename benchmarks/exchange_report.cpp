@@ -59,6 +59,7 @@ std::string exchange_json(const ExchangeRun& run, const ExchangeResults& results
         .add("bytes_per_rank_mean", row.traffic.bytes.mean)
         .add("verified", true)
         .add("mpi_library", mpi_library);
+    if (!row.report.choice.empty()) json.add("adaptive_choice", row.report.choice);
     out += json.str() + "\n";
   }
   return out;
@@ -104,6 +105,9 @@ std::string exchange_table(const ExchangeRun& run, const ExchangeResults& result
   if (has_baseline) out += "; x_baseline = median / baseline median";
   out += ".\nmsgs and MB: sent per rank and exchange (max over ranks, mean over source ranks). "
          "Received values verified.\n";
+  // What the adaptive engine chose, from exchanges made before the timed ones.
+  for (const EngineResult& r : rows)
+    if (!r.report.text.empty()) out += "\n" + r.report.text;
   return out;
 }
 

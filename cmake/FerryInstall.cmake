@@ -12,3 +12,6 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/ferryConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/ferryConfig.cmake ${PROJECT_BINARY_DIR}/ferryConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
+# ferryConfig.cmake finds NetCDF-C with it when libferry is static.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindNetCDF.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)

@@ -36,6 +36,8 @@ struct EngineOptions {
   std::map<std::string, std::string> values;
   /// The option as a boolean; Errc::Arg names the engine and key if it is not true/false/1/0.
   bool get_bool(std::string_view engine, const std::string& key, bool fallback) const;
+  /// The option as text (the engine checks the value).
+  std::string get_string(const std::string& key, const std::string& fallback) const;
   /// Raises Errc::Arg naming the first option no get_* call has read (a typo, or an
   /// option of another engine). Called after the engine's setup.
   void check_all_read(std::string_view engine) const;
@@ -48,6 +50,25 @@ struct EngineOptions {
 struct Capabilities {
   bool persistent = false;   ///< setup creates persistent requests or windows
   bool one_sided = false;    ///< uses MPI RMA
+};
+
+/// What one exchange of every field costs this rank on the wire: messages and bytes
+/// it sends (its own points excluded) and the rounds of messages it waits through.
+struct Traffic {
+  std::int64_t messages = 0;
+  std::int64_t bytes = 0;
+  int rounds = 0;
+};
+
+/// What an engine tells about the choices it made (see Engine::report).
+struct EngineReport {
+  /// False while the engine still tries alternatives on the exchanges it is given
+  /// (the adaptive engine profiling): their times say little about later exchanges.
+  bool settled = true;
+  /// How the data moves now, e.g. "butterfly:01"; empty for engines without a choice.
+  std::string choice;
+  /// A human-readable account, several lines; empty for engines without a choice.
+  std::string text;
 };
 
 /// Moves the bytes of a Plan. `setup` is collective over the plan's communicator;
@@ -68,6 +89,14 @@ class Engine {
   virtual void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) = 0;
   /// Completes the exchange started by begin.
   virtual void end() = 0;
+  /// True when end() would not wait: what begin() started has completed on this rank.
+  /// Makes MPI progress and never blocks, so callers can wait with a timeout. Not
+  /// collective.
+  virtual bool test() = 0;
+  /// What an exchange of every field sends from this rank. Not collective; after setup.
+  virtual Traffic traffic() const = 0;
+  /// What the engine decided so far. Not collective.
+  virtual EngineReport report() const { return {}; }
 };
 
 using EngineFactory = std::function<std::unique_ptr<Engine>()>;
@@ -82,7 +111,7 @@ std::vector<std::string> engine_names();
 std::vector<std::string> disabled_engines();
 
 /// Resolves an engine request: an empty name or "default" means $FERRY_ENGINE, else p2p;
-/// "auto" picks the adaptive choice (p2p until the adaptive engine exists).
+/// "auto" means the adaptive engine, which times the others and keeps the fastest.
 std::string resolve_engine_name(const std::string& requested);
 
 }  // namespace ferry

@@ -40,6 +40,8 @@ class Exchange {
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask = nullptr);
   /// Collective: completes the exchange started by begin().
   void end();
+  /// Not collective: true when end() would not wait (makes MPI progress, never blocks).
+  bool test();
 
   /// Convenience for one field.
   void execute(const void* src, void* dst) { execute(&src, &dst, nullptr); }
@@ -47,6 +49,11 @@ class Exchange {
   const Plan& plan() const noexcept;
   const std::vector<FieldSpec>& fields() const noexcept;
   const std::string& engine_name() const noexcept;
+  /// What one exchange of every field sends from this rank with the engine in use.
+  Traffic traffic() const;
+  /// What the engine decided so far (the adaptive engine: profiling or its choice,
+  /// with every candidate's time). Not collective.
+  EngineReport engine_report() const;
   /// Seconds spent building the plan and setting up the engine on this rank.
   double setup_seconds() const noexcept;
   /// The exchange's private communicator (a duplicate of the one given).

@@ -3,6 +3,7 @@
 
 #include "ferry/comm.hpp"
 #include "ferry/config.hpp"
+#include "ferry/coupler.hpp"
 #include "ferry/engine.hpp"
 #include "ferry/error.hpp"
 #include "ferry/exchange.hpp"

@@ -38,6 +38,12 @@ bool EngineOptions::get_bool(std::string_view engine, const std::string& key,
                                      v, "\""));
 }
 
+std::string EngineOptions::get_string(const std::string& key, const std::string& fallback) const {
+  read_.insert(key);
+  auto it = values.find(key);
+  return it == values.end() ? fallback : it->second;
+}
+
 void EngineOptions::check_all_read(std::string_view engine) const {
   for (const auto& [key, value] : values)
     FERRY_CHECK(read_.count(key) != 0, Errc::Arg, engine, ": unknown option \"", key,
@@ -50,9 +56,7 @@ std::string resolve_engine_name(const std::string& requested) {
     if (env && *env) return resolve_engine_name(env);
     return "p2p";
   }
-  // The adaptive engine (issue: butterfly and adaptive engines) will take "auto";
-  // until then "auto" means the engine that is never a bad choice.
-  if (requested == "auto") return "p2p";
+  if (requested == "auto") return "adaptive";
   return requested;
 }
 

@@ -31,6 +31,13 @@ void PackedEngine::setup(const Plan& plan, const Comm& comm, const std::vector<F
   setup_transfer(options);
 }
 
+Traffic PackedEngine::traffic() const {
+  const PlanSide& send = plan_->send();
+  return {static_cast<std::int64_t>(send.peer_count()),
+          send.total() * static_cast<std::int64_t>(fields_.point_bytes_all()),
+          plan_->send().peer_count() + plan_->recv().peer_count() > 0 ? 1 : 0};
+}
+
 void PackedEngine::size_blocks() {
   const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes());
   for (std::size_t k = 0; k < send_bytes_.size(); ++k)
@@ -56,6 +63,11 @@ void PackedEngine::begin(const void* const* src, void* const* dst, const std::ui
 
   // The rank's own points move while the messages are on the wire.
   copies_.copy_self(fields_, src_.data(), dst_.data());
+}
+
+bool PackedEngine::test() {
+  FERRY_CHECK(in_flight_, Errc::State, name(), ": test without begin");
+  return test_transfer();
 }
 
 void PackedEngine::end() {

@@ -22,6 +22,8 @@ class PackedEngine : public Engine {
              const EngineOptions& options) final;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) final;
   void end() final;
+  bool test() final;
+  Traffic traffic() const override;
 
  protected:
   /// Collective: create requests, graph communicators, ... Buffers already exist.
@@ -30,6 +32,8 @@ class PackedEngine : public Engine {
   virtual void start_transfer() = 0;
   /// Waits until every receive block has arrived and every send block may be reused.
   virtual void finish_transfer() = 0;
+  /// True if finish_transfer() would not wait; never blocks.
+  virtual bool test_transfer() = 0;
 
   const Plan& plan() const noexcept { return *plan_; }
   MPI_Comm comm() const noexcept { return comm_->get(); }

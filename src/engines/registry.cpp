@@ -2,7 +2,9 @@
 #include <mutex>
 #include <utility>
 
+#include "engines/adaptive/adaptive_engine.hpp"
 #include "engines/alltoallv/alltoallv_engine.hpp"
+#include "engines/butterfly/butterfly_engine.hpp"
 #include "engines/p2p/p2p_engine.hpp"
 #include "ferry/config.hpp"
 #include "ferry/engine.hpp"
@@ -28,6 +30,7 @@ void register_builtin_engines(Registry& r) {
   using namespace detail;
   r.engines.emplace_back("p2p", [] { return std::make_unique<P2pEngine>(); });
   r.engines.emplace_back("alltoallv", [] { return std::make_unique<AlltoallvEngine>(); });
+  r.engines.emplace_back("butterfly", [] { return std::make_unique<ButterflyEngine>(); });
 #if FERRY_HAVE_NEIGHBOR_ENGINE
   r.engines.emplace_back("neighbor", [] { return std::make_unique<NeighborEngine>(); });
 #else
@@ -40,6 +43,8 @@ void register_builtin_engines(Registry& r) {
   r.disabled.emplace_back("rma (disabled: MPI lacks MPI_Win_allocate_shared, or "
                           "FERRY_ENABLE_RMA=OFF)");
 #endif
+  // Last: it chooses among the engines registered above.
+  r.engines.emplace_back("adaptive", [] { return std::make_unique<AdaptiveEngine>(); });
 }
 
 Registry& registry() {

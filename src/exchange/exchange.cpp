@@ -80,9 +80,25 @@ void Exchange::end() {
   }
 }
 
+bool Exchange::test() {
+  FERRY_CHECK(state_, Errc::State, "Exchange::test: the exchange was moved from");
+  State& s = *state_;
+  FERRY_CHECK(!s.failed, Errc::State,
+              "Exchange::test: an earlier exchange failed; this object can only be destroyed");
+  FERRY_CHECK(s.in_flight, Errc::State, "Exchange::test: no exchange in flight; call begin() first");
+  try {
+    return s.engine->test();
+  } catch (...) {
+    s.failed = true;
+    throw;
+  }
+}
+
 const Plan& Exchange::plan() const noexcept { return state_->plan; }
 const std::vector<FieldSpec>& Exchange::fields() const noexcept { return state_->fields; }
 const std::string& Exchange::engine_name() const noexcept { return state_->engine_name; }
+Traffic Exchange::traffic() const { return state_->engine->traffic(); }
+EngineReport Exchange::engine_report() const { return state_->engine->report(); }
 double Exchange::setup_seconds() const noexcept { return state_->setup_seconds; }
 MPI_Comm Exchange::comm() const noexcept { return state_->comm.get(); }
 

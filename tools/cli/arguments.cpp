@@ -81,6 +81,15 @@ std::string Arguments::take_choice(const std::string& name, const std::string& f
   throw UsageError(name + " must be one of " + joined(choices) + "; got \"" + *value + "\"");
 }
 
+std::optional<std::string> Arguments::take_positional() {
+  for (std::size_t i = 0; i < words_.size(); ++i) {
+    if (taken_[i] || words_[i].rfind("-", 0) == 0) continue;
+    taken_[i] = true;
+    return words_[i];
+  }
+  return std::nullopt;
+}
+
 void Arguments::expect_all_taken() const {
   for (std::size_t i = 0; i < words_.size(); ++i) {
     if (taken_[i]) continue;

@@ -33,6 +33,9 @@ class Arguments {
   /// take_value that must be one of `choices`, or `fallback` if absent.
   std::string take_choice(const std::string& name, const std::string& fallback,
                           const std::vector<std::string>& choices);
+  /// Takes the first word that is not a flag and no take_* call consumed; nullopt if
+  /// none. Call it after take_value, whose values it would otherwise take.
+  std::optional<std::string> take_positional();
   /// UsageError naming the first word no take_* call consumed.
   void expect_all_taken() const;
 

@@ -8,6 +8,7 @@
 #include "exchange_report.hpp"
 #include "ferry/engine.hpp"
 #include "mpi_library.hpp"
+#include "scenario_options.hpp"
 
 namespace ferry::cli {
 
@@ -33,19 +34,11 @@ std::vector<std::string> engines_to_run(const std::string& requested) {
 }
 
 int run(Arguments& args, const Context& context) {
-  bench::ExchangeBenchConfig config;
-  const auto scenario = args.take_value("--scenario");
+  bench::ExchangeBenchConfig config = take_scenario_options(args);
   const std::string engine = args.take_value("--engine").value_or("all");
-  config.scenario.fields = static_cast<int>(args.take_int("--fields", 0, 1, 1 << 20));
-  config.scenario.msgs_per_proc =
-      static_cast<int>(args.take_int("--msgs-per-proc", 0, 1, 1 << 30));
-  config.scenario.points = args.take_int("--points", 0, 1, std::int64_t{1} << 40);
   config.repeat = static_cast<int>(args.take_int("--repeat", kDefaultRepeat, 1, 1 << 20));
-  config.groups = bench::parse_groups(args.take_choice("--groups", "split", {"split", "shared"}));
   const bool json = args.take_switch("--json");
   args.expect_all_taken();
-  if (!scenario) throw UsageError("--scenario is required");
-  config.scenario.name = *scenario;
   const std::vector<std::string> engines = engines_to_run(engine);
 
   bench::ExchangeBench bench =
@@ -71,24 +64,16 @@ Command bench_exchange_command() {
       "the slowest rank's time, engines and the memcpy bound (one memcpy of the\n"
       "largest rank payload) timed in rotation. Reports setup time, median/min/max\n"
       "per exchange, messages and bytes sent per rank, and the ratios to the bound\n"
-      "and to the baseline.\n"
-      "\n"
-      "  --scenario NAME        gamil: 128 x 60 points, 14 fields, round-robin -> 2-D blocks\n"
-      "                         toy:   192 x 96 points, 10 fields, 1-D blocks -> each source\n"
-      "                                rank's points dealt over M destination ranks\n"
-      "                         large: 1024 x 512 points, 14 fields, 2-D blocks -> round-robin\n"
-      "  --engine NAME|all      an engine of this build (see ferry info), baseline (a\n"
-      "                         hand-written Isend/Irecv exchange), or all: baseline and\n"
-      "                         every engine (default all)\n"
-      "  --fields K             number of fields (default: the scenario's)\n"
-      "  --msgs-per-proc M      toy only: destination ranks each source rank sends to\n"
-      "                         (default min(4, destination ranks))\n"
-      "  --points N             rescale the grid to about N points, same aspect ratio\n"
-      "  --repeat R             timed exchanges per engine (default 10)\n"
-      "  --groups split|shared  split: the first half of the ranks is the source\n"
-      "                         component, the second half the destination (default;\n"
-      "                         one rank runs shared); shared: every rank is both\n"
-      "  --json                 one JSON object per engine and line instead of a table\n",
+      "and to the baseline. The adaptive engine first exchanges until it has chosen\n"
+      "(its profiling): the timed exchanges use its choice, and its report, with\n"
+      "every candidate's time, follows the table (JSON: \"adaptive_choice\").\n"
+      "\n" +
+          std::string(kScenarioOptionsHelp) +
+          "  --engine NAME|all      an engine of this build (see ferry info), baseline (a\n"
+          "                         hand-written Isend/Irecv exchange), or all: baseline and\n"
+          "                         every engine (default all)\n"
+          "  --repeat R             timed exchanges per engine (default 10)\n"
+          "  --json                 one JSON object per engine and line instead of a table\n",
       run};
 }
 

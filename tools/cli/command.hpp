@@ -44,5 +44,9 @@ decltype(auto) arg_errors_as_usage(Step&& step) {
 Command info_command();
 Command bench_exchange_command();
 Command bench_pingpong_command();
+Command tune_command();
+Command validate_command();
+Command config_doc_command();
+Command import_namcouple_command();
 
 }  // namespace ferry::cli

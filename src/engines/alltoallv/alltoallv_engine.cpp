@@ -26,6 +26,12 @@ void AlltoallvEngine::start_transfer() {
                                 comm(), &request_));
 }
 
+bool AlltoallvEngine::test_transfer() {
+  int done = 0;
+  FERRY_CALL_MPI(MPI_Test(&request_, &done, MPI_STATUS_IGNORE));
+  return done != 0;
+}
+
 void AlltoallvEngine::finish_transfer() { FERRY_CALL_MPI(MPI_Wait(&request_, MPI_STATUS_IGNORE)); }
 
 }  // namespace ferry::detail

@@ -18,6 +18,7 @@ class AlltoallvEngine final : public PackedEngine {
   void setup_transfer(const EngineOptions& options) override;
   void start_transfer() override;
   void finish_transfer() override;
+  bool test_transfer() override;
 
   std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;  // by rank
   MPI_Request request_ = MPI_REQUEST_NULL;

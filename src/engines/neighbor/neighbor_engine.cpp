@@ -37,6 +37,12 @@ void NeighborEngine::start_transfer() {
                                          recv_displs().data(), MPI_BYTE, graph_.get(), &request_));
 }
 
+bool NeighborEngine::test_transfer() {
+  int done = 0;
+  FERRY_CALL_MPI(MPI_Test(&request_, &done, MPI_STATUS_IGNORE));
+  return done != 0;
+}
+
 void NeighborEngine::finish_transfer() { FERRY_CALL_MPI(MPI_Wait(&request_, MPI_STATUS_IGNORE)); }
 
 }  // namespace ferry::detail

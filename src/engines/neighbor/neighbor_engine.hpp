@@ -21,6 +21,7 @@ class NeighborEngine final : public PackedEngine {
   void setup_transfer(const EngineOptions& options) override;
   void start_transfer() override;
   void finish_transfer() override;
+  bool test_transfer() override;
 
   Comm graph_;
   MPI_Request request_ = MPI_REQUEST_NULL;

@@ -47,6 +47,16 @@ void P2pEngine::start_transfer() {
                              send.peers[k], kTag, comm(), &active_[recv.peer_count() + k]));
 }
 
+bool P2pEngine::test_transfer() {
+  auto& requests = using_persistent_ ? persistent_ : active_;
+  int done = 1;
+  // Completed requests become inactive (persistent) or null, so end()'s wait returns at once.
+  if (!requests.empty())
+    FERRY_CALL_MPI(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done,
+                               MPI_STATUSES_IGNORE));
+  return done != 0;
+}
+
 void P2pEngine::finish_transfer() {
   auto& requests = using_persistent_ ? persistent_ : active_;
   if (!requests.empty())

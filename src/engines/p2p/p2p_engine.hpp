@@ -20,6 +20,7 @@ class P2pEngine final : public PackedEngine {
   void setup_transfer(const EngineOptions& options) override;
   void start_transfer() override;
   void finish_transfer() override;
+  bool test_transfer() override;
 
   std::vector<MPI_Request> persistent_;  // receives first, then sends
   std::vector<MPI_Request> active_;      // requests of the exchange in flight

@@ -224,20 +224,32 @@ void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8
   for (std::size_t i = 0; i < node_sends_; ++i) pack(i, node_block_[i]);
   sync_windows();
   start_all(ready_send_, 0, node_sends_);
+  // A put is only visible at its target after a flush; then the note may go. Done
+  // here rather than in end(), so a destination never waits for this rank's end().
+  for (std::size_t i = node_sends_; i < sends; ++i)
+    FERRY_CALL_MPI(MPI_Win_flush(plan_->send().peers[send_order_[i]], remote_win_));
+  start_all(ready_send_, node_sends_, sends);
   // Own points last, so destinations can read their blocks meanwhile.
   copies_.copy_self(fields_, src_.data(), dst_.data());
+}
+
+bool RmaEngine::test() {
+  FERRY_CHECK(in_flight_, Errc::State, "rma: test without begin");
+  // Completed persistent notes turn inactive, so end()'s waits return at once.
+  int received = 1, sent = 1;
+  if (!ready_recv_.empty())
+    FERRY_CALL_MPI(MPI_Testall(static_cast<int>(ready_recv_.size()), ready_recv_.data(), &received,
+                               MPI_STATUSES_IGNORE));
+  if (!ready_send_.empty())
+    FERRY_CALL_MPI(MPI_Testall(static_cast<int>(ready_send_.size()), ready_send_.data(), &sent,
+                               MPI_STATUSES_IGNORE));
+  return received != 0 && sent != 0;
 }
 
 void RmaEngine::end() {
   FERRY_CHECK(in_flight_, Errc::State, "rma: end without begin");
   in_flight_ = false;
-  const PlanSide& send = plan_->send();
   const std::size_t sends = send_order_.size();
-  // A put is only visible at its target after a flush; then the note may go.
-  for (std::size_t i = node_sends_; i < sends; ++i)
-    FERRY_CALL_MPI(MPI_Win_flush(send.peers[send_order_[i]], remote_win_));
-  start_all(ready_send_, node_sends_, sends);
-
   wait_all(ready_recv_, 0, ready_recv_.size());
   sync_windows();
   const PlanSide& recv = plan_->recv();
@@ -253,6 +265,14 @@ void RmaEngine::end() {
   start_all(free_recv_, 0, sends);
   start_all(free_send_, 0, free_send_.size());
   free_in_flight_ = true;
+}
+
+Traffic RmaEngine::traffic() const {
+  // One block written or put per destination; the zero-byte notes are not counted.
+  const PlanSide& send = plan_->send();
+  return {static_cast<std::int64_t>(send.peer_count()),
+          send.total() * static_cast<std::int64_t>(fields_.point_bytes_all()),
+          send.peer_count() + plan_->recv().peer_count() > 0 ? 1 : 0};
 }
 
 void RmaEngine::sync_windows() {

@@ -56,6 +56,8 @@ class RmaEngine final : public Engine {
              const EngineOptions& options) override;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   void end() override;
+  bool test() override;
+  Traffic traffic() const override;
 
  private:
   void split_node(bool shared_memory);

@@ -1,0 +1,101 @@
+// ferry::Coupler: components, grids, partitions and fields coupled by put/get.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ferry/comm.hpp"
+#include "ferry/engine.hpp"
+#include "ferry/layout.hpp"
+
+namespace ferry {
+
+/// Direction of a field as seen by the component that declares it.
+enum class FieldDirection : int { Out = 0, In = 1 };
+
+/// What a put or get did; bit flags (C: FERRY_STATUS_*).
+enum CouplingStatus : int {
+  kStatusNothing = 0,      ///< not a coupling time: nothing moved, nothing accumulated
+  kStatusTransformed = 1,  ///< put: the values fed the time transform only
+  kStatusSent = 2,         ///< put: the period's value was sent (or stored for the restart)
+  kStatusReceived = 4,     ///< get: values received
+  kStatusFromRestart = 8,  ///< get: a lagged value put before the run started (the restart
+                           ///< file, or the source's put at start - lag)
+  kStatusOutput = 16,      ///< the values were also written to the output file
+};
+
+/// Handles returned by the definition calls; valid for this Coupler only.
+struct GridId { int value = -1; };
+struct PartitionId { int value = -1; };
+struct FieldId { int value = -1; };
+
+/// A coupled run seen from one rank. Lifecycle (see docs/user/coupler.md):
+///
+///   Coupler(comm, components, config)   collective over comm (all ranks of the run)
+///   def_grid / def_partition / def_field   per component, on the ranks that hold data
+///   enddef()                            collective: matches the configuration, builds every exchange
+///   put / get ...                       as the model steps
+///   finalize()                          collective: writes restarts and timers
+///
+/// MPI initialisation and finalisation stay with the caller.
+class Coupler {
+ public:
+  /// Collective over `comm`, which holds every rank of the coupled application (one or
+  /// several executables). Each rank names the component(s) it runs; a rank may run
+  /// several components one after the other. Every rank passes the same
+  /// configuration file; rank 0 reads it and every rank gets the same content.
+  /// Raises Errc::Arg (with file:line:col) for an invalid configuration, and for a
+  /// component name the configuration does not know (when it lists components).
+  Coupler(MPI_Comm comm, const std::vector<std::string>& components,
+          const std::string& config_path);
+  ~Coupler();
+  Coupler(const Coupler&) = delete;
+  Coupler& operator=(const Coupler&) = delete;
+
+  /// The ranks of `component` (owned by the coupler until finalize). Not collective.
+  MPI_Comm local_comm(const std::string& component) const;
+
+  /// Declares a grid of `component` with nx x ny points (ny = 1 for unstructured grids).
+  /// Not collective; every rank that defines partitions of the grid declares it the same.
+  GridId def_grid(const std::string& component, const std::string& name, std::int64_t nx,
+                  std::int64_t ny = 1);
+  /// Optional grid metadata for this rank's points of a partition (regridding and
+  /// conservation need them): centres (degrees), corners (ncorner per point, degrees),
+  /// cell areas, mask (1 = valid point, 0 = masked).
+  void set_coordinates(PartitionId partition, const double* lon, const double* lat);
+  void set_corners(PartitionId partition, int ncorner, const double* lon, const double* lat);
+  void set_areas(PartitionId partition, const double* area);
+  void set_mask(PartitionId partition, const std::int32_t* mask);
+
+  /// Declares which points of `grid` this rank holds. Called on the ranks that hold
+  /// the partition (all of the component's ranks or a subset; several partitions of one
+  /// grid may live on overlapping subsets). `name` tells partitions of one grid apart.
+  PartitionId def_partition(GridId grid, const std::string& name, const Layout& layout);
+  /// Declares a field on a partition: `bundle` values per point (levels or bundle members).
+  FieldId def_field(PartitionId partition, const std::string& name, FieldDirection direction,
+                    Datatype type, int bundle = 1);
+
+  /// Collective over the whole run: checks every declaration against the configuration
+  /// (fields declared on one side only, type or bundle mismatches, undeclared fields in
+  /// the configuration) and builds every exchange, failing identically on every rank.
+  void enddef();
+
+  /// Puts this rank's values of an Out field at model time `time` (seconds since the
+  /// run start). Returns CouplingStatus flags. See docs/user/coupler.md for the rules.
+  int put(FieldId field, double time, const void* data);
+  /// Gets this rank's values of an In field at model time `time`; blocks until they
+  /// are there (or the watchdog fires: Errc::State naming the field, time and partner).
+  int get(FieldId field, double time, void* data);
+
+  /// Collective over the whole run: completes pending puts, writes restarts for lagged
+  /// fields and accumulations in progress, writes timers. No call may follow.
+  void finalize();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace ferry

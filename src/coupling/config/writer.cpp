@@ -1,0 +1,107 @@
+#include "coupling/config/writer.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <sstream>
+
+#include "coupling/config/scalar.hpp"
+
+namespace ferry::coupling {
+
+namespace {
+
+bool plain_safe(const std::string& text) {
+  if (text.empty()) return false;
+  const unsigned char first = static_cast<unsigned char>(text[0]);
+  if (!std::isalpha(first) && first != '_') return false;  // no number, no indicator
+  for (const char c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-' &&
+        c != '/' && c != '>')
+      return false;
+  // Words that YAML 1.1 readers take for booleans or null.
+  static const char* const reserved[] = {"true", "false", "yes", "no", "on", "off",
+                                         "y",    "n",     "null", "~"};
+  std::string lower;
+  for (const char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* word : reserved)
+    if (lower == word) return false;
+  return true;
+}
+
+std::string names(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + yaml_scalar(item);
+  return "[" + out + "]";
+}
+
+std::string field_ref(const FieldRef& ref) {
+  std::string out = "{component: " + yaml_scalar(ref.component) + ", ";
+  out += ref.fields.size() == 1 ? "field: " + yaml_scalar(ref.fields.front())
+                                : "fields: " + names(ref.fields);
+  return out + "}";
+}
+
+void write_exchange(std::ostringstream& out, const ExchangeConfig& x) {
+  const ExchangeConfig defaults;
+  out << "  - name: " << yaml_scalar(x.name) << "\n"
+      << "    source: " << field_ref(x.source) << "\n"
+      << "    target: " << field_ref(x.target) << "\n"
+      << "    period: " << detail::format_number(x.period) << "\n";
+  if (x.lag != defaults.lag) out << "    lag: " << detail::format_number(x.lag) << "\n";
+  if (x.sequence != defaults.sequence) out << "    sequence: " << x.sequence << "\n";
+  if (x.transform != defaults.transform)
+    out << "    transform: " << transform_name(x.transform) << "\n";
+  if (x.engine != defaults.engine) out << "    engine: " << yaml_scalar(x.engine) << "\n";
+  if (!x.engine_options.empty()) {
+    out << "    engine_options:\n";
+    for (const auto& [key, value] : x.engine_options)
+      out << "      " << yaml_scalar(key) << ": " << yaml_scalar(value) << "\n";
+  }
+  if (x.output != defaults.output) out << "    output: " << (x.output ? "true" : "false") << "\n";
+  if (x.restart != defaults.restart) out << "    restart: " << yaml_scalar(x.restart) << "\n";
+}
+
+}  // namespace
+
+std::string yaml_scalar(const std::string& text) {
+  if (plain_safe(text)) return text;
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", static_cast<unsigned char>(c));
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string format_config(const Config& config) {
+  const Config defaults;
+  std::ostringstream out;
+  out << "version: " << config.version << "\n"
+      << "run:\n";
+  if (config.start != defaults.start)
+    out << "  start: " << detail::format_number(config.start) << "\n";
+  out << "  length: " << detail::format_number(config.length) << "\n";
+  if (!config.components.empty()) out << "components: " << names(config.components) << "\n";
+  out << "exchanges:\n";
+  for (const ExchangeConfig& x : config.exchanges) write_exchange(out, x);
+  if (config.output_directory != defaults.output_directory || config.timers != defaults.timers) {
+    out << "output:\n";
+    if (config.output_directory != defaults.output_directory)
+      out << "  directory: " << yaml_scalar(config.output_directory) << "\n";
+    if (config.timers != defaults.timers)
+      out << "  timers: " << (config.timers ? "true" : "false") << "\n";
+  }
+  if (config.watchdog_seconds != defaults.watchdog_seconds)
+    out << "watchdog:\n  timeout: " << detail::format_number(config.watchdog_seconds) << "\n";
+  return out.str();
+}
+
+}  // namespace ferry::coupling

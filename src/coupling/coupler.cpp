@@ -1,0 +1,433 @@
+#include "ferry/coupler.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "coupling/config/config.hpp"
+#include "coupling/declarations.hpp"
+#include "coupling/link.hpp"
+#include "util/agree.hpp"
+#include "util/check.hpp"
+#include "util/log.hpp"
+#include "util/mpi.hpp"
+#include "util/timers.hpp"
+
+namespace ferry {
+
+using coupling::CatalogueEntry;
+using coupling::ExchangeConfig;
+using coupling::FieldRef;
+using coupling::Link;
+using coupling::LinkSpec;
+
+namespace {
+
+enum class Phase { Definition, Running, Finalized };
+
+void check_name(const std::string& name, const char* what) {
+  FERRY_CHECK(!name.empty() && name.find_first_of("\t\n") == std::string::npos, Errc::Arg,
+              "Coupler: ", what, " name \"", name, "\" must be non-empty without tabs or newlines");
+}
+
+std::string where(const ExchangeConfig& e) {
+  return detail::cat(e.where.file, ":", e.where.line, ":", e.where.column, ": exchange \"", e.name,
+                     "\"");
+}
+
+// The run's configuration: rank 0 reads the file, every rank parses the same text.
+coupling::Config read_config(const Comm& run, const std::string& path) {
+  std::string text;
+  int ok = 1;
+  if (run.rank() == 0) {
+    std::ifstream file(path);
+    ok = file.good() ? 1 : 0;
+    std::ostringstream content;
+    content << file.rdbuf();
+    text = content.str();
+  }
+  long long size = static_cast<long long>(text.size());
+  long long header[2] = {ok, size};
+  FERRY_CALL_MPI(MPI_Bcast(header, 2, MPI_LONG_LONG, 0, run.get()));
+  FERRY_CHECK(header[0] == 1, Errc::Io, "Coupler: cannot read the configuration file \"", path,
+              "\" on rank 0. Check the path (relative paths start from rank 0's working directory)");
+  text.resize(static_cast<std::size_t>(header[1]));
+  FERRY_CALL_MPI(MPI_Bcast(text.data(), detail::mpi_count<int>(header[1], "configuration size"),
+                           MPI_CHAR, 0, run.get()));
+  return coupling::parse_config(text, path);
+}
+
+}  // namespace
+
+struct Coupler::State {
+  Comm run;
+  coupling::Config config;
+  std::vector<std::string> my_components;   // what this rank runs
+  std::vector<std::string> all_components;  // what the run has, sorted
+  std::map<std::string, Comm> local;        // this rank's components -> their ranks
+  coupling::Declarations declarations;
+  std::vector<std::unique_ptr<Link>> links;  // configuration order
+  // Per declared field: the links it feeds (Out) or is fed by (In), and its index there.
+  std::vector<std::vector<std::pair<Link*, std::size_t>>> field_links;
+  detail::Timers timers;
+  Phase phase = Phase::Definition;
+  double started = 0;
+
+  void require(Phase wanted, const char* call) const {
+    static const char* names[] = {"before enddef", "between enddef and finalize", "after finalize"};
+    FERRY_CHECK(phase == wanted, Errc::State, "Coupler::", call, ": only allowed ",
+                names[static_cast<int>(wanted)], "; the coupler is ", names[static_cast<int>(phase)]);
+  }
+  bool runs(const std::string& component) const {
+    return std::find(my_components.begin(), my_components.end(), component) != my_components.end();
+  }
+  const coupling::FieldDecl& field(FieldId id, const char* call) const {
+    FERRY_CHECK(id.value >= 0 && id.value < static_cast<int>(declarations.fields.size()), Errc::Arg,
+                "Coupler::", call, ": field id ", id.value,
+                " was not returned by def_field on this rank. Declare the field before enddef");
+    return declarations.fields[static_cast<std::size_t>(id.value)];
+  }
+  LinkSpec resolve(const ExchangeConfig& e, const std::vector<CatalogueEntry>& catalogue) const;
+};
+
+namespace {
+
+// The declarations of one side of an exchange, checked for consistency.
+struct Side {
+  std::vector<const CatalogueEntry*> fields;  // first declaration of each field, in entry order
+  std::set<int> ranks;                         // ranks that declare the side's fields
+};
+
+Side resolve_side(const ExchangeConfig& e, const FieldRef& ref, FieldDirection direction,
+                  const std::vector<CatalogueEntry>& catalogue,
+                  const std::vector<std::string>& components) {
+  const char* side = direction == FieldDirection::Out ? "source" : "target";
+  FERRY_CHECK(std::binary_search(components.begin(), components.end(), ref.component), Errc::Arg,
+              where(e), ": ", side, " component \"", ref.component,
+              "\" is not run by any rank; components of this run: ",
+              detail::list_first(components, components.size()));
+  Side out;
+  std::map<int, std::size_t> declared_per_rank;
+  for (const std::string& name : ref.fields) {
+    const CatalogueEntry* first = nullptr;
+    for (const CatalogueEntry& c : catalogue) {
+      if (c.component != ref.component || c.field != name) continue;
+      FERRY_CHECK(c.direction == direction, Errc::Arg, where(e), ": component \"", ref.component,
+                  "\" declares field \"", name, "\" as ", c.direction == FieldDirection::Out ? "Out" : "In",
+                  " (rank ", c.rank, ") but the exchange uses it as its ", side,
+                  ". Declare it with direction ", direction == FieldDirection::Out ? "Out" : "In");
+      if (first == nullptr) first = &c;
+      FERRY_CHECK(c.grid == first->grid && c.partition == first->partition && c.type == first->type &&
+                      c.bundle == first->bundle,
+                  Errc::Arg, where(e), ": field \"", name, "\" of component \"", ref.component,
+                  "\" is declared differently on ranks ", first->rank, " and ", c.rank,
+                  " (grid, partition, type or bundle). Declare it the same way on every rank");
+      ++declared_per_rank[c.rank];
+      out.ranks.insert(c.rank);
+    }
+    FERRY_CHECK(first != nullptr, Errc::Arg, where(e), ": component \"", ref.component,
+                "\" does not declare the ", side, " field \"", name,
+                "\" on any rank. Declare it with def_field, or correct the name in the configuration");
+    if (!out.fields.empty())
+      FERRY_CHECK(first->grid == out.fields.front()->grid && first->partition == out.fields.front()->partition,
+                  Errc::Arg, where(e), ": the ", side, " fields \"", out.fields.front()->field, "\" and \"",
+                  name, "\" are on different partitions; fields of one exchange travel together and "
+                  "must share a partition. Split them into separate exchanges");
+    out.fields.push_back(first);
+  }
+  for (const auto& [rank, count] : declared_per_rank)
+    FERRY_CHECK(count == ref.fields.size(), Errc::Arg, where(e), ": rank ", rank, " declares ", count,
+                " of the ", ref.fields.size(), " ", side,
+                " fields; fields of one exchange must be declared together on the same ranks");
+  return out;
+}
+
+}  // namespace
+
+LinkSpec Coupler::State::resolve(const ExchangeConfig& e,
+                                 const std::vector<CatalogueEntry>& catalogue) const {
+  const Side source = resolve_side(e, e.source, FieldDirection::Out, catalogue, all_components);
+  const Side target = resolve_side(e, e.target, FieldDirection::In, catalogue, all_components);
+  FERRY_CHECK(e.lag <= e.period, Errc::Arg, where(e), ": lag ", e.lag, " s is longer than the period ",
+              e.period, " s; ferry supports 0 <= lag <= period");
+  LinkSpec spec;
+  spec.config = &e;
+  for (std::size_t f = 0; f < e.source.fields.size(); ++f) {
+    const CatalogueEntry& s = *source.fields[f];
+    const CatalogueEntry& t = *target.fields[f];
+    FERRY_CHECK(s.type == t.type && s.bundle == t.bundle, Errc::Arg, where(e), ": source field \"",
+                s.field, "\" (", datatype_name(s.type), " x ", s.bundle, ") and target field \"", t.field,
+                "\" (", datatype_name(t.type), " x ", t.bundle, ") differ in type or bundle size");
+    FERRY_CHECK(s.grid_size == t.grid_size, Errc::Arg, where(e), ": source grid \"", s.grid, "\" has ",
+                s.grid_size, " points and target grid \"", t.grid, "\" has ", t.grid_size,
+                "; exchanges between grids of different sizes need regridding weights");
+    spec.specs.push_back({s.type, s.bundle});
+    spec.source_names.push_back(s.field);
+    spec.target_names.push_back(t.field);
+  }
+  spec.source_grid = source.fields.front()->grid;
+  spec.target_grid = target.fields.front()->grid;
+  spec.grid_size = source.fields.front()->grid_size;
+  spec.source_member = source.ranks.count(run.rank()) != 0;
+  spec.target_member = target.ranks.count(run.rank()) != 0;
+  auto layout_of = [&](const std::string& component, const std::string& name) -> const Layout* {
+    for (const coupling::FieldDecl& f : declarations.fields) {
+      const coupling::PartitionDecl& p = declarations.partitions[static_cast<std::size_t>(f.partition)];
+      if (declarations.grids[static_cast<std::size_t>(p.grid)].component == component && f.name == name)
+        return &p.layout;
+    }
+    return nullptr;
+  };
+  if (spec.source_member) spec.source_layout = layout_of(e.source.component, e.source.fields.front());
+  if (spec.target_member) spec.target_layout = layout_of(e.target.component, e.target.fields.front());
+  return spec;
+}
+
+Coupler::Coupler(MPI_Comm comm, const std::vector<std::string>& components,
+                 const std::string& config_path)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.run = Comm::dup(comm);
+  s.started = MPI_Wtime();
+  detail::agree_on(s.run, [&] {
+    FERRY_CHECK(!components.empty(), Errc::Arg,
+                "Coupler: rank ", s.run.rank(), " names no component. Pass the component(s) it runs");
+    for (const auto& c : components) check_name(c, "component");
+    s.my_components = components;
+    std::sort(s.my_components.begin(), s.my_components.end());
+    s.my_components.erase(std::unique(s.my_components.begin(), s.my_components.end()),
+                          s.my_components.end());
+  });
+  s.config = read_config(s.run, config_path);
+  detail::agree_on(s.run, [&] {
+    if (s.config.components.empty()) return;
+    for (const auto& c : s.my_components)
+      FERRY_CHECK(std::find(s.config.components.begin(), s.config.components.end(), c) !=
+                      s.config.components.end(),
+                  Errc::Arg, "Coupler: rank ", s.run.rank(), " runs component \"", c, "\", which \"",
+                  config_path, "\" does not list (components: ",
+                  detail::list_first(s.config.components, s.config.components.size()), ")");
+  });
+
+  // Every component of the run, and a communicator for each one this rank runs.
+  std::string mine;
+  for (const auto& c : s.my_components) mine += c + "\n";
+  const int length = detail::mpi_count<int>(mine.size(), "component names");
+  std::vector<int> lengths(static_cast<std::size_t>(s.run.size()));
+  FERRY_CALL_MPI(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, s.run.get()));
+  std::vector<int> displs(lengths.size() + 1, 0);
+  for (std::size_t r = 0; r < lengths.size(); ++r) displs[r + 1] = displs[r] + lengths[r];
+  std::string all(static_cast<std::size_t>(displs.back()), '\0');
+  FERRY_CALL_MPI(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
+                                displs.data(), MPI_CHAR, s.run.get()));
+  std::set<std::string> names;
+  std::istringstream lines(all);
+  for (std::string line; std::getline(lines, line);) names.insert(line);
+  s.all_components.assign(names.begin(), names.end());
+  for (const auto& c : s.all_components) {
+    MPI_Comm local = MPI_COMM_NULL;
+    FERRY_CALL_MPI(MPI_Comm_split(s.run.get(), s.runs(c) ? 0 : MPI_UNDEFINED, s.run.rank(), &local));
+    if (s.runs(c)) s.local.emplace(c, Comm::adopt(local));
+  }
+}
+
+Coupler::~Coupler() = default;
+
+MPI_Comm Coupler::local_comm(const std::string& component) const {
+  auto it = state_->local.find(component);
+  FERRY_CHECK(it != state_->local.end(), Errc::Arg, "Coupler::local_comm: rank ", state_->run.rank(),
+              " does not run component \"", component, "\"");
+  return it->second.get();
+}
+
+GridId Coupler::def_grid(const std::string& component, const std::string& name, std::int64_t nx,
+                         std::int64_t ny) {
+  State& s = *state_;
+  s.require(Phase::Definition, "def_grid");
+  check_name(name, "grid");
+  FERRY_CHECK(s.runs(component), Errc::Arg, "Coupler::def_grid: rank ", s.run.rank(),
+              " does not run component \"", component, "\"");
+  FERRY_CHECK(nx > 0 && ny > 0, Errc::Arg, "Coupler::def_grid: grid \"", name,
+              "\" must have nx, ny >= 1; got ", nx, " x ", ny);
+  auto& grids = s.declarations.grids;
+  for (std::size_t g = 0; g < grids.size(); ++g)
+    if (grids[g].component == component && grids[g].name == name) {
+      FERRY_CHECK(grids[g].nx == nx && grids[g].ny == ny, Errc::Arg, "Coupler::def_grid: grid \"", name,
+                  "\" was declared as ", grids[g].nx, " x ", grids[g].ny, ", now as ", nx, " x ", ny);
+      return {static_cast<int>(g)};
+    }
+  grids.push_back({component, name, nx, ny});
+  return {static_cast<int>(grids.size()) - 1};
+}
+
+PartitionId Coupler::def_partition(GridId grid, const std::string& name, const Layout& layout) {
+  State& s = *state_;
+  s.require(Phase::Definition, "def_partition");
+  check_name(name, "partition");
+  FERRY_CHECK(grid.value >= 0 && grid.value < static_cast<int>(s.declarations.grids.size()), Errc::Arg,
+              "Coupler::def_partition: grid id ", grid.value, " was not returned by def_grid");
+  const auto& g = s.declarations.grids[static_cast<std::size_t>(grid.value)];
+  FERRY_CHECK(layout.global_size() == g.size(), Errc::Arg, "Coupler::def_partition: partition \"", name,
+              "\" has a layout over ", layout.global_size(), " ids but grid \"", g.name, "\" has ",
+              g.size(), " points");
+  coupling::PartitionDecl p;
+  p.grid = grid.value;
+  p.name = name;
+  p.layout = layout;
+  s.declarations.partitions.push_back(std::move(p));
+  return {static_cast<int>(s.declarations.partitions.size()) - 1};
+}
+
+namespace {
+coupling::PartitionDecl& partition_of(coupling::Declarations& d, PartitionId id, const char* call) {
+  FERRY_CHECK(id.value >= 0 && id.value < static_cast<int>(d.partitions.size()), Errc::Arg,
+              "Coupler::", call, ": partition id ", id.value, " was not returned by def_partition");
+  return d.partitions[static_cast<std::size_t>(id.value)];
+}
+std::vector<double> copy_points(const double* values, std::size_t count, const char* call) {
+  FERRY_CHECK(values != nullptr || count == 0, Errc::Arg, "Coupler::", call, ": array is NULL");
+  return std::vector<double>(values, values + count);
+}
+}  // namespace
+
+void Coupler::set_coordinates(PartitionId partition, const double* lon, const double* lat) {
+  state_->require(Phase::Definition, "set_coordinates");
+  auto& p = partition_of(state_->declarations, partition, "set_coordinates");
+  const auto n = static_cast<std::size_t>(p.layout.local_size());
+  p.lon = copy_points(lon, n, "set_coordinates");
+  p.lat = copy_points(lat, n, "set_coordinates");
+}
+
+void Coupler::set_corners(PartitionId partition, int ncorner, const double* lon, const double* lat) {
+  state_->require(Phase::Definition, "set_corners");
+  auto& p = partition_of(state_->declarations, partition, "set_corners");
+  FERRY_CHECK(ncorner >= 3, Errc::Arg, "Coupler::set_corners: a cell needs at least 3 corners; got ",
+              ncorner);
+  const auto n = static_cast<std::size_t>(p.layout.local_size()) * static_cast<std::size_t>(ncorner);
+  p.ncorner = ncorner;
+  p.corner_lon = copy_points(lon, n, "set_corners");
+  p.corner_lat = copy_points(lat, n, "set_corners");
+}
+
+void Coupler::set_areas(PartitionId partition, const double* area) {
+  state_->require(Phase::Definition, "set_areas");
+  auto& p = partition_of(state_->declarations, partition, "set_areas");
+  p.area = copy_points(area, static_cast<std::size_t>(p.layout.local_size()), "set_areas");
+}
+
+void Coupler::set_mask(PartitionId partition, const std::int32_t* mask) {
+  state_->require(Phase::Definition, "set_mask");
+  auto& p = partition_of(state_->declarations, partition, "set_mask");
+  FERRY_CHECK(mask != nullptr || p.layout.local_size() == 0, Errc::Arg, "Coupler::set_mask: array is NULL");
+  p.mask.assign(mask, mask + p.layout.local_size());
+}
+
+FieldId Coupler::def_field(PartitionId partition, const std::string& name, FieldDirection direction,
+                           Datatype type, int bundle) {
+  State& s = *state_;
+  s.require(Phase::Definition, "def_field");
+  check_name(name, "field");
+  partition_of(s.declarations, partition, "def_field");
+  FERRY_CHECK(bundle >= 1, Errc::Arg, "Coupler::def_field: field \"", name,
+              "\" needs bundle >= 1; got ", bundle);
+  FERRY_CHECK(datatype_size(type) != 0, Errc::Arg, "Coupler::def_field: field \"", name,
+              "\" has an unknown type");
+  const auto& p = s.declarations.partitions[static_cast<std::size_t>(partition.value)];
+  const std::string& component = s.declarations.grids[static_cast<std::size_t>(p.grid)].component;
+  for (const auto& f : s.declarations.fields) {
+    const auto& fp = s.declarations.partitions[static_cast<std::size_t>(f.partition)];
+    FERRY_CHECK(!(f.name == name && s.declarations.grids[static_cast<std::size_t>(fp.grid)].component == component),
+                Errc::Arg, "Coupler::def_field: component \"", component, "\" already declares field \"",
+                name, "\" on this rank");
+  }
+  s.declarations.fields.push_back({partition.value, name, direction, type, bundle});
+  return {static_cast<int>(s.declarations.fields.size()) - 1};
+}
+
+void Coupler::enddef() {
+  State& s = *state_;
+  detail::agree_on(s.run, [&] { s.require(Phase::Definition, "enddef"); });
+  const std::vector<CatalogueEntry> catalogue = coupling::gather_catalogue(s.run, s.declarations);
+  std::vector<LinkSpec> specs;
+  detail::agree_on(s.run, [&] {
+    std::set<std::pair<std::string, std::string>> targets;
+    for (const ExchangeConfig& e : s.config.exchanges) {
+      for (const auto& f : e.target.fields)
+        FERRY_CHECK(targets.insert({e.target.component, f}).second, Errc::Arg, where(e),
+                    ": target field \"", f, "\" of component \"", e.target.component,
+                    "\" is already fed by another exchange; a field can be got from one exchange only");
+      specs.push_back(s.resolve(e, catalogue));
+    }
+  });
+  for (LinkSpec& spec : specs)
+    s.links.push_back(std::make_unique<Link>(s.run, std::move(spec), s.config, s.timers));
+
+  // Which links each declared field of this rank feeds or is fed by.
+  s.field_links.assign(s.declarations.fields.size(), {});
+  for (std::size_t f = 0; f < s.declarations.fields.size(); ++f) {
+    const auto& field = s.declarations.fields[f];
+    const auto& p = s.declarations.partitions[static_cast<std::size_t>(field.partition)];
+    const std::string& component = s.declarations.grids[static_cast<std::size_t>(p.grid)].component;
+    for (std::size_t l = 0; l < s.links.size(); ++l) {
+      const ExchangeConfig& e = s.config.exchanges[l];
+      const FieldRef& ref = field.direction == FieldDirection::Out ? e.source : e.target;
+      if (ref.component != component) continue;
+      auto it = std::find(ref.fields.begin(), ref.fields.end(), field.name);
+      if (it != ref.fields.end())
+        s.field_links[f].emplace_back(s.links[l].get(), static_cast<std::size_t>(it - ref.fields.begin()));
+    }
+    if (s.field_links[f].empty())
+      FERRY_LOG_WARN(s.run.rank(), "component \"", component, "\" declares field \"", field.name,
+                     "\", which no exchange of \"", s.config.path,
+                     "\" uses; its puts and gets do nothing");
+  }
+  s.phase = Phase::Running;
+}
+
+int Coupler::put(FieldId field, double time, const void* data) {
+  State& s = *state_;
+  s.require(Phase::Running, "put");
+  const auto& f = s.field(field, "put");
+  FERRY_CHECK(f.direction == FieldDirection::Out, Errc::Arg, "Coupler::put: field \"", f.name,
+              "\" was declared In; use get");
+  int status = kStatusNothing;
+  for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
+    status |= link->put(index, time, data);
+  return status;
+}
+
+int Coupler::get(FieldId field, double time, void* data) {
+  State& s = *state_;
+  s.require(Phase::Running, "get");
+  const auto& f = s.field(field, "get");
+  FERRY_CHECK(f.direction == FieldDirection::In, Errc::Arg, "Coupler::get: field \"", f.name,
+              "\" was declared Out; use put");
+  const auto& links = s.field_links[static_cast<std::size_t>(field.value)];
+  if (links.empty()) return kStatusNothing;
+  Link& link = *links.front().first;
+  // On overlapping ranks, a get before a lower-sequence put of the same time would deadlock.
+  for (const auto& other : s.links)
+    FERRY_CHECK(!(other->source_member() && other->sequence() < link.sequence() &&
+                  !(time < other->next_put_time())),
+                Errc::State, "Coupler::get: field \"", f.name, "\" (exchange \"", link.name(),
+                "\", sequence ", link.sequence(), ") at ", time, " s comes before the put of exchange \"",
+                other->name(), "\" (sequence ", other->sequence(), ") due at ", other->next_put_time(),
+                " s on this rank. Call puts and gets of one coupling time in sequence order");
+  return link.get(links.front().second, time, data);
+}
+
+void Coupler::finalize() {
+  State& s = *state_;
+  detail::agree_on(s.run, [&] { s.require(Phase::Running, "finalize"); });
+  for (auto& link : s.links) link->finalize();
+  s.links.clear();
+  s.phase = Phase::Finalized;
+  if (!s.config.timers) return;
+  for (const auto& [name, comm] : s.local)
+    s.timers.write_json(comm, name, MPI_Wtime() - s.started,
+                        s.config.output_directory + "/ferry_timers_" + name + ".json");
+}
+
+}  // namespace ferry

@@ -1,0 +1,17 @@
+// Running a step on one rank at a time, in rank order (serial access to one file).
+#pragma once
+
+#include <functional>
+
+#include "ferry/comm.hpp"
+
+namespace ferry::coupling::detail {
+
+/// Collective over `comm`: runs `step` on rank 0, then on rank 1, and so on, each
+/// rank starting when the previous one has finished (a token message on `comm`,
+/// which must be private to the caller). After a step fails, the later ranks skip
+/// theirs but still pass the token on; then every rank raises the first failure
+/// (ferry::detail::agree), so no rank waits for a token that never comes.
+void in_rank_order(const Comm& comm, const std::function<void()>& step);
+
+}  // namespace ferry::coupling::detail

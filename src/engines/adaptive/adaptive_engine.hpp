@@ -1,0 +1,92 @@
+// adaptive: times the other engines on the user's own exchanges and keeps the fastest.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engines/adaptive/candidate_search.hpp"
+#include "engines/adaptive/tuning_cache.hpp"
+#include "ferry/engine.hpp"
+
+namespace ferry::detail {
+
+/// The engine "auto" resolves to. Candidates are the engines of this build among p2p,
+/// alltoallv, neighbor, rma and butterfly (stages "all"), all set up in setup(); then
+/// butterfly stage masks, set up one at a time when the greedy pass reaches them
+/// (their masks depend on earlier timings). See CandidateSearch for the order.
+///
+/// Profiling is the user's exchanges: each begin()/end() moves the data with the
+/// current candidate. The first `warmup` exchanges with a candidate are not timed
+/// (they pay one-off costs); the next `samples` are (MPI_Wtime inside begin(),
+/// test() and end()). One MPI_Allreduce MAX then turns them into the slowest rank's
+/// times, and their median is the candidate's time. Every rank thus reduces, decides,
+/// and sets up or releases candidates at the same exchange. Only exchanges moving the
+/// same fields as the first one count (a mask moving fewer fields would look faster);
+/// the others run with the current candidate and are not counted. A candidate slower
+/// than the best so far is released at once, so only the best, the one being timed
+/// and those not yet timed are alive. After the decision only the chosen engine
+/// remains and begin()/end() forward to it.
+///
+/// Options: `samples` (timed exchanges per candidate, default 3), `warmup` (exchanges
+/// per candidate before those, default 2), `cache` (tuning-cache file; default
+/// $FERRY_TUNING_CACHE, none if unset), `retune` (true: profile even if the cache has
+/// an entry, then replace it). Rank 0 reads the cache and broadcasts the entry; an
+/// entry for this plan's signature is used at once, without profiling.
+class AdaptiveEngine final : public Engine {
+ public:
+  std::string_view name() const override { return "adaptive"; }
+  Capabilities capabilities() const override;
+  void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
+             const EngineOptions& options) override;
+  void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
+  void end() override;
+  bool test() override;
+  Traffic traffic() const override;
+  EngineReport report() const override;
+
+ private:
+  std::optional<CacheEntry> look_up_cache(int butterfly_stages);
+  std::string unusable_choice(const Candidate& choice, int butterfly_stages) const;
+  Engine& engine_for(const Candidate& candidate);
+  void release(const Candidate& candidate);
+  bool samples_this_exchange(const std::uint8_t* mask);
+  void finish_candidate();
+  void decide();
+  std::string measurement_table(const std::vector<Measurement>& measured,
+                                const Candidate& chosen) const;
+
+  const Plan* plan_ = nullptr;
+  const Comm* comm_ = nullptr;
+  std::vector<FieldSpec> fields_;
+  int samples_ = 0;
+  int warmup_ = 0;
+  std::string cache_path_;  // rank 0's choice, broadcast; empty: no cache
+  std::string signature_;
+  std::vector<std::string> cache_notes_;  // what happened with the cache, for the report
+
+  // Candidates set up and not released, in the order they were set up.
+  std::vector<std::pair<Candidate, std::unique_ptr<Engine>>> engines_;
+  Engine* active_ = nullptr;
+
+  // Profiling state; search_ is empty when the choice came from the cache.
+  std::optional<CandidateSearch> search_;
+  bool profiling_ = false;
+  std::vector<std::uint8_t> selection_;  // the fields of the first exchange; others don't count
+  std::vector<double> local_seconds_;    // this rank's samples of the current candidate
+  int warmed_ = 0;                       // warm-up exchanges made with the current candidate
+  int taken_ = 0;                        // samples taken of the current candidate
+  bool sampling_ = false;                // the exchange in flight moves selection_'s fields
+  double exchange_seconds_ = 0;          // time inside its begin() and test() calls
+  long exchanges_ = 0;                   // exchanges made while profiling
+  long sampled_ = 0;                     // of which timed
+  double sampled_seconds_ = 0;           // their total time, slowest rank
+
+  Candidate chosen_;
+  std::optional<CacheEntry> cached_;  // the entry the choice came from
+};
+
+}  // namespace ferry::detail

@@ -1,0 +1,20 @@
+// The key of a tuning-cache entry: what decides which engine moves a plan fastest.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "ferry/comm.hpp"
+#include "ferry/plan.hpp"
+
+namespace ferry::detail {
+
+/// Collective over `comm`. One line of "key=value" words, the same on every rank:
+/// ranks, source and destination ranks, global points, bytes of one point of all
+/// fields (`point_bytes`), messages per exchange (total, and the most one rank sends
+/// or receives), bytes sent per exchange (total, and the most one rank sends), and
+/// last the MPI library (the first line of MPI_Get_library_version; '|' becomes '/'
+/// so the line stays a valid cache entry). Two reductions.
+std::string plan_signature(const Plan& plan, const Comm& comm, std::size_t point_bytes);
+
+}  // namespace ferry::detail

@@ -1,0 +1,291 @@
+// The adaptive engine's tuning cache: a decision is written, read back by the next
+// exchange of the same plan (which then skips profiling), and bad files are ignored
+// with a warning instead of trusted.
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ferry/exchange.hpp"
+#include "field_values.hpp"
+#include "test_support.hpp"
+#include "util/log.hpp"
+
+using ferry::Datatype;
+using ferry::FieldSpec;
+using ferry::Layout;
+
+namespace {
+
+constexpr std::int64_t kN = 3001;
+constexpr int kMaxExchanges = 200;  // far more than profiling needs at 1-3 ranks
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+// Rank 0's text on every rank.
+std::string from_rank0(std::string text) {
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  return text;
+}
+
+// True on every rank if `text` is the same on every rank.
+bool same_on_all_ranks(const std::string& text) {
+  int same = from_rank0(text) == text ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return same == 1;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Collects what this rank writes to stderr while it lives: the warnings are checked,
+// and they do not clutter the test output.
+class StderrCapture {
+ public:
+  StderrCapture() : file_(std::tmpfile()) {
+    std::fflush(stderr);
+    saved_ = dup(2);
+    dup2(fileno(file_), 2);
+  }
+  ~StderrCapture() { release(); }
+  StderrCapture(const StderrCapture&) = delete;
+  StderrCapture& operator=(const StderrCapture&) = delete;
+
+  // Restores stderr and returns what was written.
+  std::string text() {
+    release();
+    return text_;
+  }
+
+ private:
+  void release() {
+    if (saved_ < 0) return;
+    std::fflush(stderr);
+    dup2(saved_, 2);
+    close(saved_);
+    saved_ = -1;
+    std::rewind(file_);
+    char chunk[4096];
+    for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, file_)) > 0;)
+      text_.append(chunk, n);
+    std::fclose(file_);
+  }
+
+  std::FILE* file_;
+  int saved_ = -1;
+  std::string text_;
+};
+
+// Expects `warning` in rank 0's log, unless FERRY_LOG_LEVEL turned warnings off.
+void expect_logged(const std::string& log, const std::string& warning) {
+  if (world_rank() != 0 || !ferry::detail::log_enabled(ferry::detail::LogLevel::Warn, 0)) return;
+  EXPECT_NE(log.find("ferry[rank 0] warning: adaptive: "), std::string::npos) << log;
+  EXPECT_NE(log.find(warning), std::string::npos) << log;
+}
+
+// A cache file path of this test, created empty by rank 0 and removed at the end.
+class AdaptiveCache : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string path;
+    if (world_rank() == 0) {
+      const char* dir = std::getenv("TMPDIR");
+      path = std::string(dir && *dir ? dir : "/tmp") + "/ferry_adaptive_cache_XXXXXX";
+      const int fd = mkstemp(path.data());
+      ASSERT_GE(fd, 0) << "cannot create a temporary file " << path;
+      close(fd);
+    }
+    path_ = from_rank0(path);
+  }
+  void TearDown() override {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (world_rank() == 0) std::remove(path_.c_str());
+  }
+
+  // Rank 0 replaces the cache file with `text`.
+  void write_cache(const std::string& text) {
+    if (world_rank() == 0) std::ofstream(path_) << text;
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+
+  ferry::EngineOptions options(bool retune = false) const {
+    ferry::EngineOptions o;
+    o.values["cache"] = path_;
+    o.values["samples"] = "2";
+    if (retune) o.values["retune"] = "true";
+    return o;
+  }
+
+  // Makes an adaptive exchange block -> round-robin, runs exchanges until it has
+  // decided (at least `at_least`), checking every received value; returns the
+  // report of the exchange right after construction and the final one.
+  struct Reports {
+    ferry::EngineReport first;
+    ferry::EngineReport last;
+  };
+  Reports run(const ferry::EngineOptions& opts, int at_least = 1) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const Layout src = Layout::block(kN, size, rank);
+    const Layout dst = Layout::round_robin(kN, size, (rank + 1) % size);
+    const std::vector<FieldSpec> fields = {{Datatype::Float64, 2}, {Datatype::Int32, 1}};
+    ferry::Exchange exchange(MPI_COMM_WORLD, src, dst, fields, "adaptive", opts);
+    Reports reports;
+    reports.first = exchange.engine_report();
+
+    std::vector<ferry_test::FieldBuffer> in, out;
+    std::vector<const void*> in_ptrs;
+    std::vector<void*> out_ptrs;
+    for (const FieldSpec& spec : fields) {
+      in.emplace_back(spec, src.local_size());
+      out.emplace_back(spec, dst.local_size());
+      in_ptrs.push_back(in.back().data());
+      out_ptrs.push_back(out.back().data());
+    }
+    for (int round = 0; round < kMaxExchanges; ++round) {
+      if (round >= at_least && exchange.engine_report().settled) break;
+      for (std::size_t f = 0; f < fields.size(); ++f)
+        for (std::int64_t i = 0; i < src.local_size(); ++i)
+          for (int c = 0; c < fields[f].components; ++c)
+            in[f].set(i, c, ferry_test::expected_value(src.ids()[static_cast<std::size_t>(i)],
+                                                       static_cast<int>(f), c, round));
+      exchange.execute(in_ptrs.data(), out_ptrs.data());
+      for (std::size_t f = 0; f < fields.size(); ++f)
+        for (std::int64_t i = 0; i < dst.local_size(); ++i)
+          for (int c = 0; c < fields[f].components; ++c) {
+            const std::int64_t gid = dst.ids()[static_cast<std::size_t>(i)];
+            const std::int64_t want =
+                ferry_test::expected_value(gid, static_cast<int>(f), c, round);
+            if (out[f].get(i, c) != want) {
+              ADD_FAILURE() << "exchange " << round << " with " << exchange.engine_report().choice
+                            << ": field " << f << " id " << gid << " got " << out[f].get(i, c)
+                            << ", expected " << want;
+              return reports;
+            }
+          }
+    }
+    reports.last = exchange.engine_report();
+    EXPECT_TRUE(reports.last.settled) << reports.last.text;
+    return reports;
+  }
+
+  std::string path_;
+};
+
+TEST_F(AdaptiveCache, DecisionIsWrittenAndReadBack) {
+  const Reports profiled = run(options());
+  EXPECT_FALSE(profiled.first.settled);
+  EXPECT_NE(profiled.last.text.find("after profiling"), std::string::npos) << profiled.last.text;
+  EXPECT_TRUE(same_on_all_ranks(profiled.last.choice)) << profiled.last.choice;
+  if (world_rank() == 0) {
+    const std::string cache = read_text(path_);
+    EXPECT_EQ(cache.rfind("ferry-tuning-cache 1\n", 0), 0u) << cache;
+    EXPECT_NE(cache.find(" | " + profiled.last.choice + " | "), std::string::npos) << cache;
+  }
+
+  // Same plan: the cached choice is used from the first exchange, without profiling.
+  const Reports cached = run(options(), 5);
+  EXPECT_TRUE(cached.first.settled) << cached.first.text;
+  EXPECT_EQ(cached.first.choice, profiled.last.choice);
+  EXPECT_NE(cached.first.text.find("from the tuning cache"), std::string::npos)
+      << cached.first.text;
+
+  // retune profiles again and replaces the entry rather than adding one.
+  const Reports again = run(options(true));
+  EXPECT_FALSE(again.first.settled);
+  if (world_rank() == 0) {
+    const std::string cache = read_text(path_);
+    std::size_t entries = 0;
+    for (std::size_t at = cache.find("\nranks="); at != std::string::npos;
+         at = cache.find("\nranks=", at + 1))
+      ++entries;
+    EXPECT_EQ(entries, 1u) << cache;
+  }
+}
+
+TEST_F(AdaptiveCache, FileThatIsNotACacheIsIgnoredAndKept) {
+  const std::string text = "my simulation's namelist, given as the cache by mistake\n";
+  write_cache(text);
+  StderrCapture log;
+  const Reports reports = run(options());
+  expect_logged(log.text(), "is not a ferry tuning cache");
+  EXPECT_FALSE(reports.first.settled);
+  EXPECT_NE(reports.first.text.find("is not a ferry tuning cache"), std::string::npos)
+      << reports.first.text;
+  EXPECT_TRUE(same_on_all_ranks(reports.last.choice));
+  if (world_rank() == 0) {
+    EXPECT_EQ(read_text(path_), text);
+    EXPECT_NE(reports.last.text.find("not writing the tuning cache"), std::string::npos)
+        << reports.last.text;
+  }
+}
+
+TEST_F(AdaptiveCache, OtherFormatVersionIsIgnoredAndReplaced) {
+  write_cache("ferry-tuning-cache 999\nranks=1 whatever | p2p | p2p=1e-3\n");
+  StderrCapture log;
+  const Reports reports = run(options());
+  expect_logged(log.text(), "has another format");
+  EXPECT_FALSE(reports.first.settled);
+  EXPECT_NE(reports.first.text.find("has another format"), std::string::npos)
+      << reports.first.text;
+  if (world_rank() == 0) EXPECT_EQ(read_text(path_).rfind("ferry-tuning-cache 1\n", 0), 0u);
+}
+
+TEST_F(AdaptiveCache, MalformedLinesAndUnknownEnginesAreIgnored) {
+  run(options());  // writes the entry of this plan
+  std::string cache;
+  if (world_rank() == 0) {
+    cache = read_text(path_);
+    const auto line = cache.find("\nranks=");
+    const auto first_bar = cache.find(" | ", line);
+    const auto second_bar = cache.find(" | ", first_bar + 3);
+    // The entry now names an engine no build has; a garbled line follows it.
+    cache = cache.substr(0, first_bar) + " | warp" + cache.substr(second_bar) +
+            "ranks=2 | this line | has | too many parts\n";
+  }
+  write_cache(cache);
+  StderrCapture log;
+  const Reports reports = run(options());
+  const std::string logged = log.text();
+  expect_logged(logged, "names engine \"warp\"");
+  expect_logged(logged, "is malformed");
+  EXPECT_FALSE(reports.first.settled) << reports.first.text;
+  EXPECT_NE(reports.first.text.find("names engine \"warp\""), std::string::npos)
+      << reports.first.text;
+  EXPECT_NE(reports.first.text.find("is malformed"), std::string::npos) << reports.first.text;
+  EXPECT_TRUE(same_on_all_ranks(reports.last.choice));
+}
+
+TEST(AdaptiveOptions, BadSamplesIsAnArgumentError) {
+  ferry::EngineOptions opts;
+  opts.values["samples"] = "three";
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const Layout layout = Layout::block(kN, size, rank);
+  ferry_test::expect_error(
+      [&] {
+        ferry::Exchange(MPI_COMM_WORLD, layout, layout, {{Datatype::Float64, 1}}, "auto", opts);
+      },
+      ferry::Errc::Arg, "adaptive: option samples=\"three\" must be an integer");
+}
+
+}  // namespace

@@ -1,0 +1,282 @@
+// The coupler's put/get semantics, each checked against values computed here:
+// periods, transforms, lags with restart, bundles, aggregated fields, partitions on
+// rank subsets, coupling inside one component.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "coupling_fixture.hpp"
+#include "ferry/coupler.hpp"
+#include "test_support.hpp"
+
+using ferry::Coupler;
+using ferry::Datatype;
+using ferry::FieldDirection;
+using ferry::FieldId;
+using ferry::Layout;
+using namespace ferry_test;
+
+namespace {
+
+constexpr std::int64_t kNx = 24, kNy = 10, kN = kNx * kNy;
+
+std::string header(const std::string& dir, double start, double length) {
+  return "version: 1\nrun:\n  start: " + std::to_string(start) + "\n  length: " +
+         std::to_string(length) + "\noutput:\n  directory: " + dir +
+         "\n  timers: false\nwatchdog:\n  timeout: 30\nexchanges:\n";
+}
+
+std::string exchange(const std::string& name, const std::string& src, const std::string& dst,
+                     double period, const std::string& extra = "") {
+  return "  - name: " + name + "\n    source: {component: atm, " + src +
+         "}\n    target: {component: ocn, " + dst + "}\n    period: " + std::to_string(period) +
+         "\n" + extra;
+}
+
+// atm holds the grid in 2-D blocks, ocn dealt round-robin.
+struct Grids {
+  ferry::PartitionId atm, ocn;
+  Layout atm_layout, ocn_layout;
+};
+
+Grids define_grids(Coupler& c, const TwoComponents& who) {
+  Grids g;
+  if (who.atm) {
+    g.atm_layout = Layout::box(kNx, kNy, 1, who.atm_size, who.atm_rank);
+    g.atm = c.def_partition(c.def_grid("atm", "agrid", kNx, kNy), "blocks", g.atm_layout);
+  }
+  if (who.ocn) {
+    g.ocn_layout = Layout::round_robin(kN, who.ocn_size, who.ocn_rank);
+    g.ocn = c.def_partition(c.def_grid("ocn", "ogrid", kNx, kNy), "cyclic", g.ocn_layout);
+  }
+  return g;
+}
+
+std::vector<double> values(const Layout& layout, double t, int bundle = 1, int member = 0) {
+  std::vector<double> v;
+  for (auto id : layout.ids())
+    for (int b = 0; b < bundle; ++b) v.push_back(value_at(id, t, member + b));
+  return v;
+}
+
+class CouplerTest : public testing::Test {
+ protected:
+  std::string dir_ = scratch_directory();
+  TwoComponents who_;
+};
+
+TEST_F(CouplerTest, InstantExchangeAtCouplingTimesOnly) {
+  const auto path = write_config(dir_, "c.yaml", header(dir_, 0, 1000) +
+                                                     exchange("t", "field: t_atm", "field: t_ocn", 200));
+  Coupler c(MPI_COMM_WORLD, who_.names(), path);
+  Grids g = define_grids(c, who_);
+  FieldId out, in;
+  if (who_.atm) out = c.def_field(g.atm, "t_atm", FieldDirection::Out, Datatype::Float64);
+  if (who_.ocn) in = c.def_field(g.ocn, "t_ocn", FieldDirection::In, Datatype::Float64);
+  c.enddef();
+  for (double t = 0; t < 1000; t += 100) {
+    const bool coupling = static_cast<int>(t) % 200 == 0;
+    if (who_.atm) {
+      const auto v = values(g.atm_layout, t);
+      EXPECT_EQ(c.put(out, t, v.data()), coupling ? ferry::kStatusSent : ferry::kStatusNothing) << t;
+    }
+    if (who_.ocn) {
+      std::vector<double> got(static_cast<std::size_t>(g.ocn_layout.local_size()), -1.0);
+      EXPECT_EQ(c.get(in, t, got.data()), coupling ? ferry::kStatusReceived : ferry::kStatusNothing) << t;
+      EXPECT_EQ(got, coupling ? values(g.ocn_layout, t) : std::vector<double>(got.size(), -1.0)) << t;
+    }
+  }
+  c.finalize();
+}
+
+TEST_F(CouplerTest, TimeTransformsOverEachPeriod) {
+  std::string yaml = header(dir_, 0, 1200);
+  const std::vector<std::string> kinds{"average", "accumulate", "min", "max"};
+  for (const auto& k : kinds)
+    yaml += exchange(k, "field: a_" + k, "field: o_" + k, 300, "    transform: " + k + "\n");
+  Coupler c(MPI_COMM_WORLD, who_.names(), write_config(dir_, "c.yaml", yaml));
+  Grids g = define_grids(c, who_);
+  std::map<std::string, FieldId> out, in;
+  for (const auto& k : kinds) {
+    if (who_.atm) out[k] = c.def_field(g.atm, "a_" + k, FieldDirection::Out, Datatype::Float64);
+    if (who_.ocn) in[k] = c.def_field(g.ocn, "o_" + k, FieldDirection::In, Datatype::Float64);
+  }
+  c.enddef();
+  // Not monotonic in time, so min and max differ from first and last.
+  auto put_value = [](std::int64_t id, double t) {
+    const int step = static_cast<int>(t / 100);
+    return static_cast<double>(id) + (step % 3 == 1 ? 7.0 : step);
+  };
+  // Expected: the puts of (c - 300, c], and only the put at 0 for c = 0.
+  auto expected = [&](const std::string& k, std::int64_t id, double c0) {
+    std::vector<double> window;
+    for (double t = std::max(0.0, c0 - 200); t <= c0; t += 100) window.push_back(put_value(id, t));
+    double sum = 0;
+    for (double v : window) sum += v;
+    if (k == "average") return sum / static_cast<double>(window.size());
+    if (k == "accumulate") return sum;
+    if (k == "min") return *std::min_element(window.begin(), window.end());
+    return *std::max_element(window.begin(), window.end());
+  };
+  for (double t = 0; t < 1200; t += 100) {
+    for (const auto& k : kinds) {
+      if (who_.atm) {
+        std::vector<double> v;
+        for (auto id : g.atm_layout.ids()) v.push_back(put_value(id, t));
+        const int status = c.put(out[k], t, v.data());
+        EXPECT_EQ(status, static_cast<int>(t) % 300 == 0 ? ferry::kStatusSent : ferry::kStatusTransformed);
+      }
+      if (who_.ocn && static_cast<int>(t) % 300 == 0) {
+        std::vector<double> got(static_cast<std::size_t>(g.ocn_layout.local_size()));
+        EXPECT_EQ(c.get(in[k], t, got.data()), ferry::kStatusReceived);
+        for (std::size_t i = 0; i < got.size(); ++i)
+          ASSERT_EQ(got[i], expected(k, g.ocn_layout.ids()[i], t)) << k << " at " << t;
+      }
+    }
+  }
+  c.finalize();
+}
+
+TEST_F(CouplerTest, LagFromInitialPutThenFromRestart) {
+  // Run 1 has no restart file: the source puts the first lagged value at start - lag.
+  // Its last put (target 600, past the run) goes to the restart file read by run 2.
+  const std::string entry = exchange("lagged", "field: l_atm", "field: l_ocn", 200, "    lag: 100\n");
+  for (int run = 0; run < 2; ++run) {
+    const double start = 600.0 * run;
+    Coupler c(MPI_COMM_WORLD, who_.names(),
+              write_config(dir_, "run.yaml", header(dir_, start, 600) + entry));
+    Grids g = define_grids(c, who_);
+    FieldId out, in;
+    if (who_.atm) out = c.def_field(g.atm, "l_atm", FieldDirection::Out, Datatype::Float64);
+    if (who_.ocn) in = c.def_field(g.ocn, "l_ocn", FieldDirection::In, Datatype::Float64);
+    c.enddef();
+    if (who_.atm && run == 0) {
+      const auto v = values(g.atm_layout, start - 100);
+      EXPECT_EQ(c.put(out, start - 100, v.data()), ferry::kStatusSent);
+    }
+    for (double t = start; t < start + 600; t += 100) {
+      if (who_.ocn && static_cast<int>(t) % 200 == 0) {
+        std::vector<double> got(static_cast<std::size_t>(g.ocn_layout.local_size()));
+        const int status = c.get(in, t, got.data());
+        const bool restart = t == start;  // put before the run: initial put or restart file
+        EXPECT_EQ(status, ferry::kStatusReceived | (restart ? ferry::kStatusFromRestart : 0)) << t;
+        EXPECT_EQ(got, values(g.ocn_layout, t - 100)) << "run " << run << " time " << t;
+      }
+      if (who_.atm) {
+        const auto v = values(g.atm_layout, t);
+        c.put(out, t, v.data());
+      }
+    }
+    c.finalize();
+  }
+}
+
+TEST_F(CouplerTest, BundlesAndAggregatedFields) {
+  const auto path = write_config(
+      dir_, "c.yaml",
+      header(dir_, 0, 400) + exchange("pair", "fields: [u, v]", "fields: [u_in, v_in]", 100) +
+          exchange("levels", "field: temp3d", "field: temp3d_in", 200));
+  Coupler c(MPI_COMM_WORLD, who_.names(), path);
+  Grids g = define_grids(c, who_);
+  FieldId u, v, levels, u_in, v_in, levels_in;
+  if (who_.atm) {
+    u = c.def_field(g.atm, "u", FieldDirection::Out, Datatype::Float64);
+    v = c.def_field(g.atm, "v", FieldDirection::Out, Datatype::Float64);
+    levels = c.def_field(g.atm, "temp3d", FieldDirection::Out, Datatype::Float64, 3);
+  }
+  if (who_.ocn) {
+    u_in = c.def_field(g.ocn, "u_in", FieldDirection::In, Datatype::Float64);
+    v_in = c.def_field(g.ocn, "v_in", FieldDirection::In, Datatype::Float64);
+    levels_in = c.def_field(g.ocn, "temp3d_in", FieldDirection::In, Datatype::Float64, 3);
+  }
+  c.enddef();
+  for (double t = 0; t < 400; t += 100) {
+    if (who_.atm) {
+      const auto a = values(g.atm_layout, t, 1, 0), b = values(g.atm_layout, t, 1, 1);
+      const auto l = values(g.atm_layout, t, 3, 2);
+      c.put(u, t, a.data());
+      c.put(v, t, b.data());
+      c.put(levels, t, l.data());
+    }
+    if (who_.ocn) {
+      const auto n = static_cast<std::size_t>(g.ocn_layout.local_size());
+      std::vector<double> a(n), b(n), l(3 * n, -1.0);
+      // Fields of one exchange may be got in any order; the first get receives both.
+      EXPECT_EQ(c.get(v_in, t, b.data()), ferry::kStatusReceived);
+      EXPECT_EQ(c.get(u_in, t, a.data()), ferry::kStatusReceived);
+      EXPECT_EQ(a, values(g.ocn_layout, t, 1, 0));
+      EXPECT_EQ(b, values(g.ocn_layout, t, 1, 1));
+      c.get(levels_in, t, l.data());
+      if (static_cast<int>(t) % 200 == 0) EXPECT_EQ(l, values(g.ocn_layout, t, 3, 2));
+    }
+  }
+  c.finalize();
+}
+
+TEST_F(CouplerTest, TargetPartitionOnASubsetOfRanks) {
+  // Only the first ocn rank holds the target partition (the whole grid, e.g. for I/O).
+  const auto path = write_config(dir_, "c.yaml", header(dir_, 0, 300) +
+                                                     exchange("gather", "field: g_atm", "field: g_ocn", 100));
+  Coupler c(MPI_COMM_WORLD, who_.names(), path);
+  FieldId out, in;
+  Layout atm_layout, all;
+  ferry::PartitionId atm_part, io_part;
+  if (who_.atm) {
+    atm_layout = Layout::block(kN, who_.atm_size, who_.atm_rank);
+    atm_part = c.def_partition(c.def_grid("atm", "agrid", kN), "blocks", atm_layout);
+    out = c.def_field(atm_part, "g_atm", FieldDirection::Out, Datatype::Float64);
+  }
+  if (who_.ocn && who_.ocn_rank == 0) {
+    all = Layout::block(kN, 1, 0);
+    io_part = c.def_partition(c.def_grid("ocn", "ogrid", kN), "io", all);
+    in = c.def_field(io_part, "g_ocn", FieldDirection::In, Datatype::Float64);
+  }
+  c.enddef();
+  for (double t = 0; t < 300; t += 100) {
+    if (who_.atm) c.put(out, t, values(atm_layout, t).data());
+    if (who_.ocn && who_.ocn_rank == 0) {
+      std::vector<double> got(kN);
+      c.get(in, t, got.data());
+      EXPECT_EQ(got, values(all, t));
+    }
+  }
+  c.finalize();
+}
+
+TEST_F(CouplerTest, CouplingInsideOneComponentOnOverlappingRanks) {
+  // Physics on every rank, I/O on rank 0 only: rank 0 puts and gets the same exchange.
+  const auto path = write_config(
+      dir_, "c.yaml",
+      "version: 1\nrun: {start: 0, length: 300}\noutput: {directory: " + dir_ +
+          ", timers: false}\nexchanges:\n  - name: phys_to_io\n    source: {component: model, "
+          "field: state}\n    target: {component: model, field: state_io}\n    period: 100\n");
+  Coupler c(MPI_COMM_WORLD, {"model"}, path);
+  const auto grid = c.def_grid("model", "mesh", kN);
+  const Layout phys = Layout::round_robin(kN, world_size(), world_rank());
+  const FieldId state = c.def_field(c.def_partition(grid, "phys", phys), "state",
+                                    FieldDirection::Out, Datatype::Float64);
+  Layout io;
+  FieldId state_io;
+  if (world_rank() == 0) {
+    io = Layout::block(kN, 1, 0);
+    state_io = c.def_field(c.def_partition(grid, "io", io), "state_io", FieldDirection::In,
+                           Datatype::Float64);
+  }
+  c.enddef();
+  for (double t = 0; t < 300; t += 100) {
+    c.put(state, t, values(phys, t).data());
+    if (world_rank() == 0) {
+      std::vector<double> got(kN);
+      EXPECT_EQ(c.get(state_io, t, got.data()), ferry::kStatusReceived);
+      EXPECT_EQ(got, values(io, t));
+    }
+  }
+  c.finalize();
+}
+
+}  // namespace

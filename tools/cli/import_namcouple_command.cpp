@@ -1,0 +1,84 @@
+// `ferry import-namcouple NAMCOUPLE`: converts an OASIS3-MCT namcouple to YAML.
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "command.hpp"
+#include "coupling/config/namcouple.hpp"
+#include "util/check.hpp"
+
+namespace ferry::cli {
+
+namespace {
+
+// "torc=ocean,lmdz=atmos" -> {torc: ocean, lmdz: atmos}.
+std::map<std::string, std::string> parse_grid_components(const std::string& text) {
+  std::map<std::string, std::string> out;
+  std::string::size_type begin = 0;
+  while (begin <= text.size()) {
+    const auto end = std::min(text.find(',', begin), text.size());
+    const std::string pair = text.substr(begin, end - begin);
+    const auto eq = pair.find('=');
+    if (eq == 0 || eq == std::string::npos || eq + 1 == pair.size() ||
+        !out.emplace(pair.substr(0, eq), pair.substr(eq + 1)).second)
+      throw UsageError("--grid-components takes distinct GRID=COMPONENT pairs separated by "
+                       "commas, as in torc=ocean,lmdz=atmosphere; got \"" + text + "\"");
+    begin = end + 1;
+  }
+  return out;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  FERRY_CHECK(out, Errc::Io, "import-namcouple: cannot write \"", path, "\": ",
+              std::strerror(errno), ". Check that its directory exists and is writable");
+}
+
+int run(Arguments& args, const Context& context) {
+  const auto output = args.take_value("-o");
+  const auto grids = args.take_value("--grid-components");
+  const auto path = args.take_positional();
+  args.expect_all_taken();
+  if (!path) throw UsageError("missing the namcouple file, as in: ferry import-namcouple namcouple");
+  std::vector<std::string> not_converted;
+  const std::string yaml = coupling::load_namcouple(
+      *path, not_converted, grids ? parse_grid_components(*grids) : std::map<std::string, std::string>{});
+  if (context.rank != 0) return 0;
+  if (output)
+    write_file(*output, yaml);
+  else
+    std::cout << yaml;
+  for (const auto& item : not_converted) std::cerr << "not converted yet: " << item << "\n";
+  if (output)
+    std::cerr << "wrote " << *output << "; check the comment at its top, then run: ferry validate "
+              << *output << "\n";
+  return 0;
+}
+
+}  // namespace
+
+Command import_namcouple_command() {
+  return {"import-namcouple", "convert an OASIS3-MCT namcouple to a configuration",
+          "usage: ferry import-namcouple NAMCOUPLE [-o OUT] [--grid-components GRID=NAME,...]\n"
+          "\n"
+          "Converts the OASIS3-MCT namcouple NAMCOUPLE into a ferry configuration (YAML)\n"
+          "written to OUT, or to standard output. Converted: $RUNTIME and the EXPORTED\n"
+          "and EXPOUT entries of $STRINGS: field names (colon-separated lists become\n"
+          "bundles), coupling period, restart file, EXPOUT, LAG=, SEQ= and LOCTRANS.\n"
+          "Everything else (remapping such as SCRIPR, MAPPING or CONSERV, other statuses,\n"
+          "other blocks) is listed on standard error as \"not converted yet: line N: ...\"\n"
+          "and in a comment at the top of the YAML.\n"
+          "\n"
+          "namcouple entries name grids, not components, so each component is named\n"
+          "after its grid unless --grid-components maps grids to component names,\n"
+          "as in --grid-components torc=ocean,lmdz=atmosphere.\n"
+          "Runs without mpiexec.\n",
+          run};
+}
+
+}  // namespace ferry::cli

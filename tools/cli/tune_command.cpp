@@ -1,0 +1,69 @@
+// `ferry tune`: profiles one scenario's exchange with the adaptive engine and
+// records its choice in the tuning cache, so later runs start tuned.
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "command.hpp"
+#include "exchange_bench.hpp"
+#include "mpi_library.hpp"
+#include "scenario_options.hpp"
+
+namespace ferry::cli {
+
+namespace {
+
+constexpr int kDefaultSamples = 3;
+
+int run(Arguments& args, const Context& context) {
+  const bench::ExchangeBenchConfig config = take_scenario_options(args);
+  std::string cache = args.take_value("--cache").value_or("");
+  const auto samples = args.take_int("--samples", kDefaultSamples, 1, 1000);
+  args.expect_all_taken();
+  if (cache.empty()) {
+    const char* env = std::getenv("FERRY_TUNING_CACHE");
+    cache = env ? env : "";
+  }
+  if (cache.empty())
+    throw UsageError("no tuning cache to fill: give --cache FILE or set FERRY_TUNING_CACHE");
+
+  bench::ExchangeBench bench =
+      arg_errors_as_usage([&] { return bench::ExchangeBench(context.comm, config); });
+  EngineOptions options;
+  options.values["cache"] = cache;
+  options.values["samples"] = std::to_string(samples);
+  options.values["retune"] = "true";  // measure now, even if the cache has an entry
+  const EngineReport report = bench.tune("adaptive", options);
+  if (context.rank != 0) return 0;
+  const bench::ExchangeRun& r = bench.run();
+  const bench::Scenario& s = r.scenario;
+  std::cout << "scenario " << s.name << ": " << s.nx << " x " << s.ny << " = " << s.points()
+            << " points, " << s.fields << " float64 fields, " << bench::describe(s, r.roles)
+            << "\nranks " << r.ranks << ", groups " << bench::groups_name(r.roles.groups)
+            << "\nMPI: " << bench::mpi_library_version() << "\n\n"
+            << report.text << "winner: " << report.choice << "\n"
+            << std::flush;
+  return 0;
+}
+
+}  // namespace
+
+Command tune_command() {
+  return {"tune", "profile a scenario with the adaptive engine and fill the tuning cache",
+          "usage: mpiexec -n P ferry tune --scenario gamil|toy|large [options]\n"
+          "\n"
+          "Runs the scenario's exchange (as ferry bench exchange) with the adaptive engine\n"
+          "until it has timed every candidate and chosen, checks the received values, and\n"
+          "records the choice in the tuning cache, replacing an entry of the same plan\n"
+          "signature. Prints every candidate's median time and the winner. A later run\n"
+          "whose exchange has the same signature (ranks, groups, points, bytes per point,\n"
+          "messages, bytes, MPI library) on the same cache skips profiling.\n"
+          "\n" +
+              std::string(kScenarioOptionsHelp) +
+              "  --cache FILE           the tuning cache (default $FERRY_TUNING_CACHE; one of\n"
+              "                         the two is required)\n"
+              "  --samples K            exchanges timed per candidate (default 3)\n",
+          run};
+}
+
+}  // namespace ferry::cli

@@ -1,0 +1,65 @@
+// `ferry validate CONFIG`: checks a coupling configuration against the schema.
+#include <iostream>
+
+#include "command.hpp"
+#include "coupling/config/config.hpp"
+#include "util/format.hpp"
+
+namespace ferry::cli {
+
+namespace {
+
+constexpr std::size_t kListedNames = 8;
+
+// The listed components, or those the exchanges use when the file lists none.
+std::vector<std::string> components_of(const coupling::Config& config) {
+  if (!config.components.empty()) return config.components;
+  std::vector<std::string> used;
+  const auto add = [&](const std::string& name) {
+    for (const auto& u : used)
+      if (u == name) return;
+    used.push_back(name);
+  };
+  for (const auto& x : config.exchanges) {
+    add(x.source.component);
+    add(x.target.component);
+  }
+  return used;
+}
+
+// "1 exchange (sst)", "3 components (ocean, atmosphere, river)".
+std::string counted(const std::vector<std::string>& names, const std::string& noun) {
+  return std::to_string(names.size()) + " " + noun + (names.size() == 1 ? "" : "s") + " (" +
+         detail::list_first(names, kListedNames) + ")";
+}
+
+int run(Arguments& args, const Context& context) {
+  const auto path = args.take_positional();
+  args.expect_all_taken();
+  if (!path) throw UsageError("missing the configuration file, as in: ferry validate coupling.yaml");
+  const coupling::Config config = coupling::load_config(*path);
+  if (context.rank != 0) return 0;
+  std::vector<std::string> exchanges;
+  for (const auto& x : config.exchanges) exchanges.push_back(x.name);
+  std::cout << *path << ": valid (version " << config.version
+            << "): " << counted(components_of(config), "component") << ", "
+            << counted(exchanges, "exchange") << "\n";
+  return 0;
+}
+
+}  // namespace
+
+Command validate_command() {
+  return {"validate", "check a coupling configuration (YAML) against the schema",
+          "usage: ferry validate CONFIG\n"
+          "\n"
+          "Reads the coupling configuration CONFIG and checks every key against the\n"
+          "schema (docs/user/config.md, `ferry config-doc`). A valid file prints one\n"
+          "line with its components and exchanges and exits 0; otherwise the first\n"
+          "problem is printed as CONFIG:LINE:COLUMN: what is wrong, with a suggestion\n"
+          "for misspelt keys and values, and the exit status is 1.\n"
+          "Runs without mpiexec.\n",
+          run};
+}
+
+}  // namespace ferry::cli
