@@ -77,6 +77,11 @@ class Coupler {
   FieldId def_field(PartitionId partition, const std::string& name, FieldDirection direction,
                     Datatype type, int bundle = 1);
 
+  /// This rank's number of values of a field (local points x bundle), and its type:
+  /// what a put or get reads or writes. For bindings that check buffer sizes.
+  std::int64_t field_values(FieldId field) const;
+  Datatype field_type(FieldId field) const;
+
   /// Collective over the whole run: checks every declaration against the configuration
   /// (fields declared on one side only, type or bundle mismatches, undeclared fields in
   /// the configuration) and builds every exchange, failing identically on every rank.

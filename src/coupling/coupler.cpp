@@ -346,6 +346,14 @@ FieldId Coupler::def_field(PartitionId partition, const std::string& name, Field
   return {static_cast<int>(s.declarations.fields.size()) - 1};
 }
 
+std::int64_t Coupler::field_values(FieldId field) const {
+  const auto& f = state_->field(field, "field_values");
+  const auto& p = state_->declarations.partitions[static_cast<std::size_t>(f.partition)];
+  return p.layout.local_size() * f.bundle;
+}
+
+Datatype Coupler::field_type(FieldId field) const { return state_->field(field, "field_type").type; }
+
 void Coupler::enddef() {
   State& s = *state_;
   detail::agree_on(s.run, [&] { s.require(Phase::Definition, "enddef"); });
