@@ -21,7 +21,8 @@ deps:
 	scripts/install-deps.sh
 
 build: deps
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DFERRY_WARNINGS_AS_ERRORS=ON $(CMAKE_ARGS)
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DFERRY_WARNINGS_AS_ERRORS=ON \
+	  -DPython_EXECUTABLE=$(CURDIR)/.venv/bin/python $(CMAKE_ARGS)
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 test: build

@@ -6,6 +6,22 @@ install(TARGETS ferry EXPORT ferryTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT ferryTargets NAMESPACE ferry:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
+# The Fortran module (ferry::fortran and its .mod files) in its own export set:
+# ferryConfig.cmake loads it only for find_package(ferry COMPONENTS Fortran), so C
+# and C++ consumers need neither a Fortran compiler nor MPI's Fortran bindings.
+set(FERRY_FORTRAN_BUILT OFF)
+if(TARGET ferry_fortran)
+  set(FERRY_FORTRAN_BUILT ON)
+  string(REGEX MATCH "^[0-9]+" FERRY_Fortran_COMPILER_MAJOR "${CMAKE_Fortran_COMPILER_VERSION}")
+  install(TARGETS ferry_fortran EXPORT ferryFortranTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  get_target_property(ferry_module_dir ferry_fortran Fortran_MODULE_DIRECTORY)
+  install(DIRECTORY ${ferry_module_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ferry/fortran)
+  install(EXPORT ferryFortranTargets NAMESPACE ferry::
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/ferryConfig.cmake.in
   ${PROJECT_BINARY_DIR}/ferryConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/ferryConfigVersion.cmake
@@ -15,3 +31,8 @@ install(FILES ${PROJECT_BINARY_DIR}/ferryConfig.cmake ${PROJECT_BINARY_DIR}/ferr
 # ferryConfig.cmake finds NetCDF-C with it when libferry is static.
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindNetCDF.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
+# ... and METIS, when this build partitions meshes with it.
+if(FERRY_HAVE_METIS)
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindMETIS.cmake
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
+endif()

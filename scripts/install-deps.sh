@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Brings a Debian 12 machine to the point where `make demo` and `make test` run:
 # the Debian packages ferry builds and tests against, and a Python venv (.venv)
-# for the Python bindings and their tests. Idempotent and non-interactive: it
-# only installs what is missing, so a second run takes a second.
+# for the Python bindings, their tests and `ferry report --png`. Idempotent and
+# non-interactive: it only installs what is missing, so a second run takes a second.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -14,9 +14,9 @@ packages=(
   libyaml-cpp-dev libgtest-dev googletest libmetis-dev libsimgrid-dev
   python3-venv python3-dev
 )
-python_packages=(numpy mpi4py pytest nanobind scikit-build-core)
+python_packages=(numpy mpi4py pytest nanobind scikit-build-core matplotlib)
 # Import names of python_packages, to check what the venv already has.
-python_modules=numpy,mpi4py,pytest,nanobind,scikit_build_core
+python_modules=numpy,mpi4py,pytest,nanobind,scikit_build_core,matplotlib
 
 # Output of the tools goes here and is shown only if a step fails.
 log=$(mktemp "${TMPDIR:-/tmp}/ferry-install-deps.XXXXXX")

@@ -89,6 +89,81 @@ int ferry_exchange_end(ferry_exchange* exchange);
 int ferry_exchange_get_engine(const ferry_exchange* exchange, const char** engine);
 int ferry_exchange_destroy(ferry_exchange** exchange);
 
+/* ---- Coupler (see ferry::Coupler and docs/user/coupler-c.md) ----
+ *
+ * Lifecycle: ferry_coupler_create (collective over every rank of the run), then
+ * def_grid / def_partition / set_* / def_field on the ranks that hold data, then
+ * ferry_coupler_enddef (collective), put / get as the model steps,
+ * ferry_coupler_finalize (collective), and ferry_coupler_destroy before
+ * MPI_Finalize. Grids, partitions and fields are named by the int ids the def_*
+ * calls return (-1 when they fail); they are valid for that coupler on this rank only. */
+
+/* Direction of a field, seen by the component that declares it (ferry::FieldDirection). */
+enum { FERRY_FIELD_OUT = 0, FERRY_FIELD_IN = 1 };
+
+/* What a put or get did: bit flags, the same as ferry::CouplingStatus. */
+enum {
+  FERRY_STATUS_NOTHING = 0,       /* not a coupling time: nothing moved or accumulated */
+  FERRY_STATUS_TRANSFORMED = 1,   /* put: the values fed the time transform only */
+  FERRY_STATUS_SENT = 2,          /* put: the period's value was sent (or kept for the restart) */
+  FERRY_STATUS_RECEIVED = 4,      /* get: values received */
+  FERRY_STATUS_FROM_RESTART = 8,  /* get: a lagged value put before the run started */
+  FERRY_STATUS_OUTPUT = 16        /* the values were also written to the output file */
+};
+
+typedef struct ferry_coupler ferry_coupler;
+
+/* Collective over comm, which holds every rank of the coupled run. This rank runs
+ * the ncomponents names in components; every rank passes the same configuration
+ * file (YAML, docs/user/config.md). Errors (FERRY_ERR_ARG with file:line:col for
+ * the configuration, FERRY_ERR_IO for an unreadable file) are the same on every rank. */
+int ferry_coupler_create(MPI_Comm comm, int ncomponents, const char* const* components,
+                         const char* config_path, ferry_coupler** coupler);
+/* The ranks of a component this rank runs; owned by the coupler (do not free).
+ * Not collective. */
+int ferry_coupler_local_comm(const ferry_coupler* coupler, const char* component, MPI_Comm* comm);
+/* Declares a grid of nx x ny points (ny = 1 for unstructured grids). Not collective. */
+int ferry_coupler_def_grid(ferry_coupler* coupler, const char* component, const char* name,
+                           int64_t nx, int64_t ny, int* grid);
+/* Declares the points of `grid` this rank holds (the coupler keeps a copy of the
+ * layout). Not collective. */
+int ferry_coupler_def_partition(ferry_coupler* coupler, int grid, const char* name,
+                                const ferry_layout* layout, int* partition);
+/* Optional metadata of this rank's points of a partition, one value per point in
+ * layout order (ncorner per point for corners): centres and corners in degrees,
+ * cell areas, mask (1 valid, 0 masked). Not collective; before enddef. */
+int ferry_coupler_set_coordinates(ferry_coupler* coupler, int partition, const double* lon,
+                                  const double* lat);
+int ferry_coupler_set_corners(ferry_coupler* coupler, int partition, int ncorner,
+                              const double* lon, const double* lat);
+int ferry_coupler_set_areas(ferry_coupler* coupler, int partition, const double* area);
+int ferry_coupler_set_mask(ferry_coupler* coupler, int partition, const int32_t* mask);
+/* Declares a field on a partition: direction FERRY_FIELD_OUT or FERRY_FIELD_IN, a
+ * FERRY_TYPE_*, and `bundle` values per point (levels or members, the fastest index:
+ * value[point * bundle + b]). Not collective. */
+int ferry_coupler_def_field(ferry_coupler* coupler, int partition, const char* name,
+                            int direction, int type, int bundle, int* field);
+/* This rank's number of values of a field (local points x bundle) and its type:
+ * what put reads and get writes. Not collective. */
+int ferry_coupler_field_values(const ferry_coupler* coupler, int field, int64_t* values);
+int ferry_coupler_field_type(const ferry_coupler* coupler, int field, int* type);
+/* Collective over the run: checks the declarations against the configuration and
+ * builds every exchange; an error is the same on every rank. */
+int ferry_coupler_enddef(ferry_coupler* coupler);
+/* Not collective. Puts this rank's values of an Out field at model time `time`
+ * (seconds since the run start); *status (may be NULL) gets FERRY_STATUS_* flags. */
+int ferry_coupler_put(ferry_coupler* coupler, int field, double time, const void* data,
+                      int* status);
+/* Not collective. Gets this rank's values of an In field at model time `time`; blocks
+ * until they are there, or fails with FERRY_ERR_STATE when the watchdog fires. data is
+ * written only when *status has FERRY_STATUS_RECEIVED. */
+int ferry_coupler_get(ferry_coupler* coupler, int field, double time, void* data, int* status);
+/* Collective over the run: completes pending puts, writes restarts and timers. */
+int ferry_coupler_finalize(ferry_coupler* coupler);
+/* Frees the coupler and its communicators and sets *coupler to NULL. Call it on every
+ * rank before MPI_Finalize. */
+int ferry_coupler_destroy(ferry_coupler** coupler);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,16 +1,13 @@
-// The extern "C" layer: handle checks, the exception firewall, last-error storage.
-#include <new>
+// The C API of layouts and exchanges: handle checks over the exception firewall.
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "capi/firewall.hpp"
+#include "capi/layout_handle.hpp"
 #include "ferry/config.hpp"
 #include "ferry/exchange.hpp"
 #include "ferry/ferry.h"
-#include "util/check.hpp"
-
-struct ferry_layout {
-  ferry::Layout layout;
-};
 
 struct ferry_exchange {
   MPI_Comm comm = MPI_COMM_NULL;  // private duplicate until setup
@@ -25,41 +22,8 @@ struct ferry_exchange {
 
 namespace {
 
-thread_local std::string t_last_error;
-
-int record(ferry::Errc code, const std::string& message) {
-  t_last_error = message;
-  return static_cast<int>(code);
-}
-
-// Runs `body` and turns every exception into an error code + last-error message,
-// which starts with the C function the user called.
-template <class Body>
-int guarded(const char* function, Body&& body) noexcept {
-  try {
-    body();
-    return FERRY_SUCCESS;
-  } catch (const ferry::Error& e) {
-    const std::string what = e.what();
-    if (what.rfind(function, 0) == 0) return record(e.code(), what);
-    return record(e.code(), std::string(function) + ": " + what);
-  } catch (const std::bad_alloc&) {
-    return record(ferry::Errc::NoMemory, std::string(function) + ": out of memory");
-  } catch (const std::exception& e) {
-    return record(ferry::Errc::Internal, std::string(function) + ": unexpected C++ exception: " + e.what() +
-                                             ". This is a bug in ferry, please report it");
-  } catch (...) {
-    return record(ferry::Errc::Internal,
-                  std::string(function) + ": unknown exception. This is a bug in ferry, please report it");
-  }
-}
-
-template <class T>
-T& deref(T* handle, const char* function, const char* what) {
-  FERRY_CHECK(handle != nullptr, ferry::Errc::Arg, function, ": ", what,
-              " is NULL. Create it first");
-  return *handle;
-}
+using ferry::detail::deref;
+using ferry::detail::guarded;
 
 template <class Make>
 int make_layout(ferry_layout** out, const char* function, Make&& make) {
@@ -86,8 +50,6 @@ const std::uint8_t* convert_mask(ferry_exchange& e, const int* mask) {
 }  // namespace
 
 extern "C" {
-
-const char* ferry_last_error_message(void) { return t_last_error.c_str(); }
 
 const char* ferry_error_string(int code) {
   return ferry::errc_name(static_cast<ferry::Errc>(code));

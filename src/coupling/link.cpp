@@ -26,22 +26,37 @@ Comm split(const Comm& run, bool member) {
   return member ? Comm::adopt(comm) : Comm();
 }
 
-EngineOptions options_of(const ExchangeConfig& config) {
-  EngineOptions options;
-  options.values = config.engine_options;
-  return options;
-}
+// The coupler's put/get need engines whose two sides progress independently: a put
+// returns before the destination arrives. The butterfly forwards data through ranks
+// of both components at once, so it cannot serve put/get, alone or inside adaptive.
+constexpr const char* kIndependentEngines[] = {"p2p", "alltoallv", "neighbor", "rma"};
 
-// The coupler's put/get need engines whose two sides progress independently: a
-// put returns before the destination arrives. The butterfly forwards data through
-// ranks of both components at once, so it cannot serve put/get.
 std::string engine_for_coupling(const ExchangeConfig& config) {
   FERRY_CHECK(config.engine != "butterfly", Errc::Arg, config.where.file, ":", config.where.line, ":",
               config.where.column, ": exchange \"", config.name,
               "\": engine butterfly needs both components inside one exchange call at once, which "
               "put/get cannot promise. Use auto, p2p, alltoallv, neighbor or rma");
-  // Until the adaptive engine decides without blocking a put, auto is p2p here.
-  return config.engine == "auto" || config.engine == "adaptive" ? "p2p" : config.engine;
+  return config.engine == "auto" ? "adaptive" : config.engine;
+}
+
+EngineOptions options_of(const ExchangeConfig& config) {
+  EngineOptions options;
+  options.values = config.engine_options;
+  if (engine_for_coupling(config) != "adaptive") return options;
+  // Releasing a candidate's windows or communicators is collective: keep them all.
+  options.values["keep_candidates"] = "true";
+  auto& candidates = options.values["candidates"];
+  if (candidates.empty()) {
+    const std::vector<std::string> registered = engine_names();
+    for (const char* engine : kIndependentEngines)
+      if (std::find(registered.begin(), registered.end(), engine) != registered.end())
+        candidates += (candidates.empty() ? "" : ",") + std::string(engine);
+  }
+  FERRY_CHECK(candidates.find("butterfly") == std::string::npos, Errc::Arg, config.where.file, ":",
+              config.where.line, ":", config.where.column, ": exchange \"", config.name,
+              "\": adaptive candidates may not include butterfly in the coupler (put/get cannot "
+              "have both components inside one exchange call at once)");
+  return options;
 }
 
 }  // namespace

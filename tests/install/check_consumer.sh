@@ -2,9 +2,11 @@
 # Builds the consumer project (consumer/, a separate CMake project using
 # find_package(ferry)) against an installed ferry and runs it on several ranks.
 #
-#   check_consumer.sh install BUILD_DIR WORK_DIR CXX MPIEXEC
+#   check_consumer.sh install BUILD_DIR WORK_DIR CXX MPIEXEC [FC]
 #     installs the ferry build in BUILD_DIR into BUILD_DIR/install-test-prefix,
-#     builds the consumer with CXX and runs it with `MPIEXEC -n 2`.
+#     builds the consumer with CXX and runs it with `MPIEXEC -n 2`; with FC, also
+#     builds the Fortran consumer (fortran_consumer/, find_package(ferry COMPONENTS
+#     Fortran)) with FC and runs it the same way.
 #   check_consumer.sh smpi SOURCE_DIR WORK_DIR
 #     builds ferry from SOURCE_DIR with SimGrid's smpicxx (static library, as SMPI
 #     wants) and installs it into WORK_DIR/prefix, builds the consumer with smpicxx
@@ -21,6 +23,7 @@ case "$mode" in
     build_dir=$2
     cxx=$4
     mpiexec=$5
+    fc=${6:-}
     prefix="$build_dir/install-test-prefix"
     rm -rf "$prefix"
     cmake --install "$build_dir" --prefix "$prefix"
@@ -35,6 +38,7 @@ case "$mode" in
       fi
     done
     cxx=smpicxx
+    fc=""
     prefix="$work_dir/prefix"
     cmake -S "$source_dir" -B "$work_dir/ferry-build" \
       -DCMAKE_C_COMPILER=smpicc -DCMAKE_CXX_COMPILER=smpicxx -DBUILD_SHARED_LIBS=OFF \
@@ -58,7 +62,7 @@ EOF
             --cfg=smpi/alltoallv:pair --log=root.thresh:warning)
     ;;
   *)
-    echo "usage: check_consumer.sh install BUILD_DIR WORK_DIR CXX MPIEXEC" >&2
+    echo "usage: check_consumer.sh install BUILD_DIR WORK_DIR CXX MPIEXEC [FC]" >&2
     echo "       check_consumer.sh smpi SOURCE_DIR WORK_DIR" >&2
     exit 2
     ;;
@@ -70,3 +74,12 @@ cmake -S "$consumer_dir" -B "$work_dir/consumer-build" \
 cmake --build "$work_dir/consumer-build"
 # With no arguments the consumer runs every engine the installed build offers.
 "${launch[@]}" "$work_dir/consumer-build/consumer"
+
+if [[ -n "$fc" ]]; then
+  fortran_dir="$(dirname "$consumer_dir")/fortran_consumer"
+  rm -rf "$work_dir/fortran-consumer-build"
+  cmake -S "$fortran_dir" -B "$work_dir/fortran-consumer-build" \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_Fortran_COMPILER="$fc" -DCMAKE_PREFIX_PATH="$prefix"
+  cmake --build "$work_dir/fortran-consumer-build"
+  "${launch[@]}" "$work_dir/fortran-consumer-build/fortran_consumer"
+fi

@@ -44,9 +44,13 @@ decltype(auto) arg_errors_as_usage(Step&& step) {
 Command info_command();
 Command bench_exchange_command();
 Command bench_pingpong_command();
+Command bench_buffer_command();
+Command bench_halo_command();
+Command bench_coupling_command();
 Command tune_command();
 Command validate_command();
 Command config_doc_command();
 Command import_namcouple_command();
+Command report_command();
 
 }  // namespace ferry::cli

@@ -44,11 +44,26 @@ bool registered(const std::string& name) {
 }
 
 // The candidate engines this build offers (SimGrid SMPI builds lack neighbor, say).
-std::vector<std::string> candidate_engines() {
-  std::vector<std::string> names;
+// The engines of this build among kCandidateEngines, limited to `requested` (a
+// comma-separated list; empty = all). Raises Errc::Arg for a name that is not one.
+std::vector<std::string> candidate_engines(const std::string& requested) {
+  std::vector<std::string> available;
   for (const char* engine : kCandidateEngines)
-    if (registered(engine)) names.emplace_back(engine);
-  return names;
+    if (registered(engine)) available.emplace_back(engine);
+  if (requested.empty()) return available;
+  std::vector<std::string> chosen;
+  std::string rest = requested;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string name = rest.substr(0, comma);
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    FERRY_CHECK(std::find(available.begin(), available.end(), name) != available.end(), Errc::Arg,
+                "adaptive: option candidates names \"", name,
+                "\", which is not a candidate engine of this build (",
+                list_first(available, available.size()), ")");
+    chosen.push_back(name);
+  }
+  return chosen;
 }
 
 // Collective: every rank gets rank 0's `text`.
@@ -100,7 +115,9 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
     warmup_ = count_option(options, "warmup", kDefaultWarmup, 0,
                            "exchanges per candidate before the timed ones");
     cache_option = options.get_string("cache", "");
+    candidates_ = candidate_engines(options.get_string("candidates", ""));
     retune = options.get_bool(name(), "retune", false);
+    keep_candidates_ = options.get_bool(name(), "keep_candidates", false);
   });
   // Every rank reduces its samples at the same exchange, so the counts must match.
   int range[4] = {samples_, -samples_, warmup_, -warmup_};
@@ -110,7 +127,9 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
               -range[1], " to ", range[0], ", warmup ", -range[3], " to ", range[2],
               ". Give every rank the same options");
 
-  const int stages = registered(kButterflyEngine) ? butterfly_stage_count(plan, comm) : 0;
+  const bool butterfly =
+      std::find(candidates_.begin(), candidates_.end(), kButterflyEngine) != candidates_.end();
+  const int stages = butterfly ? butterfly_stage_count(plan, comm) : 0;
   // Rank 0's cache path holds for every rank, so all take part in the same broadcasts.
   if (comm.rank() == 0) {
     const char* env = std::getenv("FERRY_TUNING_CACHE");
@@ -132,7 +151,7 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   }
 
   std::vector<Candidate> candidates;
-  for (const std::string& engine : candidate_engines())
+  for (const std::string& engine : candidates_)
     candidates.push_back({engine, engine == kButterflyEngine ? "all" : ""});
   for (const Candidate& c : candidates) engine_for(c);
   search_.emplace(std::move(candidates), stages);
@@ -182,7 +201,7 @@ std::optional<CacheEntry> AdaptiveEngine::look_up_cache(int butterfly_stages) {
 }
 
 std::string AdaptiveEngine::unusable_choice(const Candidate& choice, int butterfly_stages) const {
-  const std::vector<std::string> engines = candidate_engines();
+  const std::vector<std::string>& engines = candidates_;
   if (std::find(engines.begin(), engines.end(), choice.engine) == engines.end())
     return cat("names engine \"", choice.engine, "\", which is not a candidate in this build (",
                list_first(engines, engines.size()), ")");
@@ -207,9 +226,18 @@ Engine& AdaptiveEngine::engine_for(const Candidate& candidate) {
 void AdaptiveEngine::release(const Candidate& candidate) {
   // Collective for engines holding windows or communicators: every rank releases
   // the same candidate at the same exchange, because decisions are identical.
-  engines_.erase(std::remove_if(engines_.begin(), engines_.end(),
-                                [&](const auto& slot) { return slot.first == candidate; }),
-                 engines_.end());
+  auto it = std::find_if(engines_.begin(), engines_.end(),
+                         [&](const auto& slot) { return slot.first == candidate; });
+  if (it == engines_.end()) return;
+  if (keep_candidates_) kept_.push_back(std::move(it->second));
+  engines_.erase(it);
+}
+
+AdaptiveEngine::~AdaptiveEngine() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  // Every rank started the reduction; it completes as the others reach this point too.
+  if (!finalized && reduction_ != MPI_REQUEST_NULL) MPI_Wait(&reduction_, MPI_STATUS_IGNORE);
 }
 
 bool AdaptiveEngine::samples_this_exchange(const std::uint8_t* mask) {
@@ -225,6 +253,10 @@ bool AdaptiveEngine::samples_this_exchange(const std::uint8_t* mask) {
 
 void AdaptiveEngine::begin(const void* const* src, void* const* dst, const std::uint8_t* mask) {
   FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: begin before setup");
+  if (reduction_ != MPI_REQUEST_NULL) {
+    FERRY_CALL_MPI(MPI_Wait(&reduction_, MPI_STATUS_IGNORE));
+    finish_candidate();
+  }
   if (!profiling_) {
     active_->begin(src, dst, mask);
     return;
@@ -247,7 +279,7 @@ bool AdaptiveEngine::test() {
 
 void AdaptiveEngine::end() {
   FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: end before setup");
-  if (!profiling_) {
+  if (!profiling_ || reduction_ != MPI_REQUEST_NULL) {
     active_->end();
     return;
   }
@@ -261,13 +293,17 @@ void AdaptiveEngine::end() {
     return;
   }
   local_seconds_[static_cast<std::size_t>(taken_++)] = seconds;
-  if (taken_ == samples_) finish_candidate();
+  if (taken_ == samples_) start_reduction();
+}
+
+void AdaptiveEngine::start_reduction() {
+  slowest_seconds_.assign(local_seconds_.size(), 0.0);
+  FERRY_CALL_MPI(MPI_Iallreduce(local_seconds_.data(), slowest_seconds_.data(), samples_,
+                                MPI_DOUBLE, MPI_MAX, comm_->get(), &reduction_));
 }
 
 void AdaptiveEngine::finish_candidate() {
-  std::vector<double> slowest(local_seconds_.size());
-  FERRY_CALL_MPI(MPI_Allreduce(local_seconds_.data(), slowest.data(), samples_, MPI_DOUBLE,
-                               MPI_MAX, comm_->get()));
+  const std::vector<double>& slowest = slowest_seconds_;
   taken_ = 0;
   warmed_ = 0;
   sampled_ += samples_;

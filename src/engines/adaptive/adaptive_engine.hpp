@@ -22,22 +22,30 @@ namespace ferry::detail {
 /// Profiling is the user's exchanges: each begin()/end() moves the data with the
 /// current candidate. The first `warmup` exchanges with a candidate are not timed
 /// (they pay one-off costs); the next `samples` are (MPI_Wtime inside begin(),
-/// test() and end()). One MPI_Allreduce MAX then turns them into the slowest rank's
-/// times, and their median is the candidate's time. Every rank thus reduces, decides,
-/// and sets up or releases candidates at the same exchange. Only exchanges moving the
-/// same fields as the first one count (a mask moving fewer fields would look faster);
-/// the others run with the current candidate and are not counted. A candidate slower
-/// than the best so far is released at once, so only the best, the one being timed
-/// and those not yet timed are alive. After the decision only the chosen engine
-/// remains and begin()/end() forward to it.
+/// test() and end()). One non-blocking MPI_Iallreduce MAX, started by the end() of the
+/// last sample and completed by the next begin(), turns them into the slowest rank's
+/// times; their median is the candidate's time. Every rank thus decides, and sets up
+/// or releases candidates, at the same exchange; and since the reduction completes at
+/// a begin() and not inside an end(), a rank never waits in end() for another rank's
+/// later call (put/get in the coupler call begin and end at different times on the
+/// two sides). Only exchanges moving the same fields as the first one count (a mask
+/// moving fewer fields would look faster); the others run with the current candidate
+/// and are not counted. A candidate slower than the best so far is released at once,
+/// so only the best, the one being timed and those not yet timed are alive. After the
+/// decision only the chosen engine remains and begin()/end() forward to it.
 ///
 /// Options: `samples` (timed exchanges per candidate, default 3), `warmup` (exchanges
 /// per candidate before those, default 2), `cache` (tuning-cache file; default
 /// $FERRY_TUNING_CACHE, none if unset), `retune` (true: profile even if the cache has
-/// an entry, then replace it). Rank 0 reads the cache and broadcasts the entry; an
-/// entry for this plan's signature is used at once, without profiling.
+/// an entry, then replace it), `candidates` (comma-separated engines to time, default
+/// every candidate of this build; the coupler leaves out butterfly), `keep_candidates`
+/// (true: release candidates only when the engine is destroyed, because releasing
+/// windows and communicators is collective and would make one side of a put/get wait
+/// for the other; the coupler sets it). Rank 0 reads the cache and broadcasts the
+/// entry; an entry for this plan's signature is used at once, without profiling.
 class AdaptiveEngine final : public Engine {
  public:
+  ~AdaptiveEngine() override;
   std::string_view name() const override { return "adaptive"; }
   Capabilities capabilities() const override;
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
@@ -54,6 +62,7 @@ class AdaptiveEngine final : public Engine {
   Engine& engine_for(const Candidate& candidate);
   void release(const Candidate& candidate);
   bool samples_this_exchange(const std::uint8_t* mask);
+  void start_reduction();
   void finish_candidate();
   void decide();
   std::string measurement_table(const std::vector<Measurement>& measured,
@@ -63,6 +72,7 @@ class AdaptiveEngine final : public Engine {
   const Comm* comm_ = nullptr;
   std::vector<FieldSpec> fields_;
   int samples_ = 0;
+  std::vector<std::string> candidates_;  // engine names timed, in order
   int warmup_ = 0;
   std::string cache_path_;  // rank 0's choice, broadcast; empty: no cache
   std::string signature_;
@@ -77,6 +87,10 @@ class AdaptiveEngine final : public Engine {
   bool profiling_ = false;
   std::vector<std::uint8_t> selection_;  // the fields of the first exchange; others don't count
   std::vector<double> local_seconds_;    // this rank's samples of the current candidate
+  std::vector<double> slowest_seconds_;  // their max over ranks, once reduced
+  MPI_Request reduction_ = MPI_REQUEST_NULL;  // the Iallreduce in flight, if any
+  bool keep_candidates_ = false;
+  std::vector<std::unique_ptr<Engine>> kept_;  // released candidates, with keep_candidates
   int warmed_ = 0;                       // warm-up exchanges made with the current candidate
   int taken_ = 0;                        // samples taken of the current candidate
   bool sampling_ = false;                // the exchange in flight moves selection_'s fields

@@ -11,7 +11,7 @@ namespace ferry::detail {
 
 namespace {
 
-constexpr int kTagBase = 7100;  // + hop index
+constexpr int kTagBase = 7300;  // + hop index; other engines of one communicator use other tags
 
 // The `stages` option as one flag per stage (true = keep), or empty for "none".
 std::vector<bool> parse_stages(const std::string& text, int stages) {

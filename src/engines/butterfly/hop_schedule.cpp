@@ -11,7 +11,7 @@ namespace ferry::detail {
 
 namespace {
 
-constexpr int kTagBase = 7200;  // + 2 * hop (+1): metadata messages at setup
+constexpr int kTagBase = 7500;  // + 2 * hop (+1): metadata messages at setup
 
 // The points one source sends to one destination; never split on the way.
 struct Segment {

@@ -1,0 +1,55 @@
+// `ferry bench buffer`: the data-buffer benchmark of CoToCoA (Zhou, Fukazawa and
+// Nanri, Table 2) on this machine: one requester rank writes a square int32 array
+// per step, one worker rank reads its central sub-array, N x 100 steps for N = 1..10.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ferry::bench {
+
+/// The run. Defaults are the paper's: a 900 x 900 array, the 600 x 600 sub-array
+/// from (150, 150), N x 100 steps for N = 1 .. 10.
+struct BufferBenchConfig {
+  std::int64_t size = 900;        ///< the array is size x size; the sub-array is the middle 2/3
+  int max_n = 10;                 ///< runs N = 1 .. max_n ...
+  int steps_per_n = 100;          ///< ... of N x steps_per_n steps each
+  std::int64_t capacity_mib = 256;  ///< the buffer's ring on the requester rank
+};
+
+/// One way of moving the steps, at one N. Times are seconds per step.
+struct BufferBenchRow {
+  std::string method;  ///< memcpy, two-sided, one-sided or buffer
+  int n = 0;
+  std::int64_t steps = 0;
+  /// Requester time spent on moving data: the bare copy (memcpy), Isend + Wait
+  /// (two-sided), waiting for the worker's get before overwriting (one-sided),
+  /// load() including lossless waits (buffer).
+  double requester_seconds = 0;
+  /// Worker communication time, waiting for the requester excluded: Irecv + Wait,
+  /// MPI_Get + flush, or the transfer part of read().
+  double worker_seconds = 0;
+  /// Steps moved per message (two-sided) or per MPI_Get of step data.
+  double steps_per_call = 0;
+  /// One bare memcpy of a step on the requester rank, timed in the same run at this N.
+  double memcpy_seconds = 0;
+};
+
+/// Collective over `comm`, which must have exactly 2 ranks (Errc::Arg otherwise):
+/// rank 0 is the requester, rank 1 the worker. For each N, times the bare memcpy
+/// of one step and the three methods in turn; the worker checks sampled values of
+/// every step it receives (Errc::Internal on a wrong value). Every rank returns
+/// the same rows.
+std::vector<BufferBenchRow> run_buffer_bench(MPI_Comm comm, const BufferBenchConfig& config);
+
+/// One JSON object per row and line.
+std::string buffer_bench_json(const std::vector<BufferBenchRow>& rows,
+                              const BufferBenchConfig& config, const std::string& mpi_library);
+/// A header and an aligned table (microseconds per step).
+std::string buffer_bench_table(const std::vector<BufferBenchRow>& rows,
+                               const BufferBenchConfig& config, const std::string& mpi_library);
+
+}  // namespace ferry::bench

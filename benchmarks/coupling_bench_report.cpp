@@ -1,0 +1,106 @@
+#include "coupling_bench_report.hpp"
+
+#include <limits>
+
+#include "json_line.hpp"
+#include "text_table.hpp"
+#include "util/format.hpp"
+
+namespace ferry::bench {
+
+namespace {
+
+// The targets: put/get within 10% of a bare exchange, and the coupler's own
+// state under twice the exchanged fields.
+constexpr double kTimeTarget = 1.10;
+constexpr double kStateTarget = 2.0;
+
+std::string ms(double seconds) { return fixed(seconds * 1e3, 4); }
+std::string megabytes(double bytes) { return fixed(bytes / 1e6, 3); }
+
+// The bare exchange is the first case: the reference of the time ratios.
+double time_ratio(const CouplingCase& c, const std::vector<CouplingCase>& cases) {
+  const double reference = cases.front().step.median;
+  return reference > 0 ? c.step.median / reference : std::numeric_limits<double>::quiet_NaN();
+}
+
+double or_nan(const std::optional<double>& value) {
+  return value ? *value : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string ranks_text(int ranks) { return detail::cat(ranks, ranks == 1 ? " rank" : " ranks"); }
+
+std::string components_text(const CouplingRun& run) {
+  if (run.roles.groups == Groups::Shared) return "atm and ocn both on the one rank";
+  return detail::cat("atm on ", ranks_text(run.roles.src_ranks), ", ocn on ",
+                     ranks_text(run.roles.dst_ranks));
+}
+
+}  // namespace
+
+std::string coupling_json(const CouplingRun& run, const std::vector<CouplingCase>& cases,
+                          const std::string& mpi_library) {
+  const Scenario& s = run.scenario;
+  std::string out;
+  for (const CouplingCase& c : cases) {
+    JsonLine json;
+    json.add("bench", "coupling")
+        .add("case", c.name)
+        .add("engine", run.engine)
+        .add("ranks", run.ranks)
+        .add("atm_ranks", run.roles.src_ranks)
+        .add("ocn_ranks", run.roles.dst_ranks)
+        .add("nx", s.nx)
+        .add("ny", s.ny)
+        .add("points", s.points())
+        .add("fields", s.fields)
+        .add("steps", run.steps)
+        .add("setup_s", c.setup_seconds)
+        .add("step_median_s", c.step.median)
+        .add("step_min_s", c.step.min)
+        .add("step_max_s", c.step.max)
+        .add("x_exchange", time_ratio(c, cases))
+        .add("field_bytes_max", run.field_bytes_max);
+    if (c.state_bytes_max)
+      json.add("state_bytes_max", *c.state_bytes_max);
+    else
+      json.add("state_bytes_max", std::numeric_limits<double>::quiet_NaN());
+    json.add("state_x_fields_max", or_nan(c.state_per_field_byte_max))
+        .add("verified", true)
+        .add("mpi_library", mpi_library);
+    out += json.str() + "\n";
+  }
+  return out;
+}
+
+std::string coupling_table(const CouplingRun& run, const std::vector<CouplingCase>& cases,
+                           const std::string& mpi_library) {
+  const Scenario& s = run.scenario;
+  TextTable table({"case", "setup_ms", "median_ms", "min_ms", "max_ms", "x_exchange", "state_MB",
+                   "x_fields"});
+  for (const CouplingCase& c : cases)
+    table.add_row({c.name, ms(c.setup_seconds), ms(c.step.median), ms(c.step.min),
+                   ms(c.step.max), fixed(time_ratio(c, cases), 2),
+                   c.state_bytes_max ? megabytes(static_cast<double>(*c.state_bytes_max)) : "-",
+                   c.state_per_field_byte_max ? fixed(*c.state_per_field_byte_max, 2) : "-"});
+
+  std::string out = detail::cat(
+      "coupling: ", s.nx, " x ", s.ny, " = ", s.points(), " points, ", s.fields,
+      " float64 fields atm -> ocn every step, ", describe(s, run.roles), "\n", "ranks ",
+      run.ranks, " (", components_text(run), "), engine ", run.engine, ", ", run.steps,
+      " steps\n", "MPI: ", mpi_library, "\n", "fields per rank: up to ",
+      megabytes(static_cast<double>(run.field_bytes_max)), " MB (put and got)\n\n");
+  out += table.str() + "\n";
+  for (const CouplingCase& c : cases) out += c.name + ": " + c.description + ".\n";
+  out += detail::cat(
+      "Times per step (every field moved once), slowest rank, over the steps (cases timed in "
+      "rotation);\nx_exchange = median / exchange median (target for the coupler: < ",
+      fixed(kTimeTarget, 2), ").\n",
+      "state_MB: heap a case still holds after its first step (max over ranks); x_fields = that "
+      "heap / the\nbytes of the fields the rank puts or gets (max over ranks; target for the "
+      "coupler: < ",
+      fixed(kStateTarget, 1), "). Received values verified.\n");
+  return out;
+}
+
+}  // namespace ferry::bench

@@ -1,0 +1,31 @@
+# Runs the advection example once per entry of RUNS ("ranks:arg,arg,...") under
+# MPIEXEC and fails unless every run prints the same checksum and conserves mass.
+set(reference "")
+foreach(run IN LISTS RUNS)
+  string(REPLACE ":" ";" parts "${run}")
+  list(GET parts 0 ranks)
+  list(GET parts 1 arguments)
+  string(REPLACE "," " " display "${arguments}")
+  string(REPLACE "," ";" arguments "${arguments}")
+  execute_process(COMMAND ${MPIEXEC} ${NUMPROC_FLAG} ${ranks} ${PROGRAM} ${arguments}
+                  OUTPUT_VARIABLE output ERROR_VARIABLE errors RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "advection on ${ranks} ranks with ${display} failed (${status}):\n"
+                        "${output}${errors}")
+  endif()
+  if(NOT output MATCHES "checksum ([0-9a-f]+)")
+    message(FATAL_ERROR "advection on ${ranks} ranks with ${display} printed no checksum:\n${output}")
+  endif()
+  set(checksum ${CMAKE_MATCH_1})
+  if(NOT output MATCHES "mass conserved to 1e-12: yes")
+    message(FATAL_ERROR "advection on ${ranks} ranks with ${display} lost mass:\n${output}")
+  endif()
+  message(STATUS "${ranks} ranks, ${display}: checksum ${checksum}")
+  if(reference STREQUAL "")
+    set(reference ${checksum})
+  elseif(NOT checksum STREQUAL reference)
+    message(FATAL_ERROR "checksum ${checksum} on ${ranks} ranks with ${display} differs from "
+                        "the first run's ${reference}:\n${output}")
+  endif()
+endforeach()
+message(STATUS "same checksum in every run: ${reference}")

@@ -1,0 +1,857 @@
+! module ferry: ferry for Fortran 2018, over the C API (ferry/ferry.h) through
+! iso_c_binding.
+!
+! Every routine has the name of its C function and ends with `integer, intent(out) ::
+! ierr`: FERRY_SUCCESS or a FERRY_ERR_* code, whose text ferry_error_message() gives.
+! No routine stops the program; ferry_check is for programs that want that.
+! Conventions (docs/user/fortran.md): communicators are integer handles (the `mpi`
+! module), sizes and global ids are integer(int64), global ids are 0-based as in C,
+! arrays handed to ferry are contiguous.
+module ferry
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: error_unit
+  implicit none
+  private
+
+  ! FERRY_SUCCESS, FERRY_ERR_*, FERRY_TYPE_*, FERRY_FIELD_*, FERRY_STATUS_*, generated
+  ! from ferry.h so that the numbers have one source.
+#include "ferry_constants.inc"
+
+  !> A layout: which global ids this rank holds (ferry_layout* in C).
+  type, public :: ferry_layout
+    type(c_ptr) :: ptr = c_null_ptr
+  end type ferry_layout
+
+  !> An exchange (ferry_exchange* in C), and how many fields were added to it:
+  !> the length execute and begin expect for their src and dst arrays.
+  type, public :: ferry_exchange
+    type(c_ptr) :: ptr = c_null_ptr
+    integer :: fields = 0
+  end type ferry_exchange
+
+  !> A coupler (ferry_coupler* in C).
+  type, public :: ferry_coupler
+    type(c_ptr) :: ptr = c_null_ptr
+  end type ferry_coupler
+
+  public :: ferry_error_message, ferry_error_string, ferry_version, ferry_check
+  public :: ferry_layout_create_block, ferry_layout_create_box, ferry_layout_create_orange
+  public :: ferry_layout_create_round_robin, ferry_layout_create_points
+  public :: ferry_layout_create_random, ferry_layout_create_none
+  public :: ferry_layout_local_size, ferry_layout_global_size, ferry_layout_get_ids
+  public :: ferry_layout_destroy
+  public :: ferry_exchange_create, ferry_exchange_add_field, ferry_exchange_set_option
+  public :: ferry_exchange_setup, ferry_exchange_execute, ferry_exchange_begin
+  public :: ferry_exchange_end, ferry_exchange_get_engine, ferry_exchange_destroy
+  public :: ferry_coupler_create, ferry_coupler_local_comm, ferry_coupler_def_grid
+  public :: ferry_coupler_def_partition, ferry_coupler_def_field, ferry_coupler_field_values
+  public :: ferry_coupler_enddef, ferry_coupler_put, ferry_coupler_get
+  public :: ferry_coupler_finalize, ferry_coupler_destroy
+
+  !> Moves every field (or, with mask, those whose mask is .true.): src(f) and dst(f)
+  !> are c_loc() of field f's arrays, f = 1 .. exchange%fields in add_field order.
+  interface ferry_exchange_execute
+    module procedure exchange_execute, exchange_execute_masked
+  end interface ferry_exchange_execute
+  !> Starts the same move; ferry_exchange_end completes it.
+  interface ferry_exchange_begin
+    module procedure exchange_begin, exchange_begin_masked
+  end interface ferry_exchange_begin
+
+  !> Puts or gets a field from an array of any rank of real(8), real(4), integer(4)
+  !> or integer(8), matching the field's declared type.
+  interface ferry_coupler_put
+    module procedure coupler_put_float64, coupler_put_float32, coupler_put_int32, &
+      coupler_put_int64
+  end interface ferry_coupler_put
+  interface ferry_coupler_get
+    module procedure coupler_get_float64, coupler_get_float32, coupler_get_int32, &
+      coupler_get_int64
+  end interface ferry_coupler_get
+
+  ! The Fortran name of each FERRY_TYPE_* code (0 .. 3), for messages.
+  character(len=*), parameter :: type_names(0:3) = &
+    [character(len=10) :: 'real(8)', 'real(4)', 'integer(4)', 'integer(8)']
+
+  ! The C API, and the shims of ferry_f.cpp (suffix _f) for what C cannot take from
+  ! Fortran directly: integer communicators, and messages of the checks made here.
+  interface
+    function c_strlen(s) bind(C, name='strlen') result(n)
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: s
+      integer(c_size_t) :: n
+    end function c_strlen
+    function c_last_error_message() bind(C, name='ferry_last_error_message') result(p)
+      import :: c_ptr
+      type(c_ptr) :: p
+    end function c_last_error_message
+    function c_error_string(code) bind(C, name='ferry_error_string') result(p)
+      import :: c_ptr, c_int
+      integer(c_int), value :: code
+      type(c_ptr) :: p
+    end function c_error_string
+    function c_version() bind(C, name='ferry_version') result(p)
+      import :: c_ptr
+      type(c_ptr) :: p
+    end function c_version
+    function c_record_error(routine, code, message) bind(C, name='ferry_record_error_f') &
+        result(ierr)
+      import :: c_char, c_int
+      character(kind=c_char), intent(in) :: routine(*), message(*)
+      integer(c_int), value :: code
+      integer(c_int) :: ierr
+    end function c_record_error
+
+    function c_layout_create_block(n, parts, part, layout) &
+        bind(C, name='ferry_layout_create_block') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: n
+      integer(c_int), value :: parts, part
+      type(c_ptr), intent(out) :: layout
+      integer(c_int) :: ierr
+    end function c_layout_create_block
+    function c_layout_create_box(nx, ny, px, py, part, layout) &
+        bind(C, name='ferry_layout_create_box') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: nx, ny
+      integer(c_int), value :: px, py, part
+      type(c_ptr), intent(out) :: layout
+      integer(c_int) :: ierr
+    end function c_layout_create_box
+    function c_layout_create_orange(nx, ny, parts, part, layout) &
+        bind(C, name='ferry_layout_create_orange') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: nx, ny
+      integer(c_int), value :: parts, part
+      type(c_ptr), intent(out) :: layout
+      integer(c_int) :: ierr
+    end function c_layout_create_orange
+    function c_layout_create_round_robin(n, parts, part, layout) &
+        bind(C, name='ferry_layout_create_round_robin') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: n
+      integer(c_int), value :: parts, part
+      type(c_ptr), intent(out) :: layout
+      integer(c_int) :: ierr
+    end function c_layout_create_round_robin
+    function c_layout_create_points(n, count, ids, layout) &
+        bind(C, name='ferry_layout_create_points') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: n, count
+      integer(c_int64_t), intent(in) :: ids(*)
+      type(c_ptr), intent(out) :: layout
+      integer(c_int) :: ierr
+    end function c_layout_create_points
+    function c_layout_create_random(n, parts, part, seed, layout) &
+        bind(C, name='ferry_layout_create_random') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: n, seed
+      integer(c_int), value :: parts, part
+      type(c_ptr), intent(out) :: layout
+      integer(c_int) :: ierr
+    end function c_layout_create_random
+    function c_layout_create_none(n, layout) bind(C, name='ferry_layout_create_none') &
+        result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: n
+      type(c_ptr), intent(out) :: layout
+      integer(c_int) :: ierr
+    end function c_layout_create_none
+    function c_layout_local_size(layout, n) bind(C, name='ferry_layout_local_size') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: layout
+      integer(c_int64_t), intent(out) :: n
+      integer(c_int) :: ierr
+    end function c_layout_local_size
+    function c_layout_global_size(layout, n) bind(C, name='ferry_layout_global_size') &
+        result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: layout
+      integer(c_int64_t), intent(out) :: n
+      integer(c_int) :: ierr
+    end function c_layout_global_size
+    function c_layout_get_ids(layout, ids) bind(C, name='ferry_layout_get_ids') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: layout
+      integer(c_int64_t), intent(out) :: ids(*)
+      integer(c_int) :: ierr
+    end function c_layout_get_ids
+    function c_layout_destroy(layout) bind(C, name='ferry_layout_destroy') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: layout
+      integer(c_int) :: ierr
+    end function c_layout_destroy
+
+    function c_exchange_create(comm, src, dst, engine, exchange) &
+        bind(C, name='ferry_exchange_create_f') result(ierr)
+      import :: c_char, c_int, c_ptr
+      integer(c_int), value :: comm
+      type(c_ptr), value :: src, dst
+      character(kind=c_char), intent(in) :: engine(*)
+      type(c_ptr), intent(out) :: exchange
+      integer(c_int) :: ierr
+    end function c_exchange_create
+    function c_exchange_add_field(exchange, type, components, field) &
+        bind(C, name='ferry_exchange_add_field') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: exchange
+      integer(c_int), value :: type, components
+      integer(c_int), intent(out) :: field
+      integer(c_int) :: ierr
+    end function c_exchange_add_field
+    function c_exchange_set_option(exchange, key, value) &
+        bind(C, name='ferry_exchange_set_option') result(ierr)
+      import :: c_char, c_int, c_ptr
+      type(c_ptr), value :: exchange
+      character(kind=c_char), intent(in) :: key(*), value(*)
+      integer(c_int) :: ierr
+    end function c_exchange_set_option
+    function c_exchange_setup(exchange) bind(C, name='ferry_exchange_setup') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: exchange
+      integer(c_int) :: ierr
+    end function c_exchange_setup
+    function c_exchange_execute(exchange, src, dst, mask) &
+        bind(C, name='ferry_exchange_execute') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: exchange
+      type(c_ptr), intent(in) :: src(*), dst(*)
+      integer(c_int), intent(in), optional :: mask(*)
+      integer(c_int) :: ierr
+    end function c_exchange_execute
+    function c_exchange_begin(exchange, src, dst, mask) &
+        bind(C, name='ferry_exchange_begin') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: exchange
+      type(c_ptr), intent(in) :: src(*), dst(*)
+      integer(c_int), intent(in), optional :: mask(*)
+      integer(c_int) :: ierr
+    end function c_exchange_begin
+    function c_exchange_end(exchange) bind(C, name='ferry_exchange_end') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: exchange
+      integer(c_int) :: ierr
+    end function c_exchange_end
+    function c_exchange_get_engine(exchange, engine) &
+        bind(C, name='ferry_exchange_get_engine') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: exchange
+      type(c_ptr), intent(out) :: engine
+      integer(c_int) :: ierr
+    end function c_exchange_get_engine
+    function c_exchange_destroy(exchange) bind(C, name='ferry_exchange_destroy') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: exchange
+      integer(c_int) :: ierr
+    end function c_exchange_destroy
+
+    function c_coupler_create(comm, count, names, config_path, coupler) &
+        bind(C, name='ferry_coupler_create_f') result(ierr)
+      import :: c_char, c_int, c_ptr
+      integer(c_int), value :: comm, count
+      character(kind=c_char), intent(in) :: names(*), config_path(*)
+      type(c_ptr), intent(out) :: coupler
+      integer(c_int) :: ierr
+    end function c_coupler_create
+    function c_coupler_local_comm(coupler, component, comm) &
+        bind(C, name='ferry_coupler_local_comm_f') result(ierr)
+      import :: c_char, c_int, c_ptr
+      type(c_ptr), value :: coupler
+      character(kind=c_char), intent(in) :: component(*)
+      integer(c_int), intent(out) :: comm
+      integer(c_int) :: ierr
+    end function c_coupler_local_comm
+    function c_coupler_def_grid(coupler, component, name, nx, ny, grid) &
+        bind(C, name='ferry_coupler_def_grid') result(ierr)
+      import :: c_char, c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: coupler
+      character(kind=c_char), intent(in) :: component(*), name(*)
+      integer(c_int64_t), value :: nx, ny
+      integer(c_int), intent(out) :: grid
+      integer(c_int) :: ierr
+    end function c_coupler_def_grid
+    function c_coupler_def_partition(coupler, grid, name, layout, partition) &
+        bind(C, name='ferry_coupler_def_partition') result(ierr)
+      import :: c_char, c_int, c_ptr
+      type(c_ptr), value :: coupler
+      integer(c_int), value :: grid
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: layout
+      integer(c_int), intent(out) :: partition
+      integer(c_int) :: ierr
+    end function c_coupler_def_partition
+    function c_coupler_def_field(coupler, partition, name, direction, type, bundle, field) &
+        bind(C, name='ferry_coupler_def_field') result(ierr)
+      import :: c_char, c_int, c_ptr
+      type(c_ptr), value :: coupler
+      integer(c_int), value :: partition, direction, type, bundle
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), intent(out) :: field
+      integer(c_int) :: ierr
+    end function c_coupler_def_field
+    function c_coupler_field_values(coupler, field, values) &
+        bind(C, name='ferry_coupler_field_values') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: coupler
+      integer(c_int), value :: field
+      integer(c_int64_t), intent(out) :: values
+      integer(c_int) :: ierr
+    end function c_coupler_field_values
+    function c_coupler_field_type(coupler, field, type) &
+        bind(C, name='ferry_coupler_field_type') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: coupler
+      integer(c_int), value :: field
+      integer(c_int), intent(out) :: type
+      integer(c_int) :: ierr
+    end function c_coupler_field_type
+    function c_coupler_enddef(coupler) bind(C, name='ferry_coupler_enddef') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: coupler
+      integer(c_int) :: ierr
+    end function c_coupler_enddef
+    function c_coupler_put(coupler, field, time, data, status) &
+        bind(C, name='ferry_coupler_put') result(ierr)
+      import :: c_double, c_int, c_ptr
+      type(c_ptr), value :: coupler, data
+      integer(c_int), value :: field
+      real(c_double), value :: time
+      integer(c_int), intent(out) :: status
+      integer(c_int) :: ierr
+    end function c_coupler_put
+    function c_coupler_get(coupler, field, time, data, status) &
+        bind(C, name='ferry_coupler_get') result(ierr)
+      import :: c_double, c_int, c_ptr
+      type(c_ptr), value :: coupler, data
+      integer(c_int), value :: field
+      real(c_double), value :: time
+      integer(c_int), intent(out) :: status
+      integer(c_int) :: ierr
+    end function c_coupler_get
+    function c_coupler_finalize(coupler) bind(C, name='ferry_coupler_finalize') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: coupler
+      integer(c_int) :: ierr
+    end function c_coupler_finalize
+    function c_coupler_destroy(coupler) bind(C, name='ferry_coupler_destroy') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: coupler
+      integer(c_int) :: ierr
+    end function c_coupler_destroy
+  end interface
+
+contains
+
+  ! ---- Errors and version ----
+
+  !> The text of the last error raised on this thread ('' if none).
+  function ferry_error_message() result(message)
+    character(len=:), allocatable :: message
+    message = fortran_string(c_last_error_message())
+  end function ferry_error_message
+
+  !> The generic text of an error code.
+  function ferry_error_string(code) result(text)
+    integer, intent(in) :: code
+    character(len=:), allocatable :: text
+    text = fortran_string(c_error_string(int(code, c_int)))
+  end function ferry_error_string
+
+  !> The version of the library, e.g. '0.1.0'.
+  function ferry_version() result(version)
+    character(len=:), allocatable :: version
+    version = fortran_string(c_version())
+  end function ferry_version
+
+  !> For programs and examples, never called by this module: if ierr is not
+  !> FERRY_SUCCESS, prints the last error and ends the whole job with MPI_Abort, so
+  !> that a failure on some ranks cannot leave the others waiting.
+  subroutine ferry_check(ierr)
+    use mpi, only: MPI_COMM_WORLD
+    integer, intent(in) :: ierr
+    integer :: ignored
+    if (ierr == FERRY_SUCCESS) return
+    ! The whole job: a failed rank cannot know which communicator its partners wait on.
+    write (error_unit, '(a)') 'ferry: ' // ferry_error_string(ierr) // ': ' // ferry_error_message()
+    flush (error_unit)
+    call MPI_Abort(MPI_COMM_WORLD, ierr, ignored)
+  end subroutine ferry_check
+
+  ! A copy of a NUL-terminated C string.
+  function fortran_string(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(len=:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i
+    call c_f_pointer(p, chars, [c_strlen(p)])
+    allocate (character(len=size(chars)) :: s)
+    do i = 1, size(chars)
+      s(i:i) = chars(i)
+    end do
+  end function fortran_string
+
+  ! Records an argument error this module found, as the C API records its own.
+  subroutine fail(routine, code, message, ierr)
+    character(len=*), intent(in) :: routine, message
+    integer, intent(in) :: code
+    integer, intent(out) :: ierr
+    ierr = c_record_error(routine // c_null_char, int(code, c_int), message // c_null_char)
+  end subroutine fail
+
+  ! ---- Layouts (not collective) ----
+
+  subroutine ferry_layout_create_block(global_size, parts, part, layout, ierr)
+    integer(c_int64_t), intent(in) :: global_size
+    integer, intent(in) :: parts, part
+    type(ferry_layout), intent(out) :: layout
+    integer, intent(out) :: ierr
+    ierr = c_layout_create_block(global_size, int(parts, c_int), int(part, c_int), layout%ptr)
+  end subroutine ferry_layout_create_block
+
+  subroutine ferry_layout_create_box(nx, ny, px, py, part, layout, ierr)
+    integer(c_int64_t), intent(in) :: nx, ny
+    integer, intent(in) :: px, py, part
+    type(ferry_layout), intent(out) :: layout
+    integer, intent(out) :: ierr
+    ierr = c_layout_create_box(nx, ny, int(px, c_int), int(py, c_int), int(part, c_int), &
+                               layout%ptr)
+  end subroutine ferry_layout_create_box
+
+  subroutine ferry_layout_create_orange(nx, ny, parts, part, layout, ierr)
+    integer(c_int64_t), intent(in) :: nx, ny
+    integer, intent(in) :: parts, part
+    type(ferry_layout), intent(out) :: layout
+    integer, intent(out) :: ierr
+    ierr = c_layout_create_orange(nx, ny, int(parts, c_int), int(part, c_int), layout%ptr)
+  end subroutine ferry_layout_create_orange
+
+  subroutine ferry_layout_create_round_robin(global_size, parts, part, layout, ierr)
+    integer(c_int64_t), intent(in) :: global_size
+    integer, intent(in) :: parts, part
+    type(ferry_layout), intent(out) :: layout
+    integer, intent(out) :: ierr
+    ierr = c_layout_create_round_robin(global_size, int(parts, c_int), int(part, c_int), &
+                                       layout%ptr)
+  end subroutine ferry_layout_create_round_robin
+
+  !> ids: the 0-based global ids this rank holds, in the order of its arrays.
+  subroutine ferry_layout_create_points(global_size, ids, layout, ierr)
+    integer(c_int64_t), intent(in) :: global_size
+    integer(c_int64_t), intent(in) :: ids(:)
+    type(ferry_layout), intent(out) :: layout
+    integer, intent(out) :: ierr
+    ierr = c_layout_create_points(global_size, size(ids, kind=c_int64_t), ids, layout%ptr)
+  end subroutine ferry_layout_create_points
+
+  subroutine ferry_layout_create_random(global_size, parts, part, seed, layout, ierr)
+    integer(c_int64_t), intent(in) :: global_size, seed
+    integer, intent(in) :: parts, part
+    type(ferry_layout), intent(out) :: layout
+    integer, intent(out) :: ierr
+    ierr = c_layout_create_random(global_size, int(parts, c_int), int(part, c_int), seed, &
+                                  layout%ptr)
+  end subroutine ferry_layout_create_random
+
+  !> A rank that holds no point of the index space.
+  subroutine ferry_layout_create_none(global_size, layout, ierr)
+    integer(c_int64_t), intent(in) :: global_size
+    type(ferry_layout), intent(out) :: layout
+    integer, intent(out) :: ierr
+    ierr = c_layout_create_none(global_size, layout%ptr)
+  end subroutine ferry_layout_create_none
+
+  subroutine ferry_layout_local_size(layout, local_size, ierr)
+    type(ferry_layout), intent(in) :: layout
+    integer(c_int64_t), intent(out) :: local_size
+    integer, intent(out) :: ierr
+    ierr = c_layout_local_size(layout%ptr, local_size)
+  end subroutine ferry_layout_local_size
+
+  subroutine ferry_layout_global_size(layout, global_size, ierr)
+    type(ferry_layout), intent(in) :: layout
+    integer(c_int64_t), intent(out) :: global_size
+    integer, intent(out) :: ierr
+    ierr = c_layout_global_size(layout%ptr, global_size)
+  end subroutine ferry_layout_global_size
+
+  !> ids gets the layout's 0-based global ids; its size must be the local size.
+  subroutine ferry_layout_get_ids(layout, ids, ierr)
+    type(ferry_layout), intent(in) :: layout
+    integer(c_int64_t), intent(out) :: ids(:)
+    integer, intent(out) :: ierr
+    integer(c_int64_t) :: local_size
+    character(len=200) :: message
+    ierr = c_layout_local_size(layout%ptr, local_size)
+    if (ierr /= FERRY_SUCCESS) return
+    if (size(ids, kind=c_int64_t) /= local_size) then
+      write (message, '(a,i0,a,i0,a)') 'ids has ', size(ids, kind=c_int64_t), &
+        ' elements, but the layout holds ', local_size, &
+        ' ids on this rank. Size it with ferry_layout_local_size'
+      call fail('ferry_layout_get_ids', FERRY_ERR_ARG_SIZE, trim(message), ierr)
+      return
+    end if
+    ierr = c_layout_get_ids(layout%ptr, ids)
+  end subroutine ferry_layout_get_ids
+
+  subroutine ferry_layout_destroy(layout, ierr)
+    type(ferry_layout), intent(inout) :: layout
+    integer, intent(out) :: ierr
+    ierr = c_layout_destroy(layout%ptr)
+  end subroutine ferry_layout_destroy
+
+  ! ---- Exchanges ----
+
+  !> Not collective; comm must stay valid until ferry_exchange_setup. engine: a
+  !> registered name, 'auto', or 'default' for $FERRY_ENGINE or p2p.
+  subroutine ferry_exchange_create(comm, src, dst, engine, exchange, ierr)
+    integer, intent(in) :: comm
+    type(ferry_layout), intent(in) :: src, dst
+    character(len=*), intent(in) :: engine
+    type(ferry_exchange), intent(out) :: exchange
+    integer, intent(out) :: ierr
+    ierr = c_exchange_create(int(comm, c_int), src%ptr, dst%ptr, trim(engine) // c_null_char, exchange%ptr)
+  end subroutine ferry_exchange_create
+
+  !> Adds a field of type FERRY_TYPE_* with `components` values per point (the first,
+  !> fastest array dimension). field gets its position in execute's src and dst: 1, 2, ...
+  !> Logically collective: the same fields in the same order on every rank.
+  subroutine ferry_exchange_add_field(exchange, type, components, field, ierr)
+    type(ferry_exchange), intent(inout) :: exchange
+    integer, intent(in) :: type, components
+    integer, intent(out) :: field
+    integer, intent(out) :: ierr
+    integer(c_int) :: index
+    field = 0
+    ierr = c_exchange_add_field(exchange%ptr, int(type, c_int), int(components, c_int), index)
+    if (ierr /= FERRY_SUCCESS) return
+    exchange%fields = exchange%fields + 1
+    field = index + 1
+  end subroutine ferry_exchange_add_field
+
+  subroutine ferry_exchange_set_option(exchange, key, value, ierr)
+    type(ferry_exchange), intent(in) :: exchange
+    character(len=*), intent(in) :: key, value
+    integer, intent(out) :: ierr
+    ierr = c_exchange_set_option(exchange%ptr, trim(key) // c_null_char, &
+                                 trim(value) // c_null_char)
+  end subroutine ferry_exchange_set_option
+
+  !> Collective: builds the plan and sets up the engine.
+  subroutine ferry_exchange_setup(exchange, ierr)
+    type(ferry_exchange), intent(in) :: exchange
+    integer, intent(out) :: ierr
+    ierr = c_exchange_setup(exchange%ptr)
+  end subroutine ferry_exchange_setup
+
+  subroutine exchange_execute(exchange, src, dst, ierr)
+    type(ferry_exchange), intent(in) :: exchange
+    type(c_ptr), intent(in) :: src(:), dst(:)
+    integer, intent(out) :: ierr
+    call move(exchange, 'ferry_exchange_execute', src, dst, .false., ierr)
+  end subroutine exchange_execute
+
+  subroutine exchange_execute_masked(exchange, src, dst, mask, ierr)
+    type(ferry_exchange), intent(in) :: exchange
+    type(c_ptr), intent(in) :: src(:), dst(:)
+    logical, intent(in) :: mask(:)
+    integer, intent(out) :: ierr
+    call move(exchange, 'ferry_exchange_execute', src, dst, .false., ierr, &
+              merge(1_c_int, 0_c_int, mask))
+  end subroutine exchange_execute_masked
+
+  subroutine exchange_begin(exchange, src, dst, ierr)
+    type(ferry_exchange), intent(in) :: exchange
+    type(c_ptr), intent(in) :: src(:), dst(:)
+    integer, intent(out) :: ierr
+    call move(exchange, 'ferry_exchange_begin', src, dst, .true., ierr)
+  end subroutine exchange_begin
+
+  subroutine exchange_begin_masked(exchange, src, dst, mask, ierr)
+    type(ferry_exchange), intent(in) :: exchange
+    type(c_ptr), intent(in) :: src(:), dst(:)
+    logical, intent(in) :: mask(:)
+    integer, intent(out) :: ierr
+    call move(exchange, 'ferry_exchange_begin', src, dst, .true., ierr, &
+              merge(1_c_int, 0_c_int, mask))
+  end subroutine exchange_begin_masked
+
+  ! execute or begin, after checking that there is one pointer (and mask flag) per field.
+  ! An absent mask stays absent down to C, which receives NULL: every field moves.
+  subroutine move(exchange, routine, src, dst, split, ierr, mask)
+    type(ferry_exchange), intent(in) :: exchange
+    character(len=*), intent(in) :: routine
+    type(c_ptr), intent(in) :: src(:), dst(:)
+    logical, intent(in) :: split
+    integer, intent(out) :: ierr
+    integer(c_int), intent(in), optional :: mask(:)
+    character(len=200) :: message
+    if (size(src) /= exchange%fields .or. size(dst) /= exchange%fields) then
+      write (message, '(a,i0,a,i0,a,i0,a)') 'got ', size(src), ' source and ', size(dst), &
+        ' destination arrays, expected ', exchange%fields, &
+        ' (one c_loc() per field, in add_field order)'
+      call fail(routine, FERRY_ERR_ARG_SIZE, trim(message), ierr)
+      return
+    end if
+    if (present(mask)) then
+      if (size(mask) /= exchange%fields) then
+        write (message, '(a,i0,a,i0,a)') 'mask has ', size(mask), ' entries, expected ', &
+          exchange%fields, ' (one per field)'
+        call fail(routine, FERRY_ERR_ARG_SIZE, trim(message), ierr)
+        return
+      end if
+    end if
+    if (split) then
+      ierr = c_exchange_begin(exchange%ptr, src, dst, mask)
+    else
+      ierr = c_exchange_execute(exchange%ptr, src, dst, mask)
+    end if
+  end subroutine move
+
+  !> Collective: completes ferry_exchange_begin.
+  subroutine ferry_exchange_end(exchange, ierr)
+    type(ferry_exchange), intent(in) :: exchange
+    integer, intent(out) :: ierr
+    ierr = c_exchange_end(exchange%ptr)
+  end subroutine ferry_exchange_end
+
+  !> The engine the exchange uses (after setup).
+  subroutine ferry_exchange_get_engine(exchange, engine, ierr)
+    type(ferry_exchange), intent(in) :: exchange
+    character(len=:), allocatable, intent(out) :: engine
+    integer, intent(out) :: ierr
+    type(c_ptr) :: name
+    engine = ''
+    ierr = c_exchange_get_engine(exchange%ptr, name)
+    if (ierr == FERRY_SUCCESS) engine = fortran_string(name)
+  end subroutine ferry_exchange_get_engine
+
+  subroutine ferry_exchange_destroy(exchange, ierr)
+    type(ferry_exchange), intent(inout) :: exchange
+    integer, intent(out) :: ierr
+    ierr = c_exchange_destroy(exchange%ptr)
+    exchange%fields = 0
+  end subroutine ferry_exchange_destroy
+
+  ! ---- Coupler ----
+
+  !> Collective over comm (every rank of the run). components: the components this
+  !> rank runs; config_path: the YAML configuration, the same on every rank.
+  subroutine ferry_coupler_create(comm, components, config_path, coupler, ierr)
+    integer, intent(in) :: comm
+    character(len=*), intent(in) :: components(:)
+    character(len=*), intent(in) :: config_path
+    type(ferry_coupler), intent(out) :: coupler
+    integer, intent(out) :: ierr
+    character(len=:), allocatable :: names
+    integer :: i
+    names = ''
+    do i = 1, size(components)
+      names = names // trim(components(i)) // c_null_char
+    end do
+    ierr = c_coupler_create(int(comm, c_int), int(size(components), c_int), names, &
+                            trim(config_path) // c_null_char, coupler%ptr)
+  end subroutine ferry_coupler_create
+
+  !> The ranks of a component this rank runs (owned by the coupler: do not free).
+  subroutine ferry_coupler_local_comm(coupler, component, comm, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    character(len=*), intent(in) :: component
+    integer, intent(out) :: comm
+    integer, intent(out) :: ierr
+    integer(c_int) :: handle
+    ierr = c_coupler_local_comm(coupler%ptr, trim(component) // c_null_char, handle)
+    if (ierr == FERRY_SUCCESS) comm = handle
+  end subroutine ferry_coupler_local_comm
+
+  !> A grid of nx x ny points (ny = 1 for unstructured grids); grid gets its id.
+  subroutine ferry_coupler_def_grid(coupler, component, name, nx, ny, grid, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    character(len=*), intent(in) :: component, name
+    integer(c_int64_t), intent(in) :: nx, ny
+    integer, intent(out) :: grid
+    integer, intent(out) :: ierr
+    integer(c_int) :: id
+    ierr = c_coupler_def_grid(coupler%ptr, trim(component) // c_null_char, &
+                              trim(name) // c_null_char, nx, ny, id)
+    grid = id
+  end subroutine ferry_coupler_def_grid
+
+  !> The points of grid this rank holds, as a layout (the coupler keeps a copy).
+  subroutine ferry_coupler_def_partition(coupler, grid, name, layout, partition, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: grid
+    character(len=*), intent(in) :: name
+    type(ferry_layout), intent(in) :: layout
+    integer, intent(out) :: partition
+    integer, intent(out) :: ierr
+    integer(c_int) :: id
+    ierr = c_coupler_def_partition(coupler%ptr, int(grid, c_int), trim(name) // c_null_char, &
+                                   layout%ptr, id)
+    partition = id
+  end subroutine ferry_coupler_def_partition
+
+  !> A field on a partition: direction FERRY_FIELD_OUT or FERRY_FIELD_IN, a FERRY_TYPE_*,
+  !> and bundle values per point (the first, fastest array dimension).
+  subroutine ferry_coupler_def_field(coupler, partition, name, direction, type, bundle, &
+                                     field, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: partition
+    character(len=*), intent(in) :: name
+    integer, intent(in) :: direction, type, bundle
+    integer, intent(out) :: field
+    integer, intent(out) :: ierr
+    integer(c_int) :: id
+    ierr = c_coupler_def_field(coupler%ptr, int(partition, c_int), trim(name) // c_null_char, &
+                               int(direction, c_int), int(type, c_int), int(bundle, c_int), id)
+    field = id
+  end subroutine ferry_coupler_def_field
+
+  !> This rank's number of values of a field: local points x bundle.
+  subroutine ferry_coupler_field_values(coupler, field, values, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: field
+    integer(c_int64_t), intent(out) :: values
+    integer, intent(out) :: ierr
+    ierr = c_coupler_field_values(coupler%ptr, int(field, c_int), values)
+  end subroutine ferry_coupler_field_values
+
+  !> Collective over the run: checks every declaration and builds the exchanges.
+  subroutine ferry_coupler_enddef(coupler, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(out) :: ierr
+    ierr = c_coupler_enddef(coupler%ptr)
+  end subroutine ferry_coupler_enddef
+
+  !> Collective over the run: completes pending puts, writes restarts and timers.
+  subroutine ferry_coupler_finalize(coupler, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(out) :: ierr
+    ierr = c_coupler_finalize(coupler%ptr)
+  end subroutine ferry_coupler_finalize
+
+  !> Frees the coupler and its communicators; call it before MPI_Finalize.
+  subroutine ferry_coupler_destroy(coupler, ierr)
+    type(ferry_coupler), intent(inout) :: coupler
+    integer, intent(out) :: ierr
+    ierr = c_coupler_destroy(coupler%ptr)
+  end subroutine ferry_coupler_destroy
+
+  ! The put behind every specific of ferry_coupler_put: `type` is the FERRY_TYPE_* of
+  ! the array of the caller.
+  subroutine put_any(coupler, field, time, data, array_type, status, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: field, array_type
+    real(c_double), intent(in) :: time
+    type(*), dimension(..), intent(in), target :: data
+    integer, intent(out) :: status
+    integer, intent(out) :: ierr
+    integer(c_int) :: done
+    status = FERRY_STATUS_NOTHING
+    call check_field_array(coupler, field, 'ferry_coupler_put', array_type, &
+                           size(data, kind=c_int64_t), is_contiguous(data), ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_coupler_put(coupler%ptr, int(field, c_int), time, address(data), done)
+    if (ierr == FERRY_SUCCESS) status = done
+  end subroutine put_any
+
+  ! The get behind every specific of ferry_coupler_get.
+  subroutine get_any(coupler, field, time, data, array_type, status, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: field, array_type
+    real(c_double), intent(in) :: time
+    type(*), dimension(..), intent(inout), target :: data
+    integer, intent(out) :: status
+    integer, intent(out) :: ierr
+    integer(c_int) :: done
+    status = FERRY_STATUS_NOTHING
+    call check_field_array(coupler, field, 'ferry_coupler_get', array_type, &
+                           size(data, kind=c_int64_t), is_contiguous(data), ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_coupler_get(coupler%ptr, int(field, c_int), time, address(data), done)
+    if (ierr == FERRY_SUCCESS) status = done
+  end subroutine get_any
+
+  ! What a C caller checks by hand: the array is contiguous, of the field type, and
+  ! holds the values of the field on this rank.
+  subroutine check_field_array(coupler, field, routine, array_type, values, contiguous, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: field, array_type
+    character(len=*), intent(in) :: routine
+    integer(c_int64_t), intent(in) :: values
+    logical, intent(in) :: contiguous
+    integer, intent(out) :: ierr
+    integer(c_int64_t) :: expected
+    integer(c_int) :: expected_type
+    character(len=300) :: message
+    ierr = c_coupler_field_values(coupler%ptr, int(field, c_int), expected)
+    if (ierr == FERRY_SUCCESS) ierr = c_coupler_field_type(coupler%ptr, int(field, c_int), &
+                                                           expected_type)
+    if (ierr /= FERRY_SUCCESS) return
+    if (.not. contiguous) then
+      write (message, '(a,i0,a)') 'the array for field ', field, ' is not contiguous. Pass a ' // &
+        'whole array or a contiguous section, or copy the values into one'
+      call fail(routine, FERRY_ERR_ARG, trim(message), ierr)
+    else if (array_type /= expected_type) then
+      write (message, '(a,i0,a)') 'field ', field, ' was declared with ' // &
+        trim(type_names(expected_type)) // ' values, but the array is ' // &
+        trim(type_names(array_type)) // '. Pass an array of the declared type'
+      call fail(routine, FERRY_ERR_ARG, trim(message), ierr)
+    else if (values /= expected) then
+      write (message, '(a,i0,a,i0,a,i0,a)') 'the array has ', values, &
+        ' values on this rank, expected ', expected, ' for field ', field, &
+        ' (local points x bundle). Size it with ferry_coupler_field_values'
+      call fail(routine, FERRY_ERR_ARG_SIZE, trim(message), ierr)
+    end if
+  end subroutine check_field_array
+
+  ! The address C receives for a contiguous array; NULL when it is empty (c_loc needs
+  ! an element).
+  function address(data) result(p)
+    type(*), dimension(..), intent(in), target :: data
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(data) > 0) p = c_loc(data)
+  end function address
+
+  ! One put and one get specific per Fortran type.
+#define FERRY_ELEMENT real(c_double)
+#define FERRY_CODE FERRY_TYPE_FLOAT64
+#define FERRY_PUT coupler_put_float64
+#define FERRY_GET coupler_get_float64
+#include "coupler_put_get.inc"
+#undef FERRY_ELEMENT
+#undef FERRY_CODE
+#undef FERRY_PUT
+#undef FERRY_GET
+
+#define FERRY_ELEMENT real(c_float)
+#define FERRY_CODE FERRY_TYPE_FLOAT32
+#define FERRY_PUT coupler_put_float32
+#define FERRY_GET coupler_get_float32
+#include "coupler_put_get.inc"
+#undef FERRY_ELEMENT
+#undef FERRY_CODE
+#undef FERRY_PUT
+#undef FERRY_GET
+
+#define FERRY_ELEMENT integer(c_int32_t)
+#define FERRY_CODE FERRY_TYPE_INT32
+#define FERRY_PUT coupler_put_int32
+#define FERRY_GET coupler_get_int32
+#include "coupler_put_get.inc"
+#undef FERRY_ELEMENT
+#undef FERRY_CODE
+#undef FERRY_PUT
+#undef FERRY_GET
+
+#define FERRY_ELEMENT integer(c_int64_t)
+#define FERRY_CODE FERRY_TYPE_INT64
+#define FERRY_PUT coupler_put_int64
+#define FERRY_GET coupler_get_int64
+#include "coupler_put_get.inc"
+#undef FERRY_ELEMENT
+#undef FERRY_CODE
+#undef FERRY_PUT
+#undef FERRY_GET
+
+end module ferry

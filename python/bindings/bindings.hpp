@@ -1,0 +1,19 @@
+// The parts of the module ferry._core, each bound by its own file.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace ferry::python {
+
+namespace nb = nanobind;
+
+/// ferry.Errc and ferry.Error, and the translation of ferry::Error into ferry.Error.
+void bind_errors(nb::module_& m);
+/// ferry.Layout.
+void bind_layout(nb::module_& m);
+/// ferry.Exchange.
+void bind_exchange(nb::module_& m);
+/// ferry.Coupler, its handles, ferry.FieldDirection and ferry.Status.
+void bind_coupler(nb::module_& m);
+
+}  // namespace ferry::python

@@ -1,0 +1,38 @@
+#include "bindings/comm_handle.hpp"
+
+#include <nanobind/stl/string.h>
+
+#include "ferry/error.hpp"
+
+namespace ferry::python {
+
+MPI_Comm comm_from_python(nb::handle comm, const std::string& function) {
+  int initialized = 0;
+  int finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized)
+    throw Error(Errc::State, function +
+                                 ": MPI is not initialised (or already finalised). Import "
+                                 "mpi4py.MPI before using ferry, and destroy ferry objects first");
+  // bool is an int in Python, but True is no communicator.
+  const bool fortran_handle = PyLong_Check(comm.ptr()) && !PyBool_Check(comm.ptr());
+  if (!fortran_handle && !nb::hasattr(comm, "py2f"))
+    throw Error(Errc::Arg, function + ": the communicator must be an mpi4py communicator (an "
+                                      "object with py2f()) or a Fortran handle (int); got " +
+                               nb::cast<std::string>(nb::inst_name(comm)));
+  const nb::object handle = fortran_handle ? nb::borrow(comm) : comm.attr("py2f")();
+  return MPI_Comm_f2c(nb::cast<MPI_Fint>(handle));
+}
+
+nb::object comm_to_python(MPI_Comm comm) {
+  const MPI_Fint handle = MPI_Comm_c2f(comm);
+  try {
+    return nb::module_::import_("mpi4py.MPI").attr("Intracomm").attr("f2py")(handle);
+  } catch (nb::python_error& e) {
+    if (!e.matches(PyExc_ImportError)) throw;
+    return nb::int_(handle);
+  }
+}
+
+}  // namespace ferry::python

@@ -1,0 +1,191 @@
+// ferry.Coupler: a ferry::Coupler whose put and get take NumPy arrays, checked
+// against the declared field (type, points, bundle) and read or written in place.
+#include "ferry/coupler.hpp"
+
+#include <nanobind/stl/filesystem.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/variant.h>
+#include <nanobind/stl/vector.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "bindings/bindings.hpp"
+#include "bindings/buffers.hpp"
+#include "bindings/comm_handle.hpp"
+#include "bindings/datatypes.hpp"
+#include "ferry/error.hpp"
+
+namespace ferry::python {
+
+using namespace nb::literals;
+
+namespace {
+
+using Components = std::variant<std::string, std::vector<std::string>>;
+using Direction = std::variant<FieldDirection, std::string>;
+
+FieldDirection field_direction(const Direction& direction) {
+  if (const auto* d = std::get_if<FieldDirection>(&direction)) return *d;
+  const std::string& text = std::get<std::string>(direction);
+  if (text == "out") return FieldDirection::Out;
+  if (text == "in") return FieldDirection::In;
+  throw Error(Errc::Arg, "Coupler.def_field: direction \"" + text +
+                             "\" is unknown; use \"out\" (put) or \"in\" (get), or ferry.FieldDirection");
+}
+
+std::vector<std::string> component_names(const Components& components) {
+  if (const auto* one = std::get_if<std::string>(&components)) return {*one};
+  return std::get<std::vector<std::string>>(components);
+}
+
+class CouplerBinding {
+ public:
+  CouplerBinding(nb::handle comm, const Components& components, const std::filesystem::path& config)
+      : CouplerBinding(comm_from_python(comm, "Coupler"), component_names(components), config.string()) {}
+
+  nb::object local_comm(const std::string& component) const {
+    return comm_to_python(coupler_->local_comm(component));
+  }
+
+  GridId def_grid(const std::string& component, const std::string& name, std::int64_t nx, std::int64_t ny) {
+    return coupler_->def_grid(component, name, nx, ny);
+  }
+
+  PartitionId def_partition(GridId grid, const std::string& name, const Layout& layout) {
+    return coupler_->def_partition(grid, name, layout);
+  }
+
+  FieldId def_field(PartitionId partition, const std::string& name, const Direction& direction,
+                    nb::handle dtype, int bundle) {
+    const Datatype type = datatype_from_python(dtype, "Coupler.def_field: field \"" + name + "\"");
+    const FieldId id = coupler_->def_field(partition, name, field_direction(direction), type, bundle);
+    declared_[id.value] = {name, bundle};
+    return id;
+  }
+
+  std::int64_t field_values(FieldId field) const { return coupler_->field_values(field); }
+
+  void enddef() {
+    nb::gil_scoped_release unlocked;
+    coupler_->enddef();
+  }
+
+  CouplingStatus put(FieldId field, double time, nb::handle values) {
+    const Buffer b = buffer(field, "Coupler.put");
+    const void* data = readable_buffer(values, b.spec, b.context);
+    nb::gil_scoped_release unlocked;
+    return static_cast<CouplingStatus>(coupler_->put(field, time, data));
+  }
+
+  CouplingStatus get(FieldId field, double time, nb::handle out) {
+    const Buffer b = buffer(field, "Coupler.get");
+    void* data = writable_buffer(out, b.spec, b.context);
+    nb::gil_scoped_release unlocked;
+    return static_cast<CouplingStatus>(coupler_->get(field, time, data));
+  }
+
+  void finalize() {
+    nb::gil_scoped_release unlocked;
+    coupler_->finalize();
+  }
+
+ private:
+  struct Declared {
+    std::string name;
+    int bundle = 1;
+  };
+  struct Buffer {
+    BufferSpec spec;
+    BufferContext context;
+  };
+
+  CouplerBinding(MPI_Comm comm, const std::vector<std::string>& components, const std::string& config) {
+    MPI_Comm_rank(comm, &rank_);
+    nb::gil_scoped_release unlocked;  // collective: other Python threads may run meanwhile
+    coupler_ = std::make_unique<Coupler>(comm, components, config);
+  }
+
+  // What a put or get of `field` reads or writes: points x bundle values of the field's type.
+  Buffer buffer(FieldId field, const std::string& function) const {
+    const std::int64_t values = coupler_->field_values(field);  // Errc::Arg for an unknown field
+    const Declared& d = declared_.at(field.value);
+    return {{coupler_->field_type(field), values / d.bundle, d.bundle, "bundle members"},
+            {function + ": field \"" + d.name + "\"", rank_,
+             "Size it from the partition's layout (Layout.local_size points)"}};
+  }
+
+  std::unique_ptr<Coupler> coupler_;
+  int rank_ = -1;
+  std::map<int, Declared> declared_;  // by FieldId, as def_field declared them
+};
+
+}  // namespace
+
+void bind_coupler(nb::module_& m) {
+  nb::enum_<FieldDirection>(m, "FieldDirection", "Direction of a field, seen by the component that declares it.")
+      .value("OUT", FieldDirection::Out, "the component puts it")
+      .value("IN", FieldDirection::In, "the component gets it");
+
+  nb::enum_<CouplingStatus>(m, "Status", nb::is_flag(), "What a put or get did (bit flags).")
+      .value("NOTHING", kStatusNothing, "not a coupling time: nothing moved or accumulated")
+      .value("TRANSFORMED", kStatusTransformed, "put: the values fed the time transform only")
+      .value("SENT", kStatusSent, "put: the period's value was sent (or stored for the restart)")
+      .value("RECEIVED", kStatusReceived, "get: values received")
+      .value("FROM_RESTART", kStatusFromRestart, "get: a lagged value put before the run started")
+      .value("OUTPUT", kStatusOutput, "the values were also written to the output file");
+
+  nb::class_<GridId>(m, "GridId", "A grid declared by Coupler.def_grid.")
+      .def_ro("value", &GridId::value)
+      .def("__repr__", [](const GridId& id) { return "GridId(" + std::to_string(id.value) + ")"; });
+  nb::class_<PartitionId>(m, "PartitionId", "A partition declared by Coupler.def_partition.")
+      .def_ro("value", &PartitionId::value)
+      .def("__repr__", [](const PartitionId& id) { return "PartitionId(" + std::to_string(id.value) + ")"; });
+  nb::class_<FieldId>(m, "FieldId", "A field declared by Coupler.def_field.")
+      .def_ro("value", &FieldId::value)
+      .def("__repr__", [](const FieldId& id) { return "FieldId(" + std::to_string(id.value) + ")"; });
+
+  nb::class_<CouplerBinding>(
+      m, "Coupler",
+      "A coupled run seen from one rank; see docs/user/coupler.md.\n\n"
+      "  Coupler(comm, components, config)   collective over comm (every rank of the run)\n"
+      "  def_grid / def_partition / def_field   per component, on the ranks holding data\n"
+      "  enddef()                             collective: builds every exchange\n"
+      "  put / get ...                        as the model steps\n"
+      "  finalize()                           collective: writes restarts and timers\n\n"
+      "`components` is the name (str) or names (list) of the components this rank runs;\n"
+      "`config` the YAML configuration file, the same on every rank.")
+      .def(nb::init<nb::handle, const Components&, const std::filesystem::path&>(), "comm"_a,
+           "components"_a, "config"_a)
+      .def("local_comm", &CouplerBinding::local_comm, "component"_a,
+           "The ranks of `component`: an mpi4py Intracomm (the Fortran handle, an int, without\n"
+           "mpi4py). Owned by the coupler: do not free it; valid while the coupler lives.")
+      .def("def_grid", &CouplerBinding::def_grid, "component"_a, "name"_a, "nx"_a, "ny"_a = 1,
+           "Declares a grid of `component` with nx x ny points (ny = 1: unstructured).")
+      .def("def_partition", &CouplerBinding::def_partition, "grid"_a, "name"_a, "layout"_a,
+           "Declares which points of `grid` this rank holds.")
+      .def("def_field", &CouplerBinding::def_field, "partition"_a, "name"_a, "direction"_a, "dtype"_a,
+           "bundle"_a = 1,
+           "Declares a field on a partition: direction \"out\" (put) or \"in\" (get), a dtype\n"
+           "(float64, float32, int32, int64) and `bundle` values per point.")
+      .def("field_values", &CouplerBinding::field_values, "field"_a,
+           "This rank's number of values of the field (local points x bundle).")
+      .def("enddef", &CouplerBinding::enddef,
+           "Collective over the run: checks the declarations against the configuration and\n"
+           "builds every exchange.")
+      .def("put", &CouplerBinding::put, "field"_a, "time"_a, "values"_a.none(),
+           "Puts this rank's values of an \"out\" field at model time `time` (seconds).\n"
+           "`values`: C-contiguous, the field's dtype, shape (points,) or (points, bundle).\n"
+           "Returns the ferry.Status flags.")
+      .def("get", &CouplerBinding::get, "field"_a, "time"_a, "out"_a.none(),
+           "Gets this rank's values of an \"in\" field at model time `time` into `out` (in\n"
+           "place; same shape rules as put). Blocks until they arrive. Returns ferry.Status.")
+      .def("finalize", &CouplerBinding::finalize,
+           "Collective over the run: completes pending puts, writes restarts and timers.");
+}
+
+}  // namespace ferry::python

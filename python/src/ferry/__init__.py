@@ -1,0 +1,41 @@
+"""ferry: couple parallel simulation codes.
+
+Describe once, plan once, move many times: a ``Layout`` says which global ids a
+rank holds, an ``Exchange`` moves fields between two layouts, a ``Coupler`` runs
+the exchanges of a YAML configuration with put/get. Arrays are NumPy arrays, read
+and written in place; communicators are mpi4py communicators. Every failure is a
+``ferry.Error`` whose ``code`` is a ``ferry.Errc``. Run with
+``mpiexec -n 4 python -m mpi4py app.py`` so an error on one rank ends the job.
+"""
+
+from ferry._core import (
+    Coupler,
+    Errc,
+    Error,
+    Exchange,
+    FieldDirection,
+    FieldId,
+    GridId,
+    Layout,
+    PartitionId,
+    Status,
+    __version__,
+    disabled_engines,
+    engine_names,
+)
+
+__all__ = [
+    "Coupler",
+    "Errc",
+    "Error",
+    "Exchange",
+    "FieldDirection",
+    "FieldId",
+    "GridId",
+    "Layout",
+    "PartitionId",
+    "Status",
+    "__version__",
+    "disabled_engines",
+    "engine_names",
+]

@@ -1,0 +1,54 @@
+// The exception firewall of the extern "C" layer: every C entry point (the C API
+// and the Fortran shims) runs its body through guarded(), so no exception crosses
+// into C or Fortran and the last error's text is kept for ferry_last_error_message().
+#pragma once
+
+#include <exception>
+#include <new>
+
+#include "ferry/error.hpp"
+#include "util/check.hpp"
+
+namespace ferry::detail {
+
+/// Keeps the message of an error raised under the C function `function` as this
+/// thread's last error and returns `code` as the C code. The message starts with
+/// `function`, which replaces a leading C++ or C function name of `what`
+/// ("Coupler::put: ", "ferry_coupler_field_values: "). Defined once in libferry, so
+/// every C entry point shares one storage.
+int record_c_error(Errc code, const char* function, const char* what) noexcept;
+/// The same for an exception that is not a ferry::Error (a bug): Errc::Internal.
+int record_unexpected_c_error(const char* function, const char* what) noexcept;
+
+/// Runs `body` and turns every exception into an error code + last-error message.
+template <class Body>
+int guarded(const char* function, Body&& body) noexcept {
+  try {
+    body();
+    return 0;
+  } catch (const Error& e) {
+    return record_c_error(e.code(), function, e.what());
+  } catch (const std::bad_alloc&) {
+    return record_c_error(Errc::NoMemory, function, "out of memory");
+  } catch (const std::exception& e) {
+    return record_unexpected_c_error(function, e.what());
+  } catch (...) {
+    return record_unexpected_c_error(function, "unknown exception");
+  }
+}
+
+/// The object behind a C handle; Errc::Arg when the handle is NULL.
+template <class T>
+T& deref(T* handle, const char* function, const char* what) {
+  FERRY_CHECK(handle != nullptr, Errc::Arg, function, ": ", what, " is NULL. Create it first");
+  return *handle;
+}
+
+/// What a C output pointer points to; Errc::Arg when it is NULL.
+template <class T>
+T& output(T* out, const char* function) {
+  FERRY_CHECK(out != nullptr, Errc::Arg, function, ": output pointer is NULL");
+  return *out;
+}
+
+}  // namespace ferry::detail

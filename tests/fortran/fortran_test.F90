@@ -1,0 +1,342 @@
+! The module ferry from Fortran: an exchange of a real(8) field with 3 levels and an
+! integer(4) field (block -> round robin, execute and masked begin/end), and a coupler
+! run of two components ("atm" on the first half of the ranks, "ocn" on the rest; one
+! rank runs both) with a configuration written here: put/get every 100 s of arrays of
+! rank 1 to 3 and of every supported type, exchanges every 200 and 400 s, a bundle.
+! Every value is checked against a function of the global id and time, and the error
+! paths give their codes. Failures are agreed across ranks, so every rank exits alike.
+program fortran_test
+  use, intrinsic :: iso_c_binding, only: c_loc, c_ptr
+  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64, error_unit
+  use mpi
+  use ferry
+  implicit none
+
+  integer, parameter :: levels = 3
+  integer(int64), parameter :: nx = 12, ny = 5, n = nx * ny
+  integer :: rank, nranks, ierr, failures, total
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
+  failures = 0
+
+  call test_exchange()
+  call test_coupler()
+
+  call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (failures > 0) write (error_unit, '(a,i0,a,i0,a)') '(rank ', rank, ' failed: ', &
+    failures, ' checks)'
+  call MPI_Finalize(ierr)
+  if (total > 0) stop 1
+
+contains
+
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (ok) return
+    failures = failures + 1
+    write (error_unit, '(a,i0,a,a)') '[rank ', rank, '] check failed: ', what
+  end subroutine expect
+
+  ! A call that must succeed; on failure prints the library message.
+  subroutine expect_ok(code, what)
+    integer, intent(in) :: code
+    character(len=*), intent(in) :: what
+    call expect(code == FERRY_SUCCESS, what // ': ' // ferry_error_message())
+  end subroutine expect_ok
+
+  ! A call that must fail with `code` and a message containing `text`.
+  subroutine expect_error(got, code, text, what)
+    integer, intent(in) :: got, code
+    character(len=*), intent(in) :: text, what
+    call expect(got == code, what // ': wrong code, message: ' // ferry_error_message())
+    call expect(index(ferry_error_message(), text) > 0, what // ': message "' // &
+                ferry_error_message() // '" lacks "' // text // '"')
+  end subroutine expect_error
+
+  ! What sources send at 0-based global id `id`, time `t`, level `level` (exact).
+  elemental real(real64) function value_f64(id, t, level)
+    integer(int64), intent(in) :: id
+    real(real64), intent(in) :: t
+    integer, intent(in) :: level
+    value_f64 = 1000.0_real64 * real(id, real64) + t / 100 + 0.125_real64 * level
+  end function value_f64
+
+  elemental integer(int32) function value_i32(id, t)
+    integer(int64), intent(in) :: id
+    real(real64), intent(in) :: t
+    value_i32 = int(7 * id + nint(t / 100), int32)
+  end function value_i32
+
+  subroutine test_exchange()
+    type(ferry_layout) :: src, dst
+    type(ferry_exchange) :: ex
+    integer(int64) :: src_n, dst_n
+    integer(int64), allocatable :: src_ids(:), dst_ids(:)
+    real(real64), allocatable, target :: temp(:, :), temp_in(:, :)
+    integer(int32), allocatable, target :: flag(:), flag_in(:)
+    type(c_ptr) :: sources(2), targets(2)
+    character(len=:), allocatable :: engine
+    integer :: temp_field, flag_field, l, step
+
+    call ferry_layout_create_block(n, nranks, rank, src, ierr)
+    call expect_ok(ierr, 'block')
+    call ferry_layout_create_round_robin(n, nranks, rank, dst, ierr)
+    call expect_ok(ierr, 'round_robin')
+    call ferry_layout_local_size(src, src_n, ierr)
+    call ferry_layout_local_size(dst, dst_n, ierr)
+    allocate (src_ids(src_n), dst_ids(dst_n))
+    call ferry_layout_get_ids(src, src_ids, ierr)
+    call expect_ok(ierr, 'get_ids')
+    call ferry_layout_get_ids(dst, dst_ids, ierr)
+    call expect_ok(ierr, 'get_ids')
+    call ferry_layout_get_ids(dst, src_ids(1:0), ierr)
+    if (dst_n > 0) call expect_error(ierr, FERRY_ERR_ARG_SIZE, 'Size it with ferry_layout_local_size', &
+                                     'get_ids into a short array')
+
+    ! Levels are the first (fastest) dimension: value[point * levels + level] in C.
+    allocate (temp(levels, src_n), temp_in(levels, dst_n), flag(src_n), flag_in(dst_n))
+    call ferry_exchange_create(MPI_COMM_WORLD, src, dst, 'p2p', ex, ierr)
+    call expect_ok(ierr, 'exchange_create')
+    call ferry_exchange_add_field(ex, FERRY_TYPE_FLOAT64, levels, temp_field, ierr)
+    call ferry_exchange_add_field(ex, FERRY_TYPE_INT32, 1, flag_field, ierr)
+    call expect(temp_field == 1 .and. flag_field == 2, 'fields are numbered 1, 2')
+    call ferry_exchange_setup(ex, ierr)
+    call expect_ok(ierr, 'exchange_setup')
+    call ferry_exchange_get_engine(ex, engine, ierr)
+    call expect(engine == 'p2p', 'engine is ' // engine)
+
+    sources = [c_loc(temp), c_loc(flag)]
+    targets = [c_loc(temp_in), c_loc(flag_in)]
+    temp_in = -1
+    flag_in = -1
+    ! Step 0 moves both fields with execute; step 1 only the levels, with begin/end.
+    do step = 0, 1
+      do l = 1, levels
+        temp(l, :) = value_f64(src_ids, real(step, real64), l)
+      end do
+      flag = value_i32(src_ids, real(step, real64))
+      if (step == 0) then
+        call ferry_exchange_execute(ex, sources, targets, ierr)
+        call expect_ok(ierr, 'execute')
+      else
+        call ferry_exchange_begin(ex, sources, targets, [.true., .false.], ierr)
+        call expect_ok(ierr, 'begin')
+        call ferry_exchange_end(ex, ierr)
+        call expect_ok(ierr, 'end')
+      end if
+      do l = 1, levels
+        call expect(all(temp_in(l, :) == value_f64(dst_ids, real(step, real64), l)), &
+                    'exchanged real(8) levels')
+      end do
+      call expect(all(flag_in == value_i32(dst_ids, 0.0_real64)), 'exchanged integer(4)')
+    end do
+
+    call ferry_exchange_execute(ex, sources(1:1), targets(1:1), ierr)
+    call expect_error(ierr, FERRY_ERR_ARG_SIZE, 'expected 2 (one c_loc() per field', &
+                      'execute with one array')
+    call ferry_exchange_destroy(ex, ierr)
+    call expect_ok(ierr, 'exchange_destroy')
+    call ferry_layout_destroy(src, ierr)
+    call ferry_layout_destroy(dst, ierr)
+  end subroutine test_exchange
+
+  subroutine write_config(path)
+    character(len=*), intent(in) :: path
+    integer :: unit
+    character(len=*), parameter :: exchange_names(5) = &
+      [character(len=11) :: 'temperature', 'levels', 'flags', 'ids', 'salinity']
+    character(len=*), parameter :: fields(5) = &
+      [character(len=4) :: 't', 'lev', 'n', 'id', 's']
+    integer, parameter :: periods(5) = [200, 200, 400, 200, 200]
+    integer :: e
+    if (rank /= 0) return
+    open (newunit=unit, file=path, status='replace', action='write')
+    write (unit, '(a)') 'version: 1', 'run: {start: 0, length: 800}', &
+      'components: [atm, ocn]', 'output: {directory: ., timers: false}', &
+      'watchdog: {timeout: 30}', 'exchanges:'
+    do e = 1, 5
+      write (unit, '(a)') '  - name: ' // trim(exchange_names(e)), &
+        '    source: {component: atm, field: ' // trim(fields(e)) // '_atm}', &
+        '    target: {component: ocn, field: ' // trim(fields(e)) // '_ocn}', &
+        '    engine: p2p'
+      write (unit, '(a,i0)') '    period: ', periods(e)
+    end do
+    close (unit)
+  end subroutine write_config
+
+  subroutine test_coupler()
+    type(ferry_coupler) :: c
+    type(ferry_layout) :: atm_layout, ocn_layout
+    logical :: atm, ocn
+    integer :: atm_size, ocn_size, atm_rank, ocn_rank, count, grid, part, status, step, l
+    integer :: t_atm, lev_atm, n_atm, id_atm, s_atm, t_ocn, lev_ocn, n_ocn, id_ocn, s_ocn
+    integer :: local, local_size
+    integer(int64) :: na, no, nj, values
+    integer(int64), allocatable :: atm_ids(:), ocn_ids(:)
+    real(real64), allocatable :: t_out(:, :), lev_out(:, :, :), t_in(:), lev_in(:, :)
+    integer(int32), allocatable :: n_out(:), n_in(:)
+    integer(int64), allocatable :: id_out(:), id_in(:)
+    real(real32), allocatable :: s_out(:, :), s_in(:)
+    real(real64) :: t
+    character(len=3) :: names(2)
+    character(len=40) :: path
+    logical :: every200, every400
+
+    na = 0
+    nj = 0
+    no = 0
+    atm_size = merge(1, (nranks + 1) / 2, nranks == 1)
+    ocn_size = merge(1, nranks - atm_size, nranks == 1)
+    atm = nranks == 1 .or. rank < atm_size
+    ocn = nranks == 1 .or. rank >= atm_size
+    atm_rank = merge(0, rank, nranks == 1)
+    ocn_rank = merge(0, rank - atm_size, nranks == 1)
+    count = 0
+    if (atm) then
+      count = count + 1
+      names(count) = 'atm'
+    end if
+    if (ocn) then
+      count = count + 1
+      names(count) = 'ocn'
+    end if
+
+    ! One file per rank count: the tests of several rank counts may run at once.
+    write (path, '(a,i0,a)') 'fortran_coupler_np', nranks, '.yaml'
+    call write_config(trim(path))
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    call ferry_coupler_create(MPI_COMM_WORLD, names(1:count), trim(path), c, ierr)
+    call expect_ok(ierr, 'coupler_create')
+
+    if (atm) then
+      call ferry_coupler_local_comm(c, 'atm', local, ierr)
+      call expect_ok(ierr, 'local_comm')
+      call MPI_Comm_size(local, local_size, ierr)
+      call expect(local_size == atm_size, 'atm communicator size')
+      ! Whole rows of the grid per rank: a local box of nx x nj points.
+      call ferry_coupler_def_grid(c, 'atm', 'agrid', nx, ny, grid, ierr)
+      call ferry_layout_create_box(nx, ny, 1, atm_size, atm_rank, atm_layout, ierr)
+      call ferry_coupler_def_partition(c, grid, 'rows', atm_layout, part, ierr)
+      call expect_ok(ierr, 'def_partition atm')
+      call ferry_coupler_def_field(c, part, 't_atm', FERRY_FIELD_OUT, FERRY_TYPE_FLOAT64, 1, t_atm, ierr)
+      call ferry_coupler_def_field(c, part, 'lev_atm', FERRY_FIELD_OUT, FERRY_TYPE_FLOAT64, levels, &
+                                   lev_atm, ierr)
+      call ferry_coupler_def_field(c, part, 'n_atm', FERRY_FIELD_OUT, FERRY_TYPE_INT32, 1, n_atm, ierr)
+      call ferry_coupler_def_field(c, part, 'id_atm', FERRY_FIELD_OUT, FERRY_TYPE_INT64, 1, id_atm, ierr)
+      call ferry_coupler_def_field(c, part, 's_atm', FERRY_FIELD_OUT, FERRY_TYPE_FLOAT32, 1, s_atm, ierr)
+      call expect_ok(ierr, 'def_field atm')
+      call ferry_layout_local_size(atm_layout, na, ierr)
+      allocate (atm_ids(na))
+      call ferry_layout_get_ids(atm_layout, atm_ids, ierr)
+      nj = na / nx
+    end if
+    if (ocn) then
+      call ferry_coupler_def_grid(c, 'ocn', 'ogrid', nx, ny, grid, ierr)
+      call ferry_layout_create_round_robin(n, ocn_size, ocn_rank, ocn_layout, ierr)
+      call ferry_coupler_def_partition(c, grid, 'cyclic', ocn_layout, part, ierr)
+      call ferry_coupler_def_field(c, part, 't_ocn', FERRY_FIELD_IN, FERRY_TYPE_FLOAT64, 1, t_ocn, ierr)
+      call ferry_coupler_def_field(c, part, 'lev_ocn', FERRY_FIELD_IN, FERRY_TYPE_FLOAT64, levels, &
+                                   lev_ocn, ierr)
+      call ferry_coupler_def_field(c, part, 'n_ocn', FERRY_FIELD_IN, FERRY_TYPE_INT32, 1, n_ocn, ierr)
+      call ferry_coupler_def_field(c, part, 'id_ocn', FERRY_FIELD_IN, FERRY_TYPE_INT64, 1, id_ocn, ierr)
+      call ferry_coupler_def_field(c, part, 's_ocn', FERRY_FIELD_IN, FERRY_TYPE_FLOAT32, 1, s_ocn, ierr)
+      call expect_ok(ierr, 'def_field ocn')
+      call ferry_layout_local_size(ocn_layout, no, ierr)
+      allocate (ocn_ids(no))
+      call ferry_layout_get_ids(ocn_layout, ocn_ids, ierr)
+      call ferry_coupler_field_values(c, lev_ocn, values, ierr)
+      call expect(values == levels * no, 'field_values of the bundle')
+    end if
+    ! Empty on ranks that do not run the component.
+    allocate (t_out(nx, nj), lev_out(levels, nx, nj), n_out(na), id_out(na), s_out(nx, nj))
+    allocate (t_in(no), lev_in(levels, no), n_in(no), id_in(no), s_in(no))
+    call ferry_coupler_enddef(c, ierr)
+    call expect_ok(ierr, 'enddef')
+
+    do step = 0, 7
+      t = 100.0_real64 * step
+      every200 = mod(step, 2) == 0
+      every400 = mod(step, 4) == 0
+      if (atm) then
+        ! Arrays shaped like the model holds them: (nx, nj) and (levels, nx, nj).
+        t_out = reshape(value_f64(atm_ids, t, 0), [nx, nj])
+        do l = 1, levels
+          lev_out(l, :, :) = reshape(value_f64(atm_ids, t, l), [nx, nj])
+        end do
+        n_out = value_i32(atm_ids, t)
+        id_out = atm_ids * 10000000000_int64 + nint(t, int64)
+        s_out = reshape(real(atm_ids, real32) + real(t, real32) / 100, [nx, nj])
+        call ferry_coupler_put(c, t_atm, t, t_out, status, ierr)
+        call expect_ok(ierr, 'put t')
+        call expect(status == merge(FERRY_STATUS_SENT, FERRY_STATUS_NOTHING, every200), 'put t status')
+        call ferry_coupler_put(c, lev_atm, t, lev_out, status, ierr)
+        call expect_ok(ierr, 'put levels')
+        call ferry_coupler_put(c, n_atm, t, n_out, status, ierr)
+        call expect_ok(ierr, 'put n')
+        call expect(status == merge(FERRY_STATUS_SENT, FERRY_STATUS_NOTHING, every400), 'put n status')
+        call ferry_coupler_put(c, id_atm, t, id_out, status, ierr)
+        call expect_ok(ierr, 'put id')
+        call ferry_coupler_put(c, s_atm, t, s_out, status, ierr)
+        call expect_ok(ierr, 'put s')
+      end if
+      if (ocn) then
+        t_in = -1
+        lev_in = -1
+        n_in = -1
+        id_in = -1
+        s_in = -1
+        call ferry_coupler_get(c, t_ocn, t, t_in, status, ierr)
+        call expect_ok(ierr, 'get t')
+        call expect(status == merge(FERRY_STATUS_RECEIVED, FERRY_STATUS_NOTHING, every200), &
+                    'get t status')
+        call ferry_coupler_get(c, lev_ocn, t, lev_in, status, ierr)
+        call ferry_coupler_get(c, n_ocn, t, n_in, status, ierr)
+        call expect(status == merge(FERRY_STATUS_RECEIVED, FERRY_STATUS_NOTHING, every400), &
+                    'get n status')
+        call ferry_coupler_get(c, id_ocn, t, id_in, status, ierr)
+        call ferry_coupler_get(c, s_ocn, t, s_in, status, ierr)
+        call expect_ok(ierr, 'get s')
+        ! Between coupling times a get leaves the array alone.
+        if (every200) then
+          call expect(all(t_in == value_f64(ocn_ids, t, 0)), 'received t')
+          do l = 1, levels
+            call expect(all(lev_in(l, :) == value_f64(ocn_ids, t, l)), 'received levels')
+          end do
+          call expect(all(id_in == ocn_ids * 10000000000_int64 + nint(t, int64)), 'received ids')
+          call expect(all(s_in == real(ocn_ids, real32) + real(t, real32) / 100), 'received s')
+        else
+          call expect(all(t_in == -1) .and. all(lev_in == -1) .and. all(id_in == -1) .and. &
+                      all(s_in == -1), 'untouched between coupling times')
+        end if
+        if (every400) then
+          call expect(all(n_in == value_i32(ocn_ids, t)), 'received n')
+        else
+          call expect(all(n_in == -1), 'n untouched between coupling times')
+        end if
+      end if
+    end do
+
+    ! The checks of the module: size, type and contiguity of the array.
+    if (atm) then
+      call ferry_coupler_put(c, t_atm, 700.0_real64, t_out(:, 1:nj - 1), status, ierr)
+      call expect_error(ierr, FERRY_ERR_ARG_SIZE, 'ferry_coupler_put: the array has', 'short array')
+      call ferry_coupler_put(c, t_atm, 700.0_real64, s_out, status, ierr)
+      call expect_error(ierr, FERRY_ERR_ARG, 'declared with real(8) values, but the array is real(4)', &
+                        'array of another type')
+      call ferry_coupler_put(c, lev_atm, 700.0_real64, lev_out(1, :, :), status, ierr)
+      call expect_error(ierr, FERRY_ERR_ARG, 'is not contiguous', 'strided array')
+      call ferry_coupler_get(c, t_atm, 700.0_real64, t_out, status, ierr)
+      call expect_error(ierr, FERRY_ERR_ARG, 'was declared Out; use put', 'get of an Out field')
+      call ferry_layout_destroy(atm_layout, ierr)
+    end if
+    if (ocn) call ferry_layout_destroy(ocn_layout, ierr)
+    call ferry_coupler_finalize(c, ierr)
+    call expect_ok(ierr, 'finalize')
+    call ferry_coupler_destroy(c, ierr)
+    call expect_ok(ierr, 'destroy')
+  end subroutine test_coupler
+
+end program fortran_test
