@@ -7,6 +7,7 @@
 #include "ferry/time_series_buffer.hpp"
 #include "json_line.hpp"
 #include "payload_copy.hpp"
+#include "statistics.hpp"
 #include "text_table.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -36,10 +37,10 @@ class BufferBench {
     FERRY_CHECK(comm_.size() == 2, Errc::Arg, "bench buffer: needs exactly 2 ranks (requester and "
                 "worker); got ", comm_.size(), ". Run it as mpiexec -n 2 ferry bench buffer");
     FERRY_CHECK(config.size >= 6 && config.max_n >= 1 && config.steps_per_n >= 1 &&
-                    config.capacity_mib >= 1,
-                Errc::Arg, "bench buffer: need size >= 6, max N >= 1, steps >= 1 and capacity >= 1 "
-                "MiB; got ", config.size, ", ", config.max_n, ", ", config.steps_per_n, " and ",
-                config.capacity_mib);
+                    config.capacity_mib >= 1 && config.repeat >= 1,
+                Errc::Arg, "bench buffer: need size >= 6, max N >= 1, steps >= 1, capacity >= 1 "
+                "MiB and repeat >= 1; got ", config.size, ", ", config.max_n, ", ",
+                config.steps_per_n, ", ", config.capacity_mib, " and ", config.repeat);
     const std::int64_t offset = config.size / 6;
     sub_extent_ = config.size - 2 * offset;
     sub_box_ = Box{{offset, offset}, {offset + sub_extent_, offset + sub_extent_}};
@@ -58,14 +59,19 @@ class BufferBench {
 
   std::vector<BufferBenchRow> run() {
     std::vector<BufferBenchRow> rows;
+    const char* const methods[] = {"memcpy", "two-sided", "one-sided", "buffer"};
     for (int n = 1; n <= config_.max_n; ++n) {
       const std::int64_t steps = static_cast<std::int64_t>(n) * config_.steps_per_n;
-      const Totals bare = bare_copy(steps);
-      const double copy = bare.requester_seconds / static_cast<double>(steps);
-      rows.push_back(row("memcpy", n, steps, bare, copy));
-      rows.push_back(row("two-sided", n, steps, two_sided(steps), copy));
-      rows.push_back(row("one-sided", n, steps, one_sided(steps), copy));
-      rows.push_back(row("buffer", n, steps, buffer(steps), copy));
+      // Rotation: load from other processes hits every method alike.
+      std::vector<Totals> runs[4];
+      for (int r = 0; r < config_.repeat; ++r) {
+        runs[0].push_back(bare_copy(steps));
+        runs[1].push_back(two_sided(steps));
+        runs[2].push_back(one_sided(steps));
+        runs[3].push_back(buffer(steps));
+      }
+      const double copy = median(runs[0], &Totals::requester_seconds) / static_cast<double>(steps);
+      for (int m = 0; m < 4; ++m) rows.push_back(row(methods[m], n, steps, runs[m], copy));
     }
     return rows;
   }
@@ -104,11 +110,23 @@ class BufferBench {
     return {values[0], values[1], values[2], values[3]};
   }
 
-  static BufferBenchRow row(const char* method, int n, std::int64_t steps, const Totals& t,
-                            double memcpy_seconds) {
+  static double median(const std::vector<Totals>& runs, double Totals::*field) {
+    std::vector<double> values;
+    for (const Totals& t : runs) values.push_back(t.*field);
+    return summarize(std::move(values)).median;
+  }
+
+  static BufferBenchRow row(const char* method, int n, std::int64_t steps,
+                            const std::vector<Totals>& runs, double memcpy_seconds) {
     const auto s = static_cast<double>(steps);
-    return {method, n, steps, t.requester_seconds / s, t.worker_seconds / s,
-            t.calls > 0 ? s / t.calls : 0.0, memcpy_seconds};
+    const double calls = median(runs, &Totals::calls);
+    return {method,
+            n,
+            steps,
+            median(runs, &Totals::requester_seconds) / s,
+            median(runs, &Totals::worker_seconds) / s,
+            calls > 0 ? s / calls : 0.0,
+            memcpy_seconds};
   }
 
   Totals bare_copy(std::int64_t steps) {
@@ -252,6 +270,7 @@ std::string buffer_bench_json(const std::vector<BufferBenchRow>& rows,
         .add("steps", row.steps)
         .add("size", config.size)
         .add("capacity_mib", config.capacity_mib)
+        .add("repeat", config.repeat)
         .add("requester_s_per_step", row.requester_seconds)
         .add("requester_x_memcpy", memcpy_s > 0 ? row.requester_seconds / memcpy_s : 0.0)
         .add("worker_s_per_step", row.worker_seconds)
@@ -279,7 +298,8 @@ std::string buffer_bench_table(const std::vector<BufferBenchRow>& rows,
       "time-series buffer: requester rank 0 writes a ", config.size, " x ", config.size,
       " int32 array per step, worker rank 1 reads the ", config.size - 2 * offset, " x ",
       config.size - 2 * offset, " sub-array from (", offset, ",", offset, "); N x ",
-      config.steps_per_n, " steps; buffer ring ", config.capacity_mib, " MiB, lossless\nMPI: ",
+      config.steps_per_n, " steps; buffer ring ", config.capacity_mib, " MiB, lossless; median of ",
+      config.repeat, " run(s)\nMPI: ",
       mpi_library, "\n\n", table.str(),
       "\nper step: requester_us = time the requester spends moving data (memcpy: one bare copy\n"
       "of the step); worker_us = worker communication time, waiting excluded; x_memcpy =\n"

@@ -18,6 +18,7 @@ struct BufferBenchConfig {
   int max_n = 10;                 ///< runs N = 1 .. max_n ...
   int steps_per_n = 100;          ///< ... of N x steps_per_n steps each
   std::int64_t capacity_mib = 256;  ///< the buffer's ring on the requester rank
+  int repeat = 1;                 ///< runs of every method at every N; rows give medians
 };
 
 /// One way of moving the steps, at one N. Times are seconds per step.
@@ -39,10 +40,10 @@ struct BufferBenchRow {
 };
 
 /// Collective over `comm`, which must have exactly 2 ranks (Errc::Arg otherwise):
-/// rank 0 is the requester, rank 1 the worker. For each N, times the bare memcpy
-/// of one step and the three methods in turn; the worker checks sampled values of
-/// every step it receives (Errc::Internal on a wrong value). Every rank returns
-/// the same rows.
+/// rank 0 is the requester, rank 1 the worker. For each N, runs the bare memcpy of
+/// one step and the three methods in rotation, `repeat` times, and reports the
+/// median of each number; the worker checks sampled values of every step it
+/// receives (Errc::Internal on a wrong value). Every rank returns the same rows.
 std::vector<BufferBenchRow> run_buffer_bench(MPI_Comm comm, const BufferBenchConfig& config);
 
 /// One JSON object per row and line.

@@ -14,7 +14,8 @@ NB_MODULE(_core, m) {
   m.doc() = "ferry's C++ library, bound with nanobind; import ferry rather than this module.";
   m.attr("__version__") = FERRY_VERSION_STRING;
   py::bind_errors(m);
-  m.def("engine_names", &ferry::engine_names, "Names of the engines of this build, in registration order.");
+  m.def("engine_names", &ferry::engine_names,
+        "Names of the engines of this build, in registration order.");
   m.def("disabled_engines", &ferry::disabled_engines,
         "Built-in engines this build could not offer, each with the reason.");
   py::bind_layout(m);

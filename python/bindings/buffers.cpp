@@ -47,8 +47,9 @@ void check(const Array& a, const BufferSpec& s, const BufferContext& c) {
   if (a.device_type() != nb::device::cpu::value)
     throw wrong(Errc::Arg, c, "is not in host memory", "; ferry moves host (CPU) arrays only");
   if (a.dtype() != dlpack_dtype(s.type))
-    throw wrong(Errc::Arg, c, "has dtype " + dtype_name(a.dtype()),
-                ", expected " + std::string(datatype_name(s.type)) + ". Create it as " + numpy_empty(s));
+    throw wrong(
+        Errc::Arg, c, "has dtype " + dtype_name(a.dtype()),
+        ", expected " + std::string(datatype_name(s.type)) + ". Create it as " + numpy_empty(s));
   const std::int64_t values = s.points * s.columns;
   if (static_cast<std::int64_t>(a.size()) != values)
     throw wrong(Errc::ArgSize, c, "has " + std::to_string(a.size()) + " values",
@@ -65,19 +66,23 @@ void check(const Array& a, const BufferSpec& s, const BufferContext& c) {
                 ", expected " + expected_shape(s) + " (" + layout_text(s) + ")");
   }
   if (!c_contiguous(a))
-    throw wrong(Errc::Arg, c, "is not C-contiguous",
-                "; ferry reads and writes arrays in place, without copies. Pass a contiguous array, "
-                "for example one created as " + numpy_empty(s));
+    throw wrong(
+        Errc::Arg, c, "is not C-contiguous",
+        "; ferry reads and writes arrays in place, without copies. Pass a contiguous array, "
+        "for example one created as " +
+            numpy_empty(s));
 }
 
 void require_values(nb::handle array, const BufferSpec& s, const BufferContext& c) {
   if (array.is_none() && s.points * s.columns != 0)
-    throw wrong(Errc::Arg, c, "is None", ", expected " + numpy_empty(s) + " (" + layout_text(s) + ")");
+    throw wrong(Errc::Arg, c, "is None",
+                ", expected " + numpy_empty(s) + " (" + layout_text(s) + ")");
 }
 
 }  // namespace
 
-const void* readable_buffer(nb::handle array, const BufferSpec& spec, const BufferContext& context) {
+const void* readable_buffer(nb::handle array, const BufferSpec& spec,
+                            const BufferContext& context) {
   require_values(array, spec, context);
   if (array.is_none()) return nullptr;
   nb::ndarray<nb::ro> a;

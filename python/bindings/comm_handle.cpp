@@ -18,11 +18,16 @@ MPI_Comm comm_from_python(nb::handle comm, const std::string& function) {
   // bool is an int in Python, but True is no communicator.
   const bool fortran_handle = PyLong_Check(comm.ptr()) && !PyBool_Check(comm.ptr());
   if (!fortran_handle && !nb::hasattr(comm, "py2f"))
-    throw Error(Errc::Arg, function + ": the communicator must be an mpi4py communicator (an "
-                                      "object with py2f()) or a Fortran handle (int); got " +
+    throw Error(Errc::Arg, function +
+                               ": the communicator must be an mpi4py communicator (an "
+                               "object with py2f()) or a Fortran handle (int); got " +
                                nb::cast<std::string>(nb::inst_name(comm)));
   const nb::object handle = fortran_handle ? nb::borrow(comm) : comm.attr("py2f")();
-  return MPI_Comm_f2c(nb::cast<MPI_Fint>(handle));
+  MPI_Fint fortran = 0;
+  if (!nb::try_cast(handle, fortran, false))
+    throw Error(Errc::Arg, function + ": " + nb::cast<std::string>(nb::repr(handle)) +
+                               " is not a Fortran communicator handle");
+  return MPI_Comm_f2c(fortran);
 }
 
 nb::object comm_to_python(MPI_Comm comm) {

@@ -34,8 +34,9 @@ FieldDirection field_direction(const Direction& direction) {
   const std::string& text = std::get<std::string>(direction);
   if (text == "out") return FieldDirection::Out;
   if (text == "in") return FieldDirection::In;
-  throw Error(Errc::Arg, "Coupler.def_field: direction \"" + text +
-                             "\" is unknown; use \"out\" (put) or \"in\" (get), or ferry.FieldDirection");
+  throw Error(Errc::Arg,
+              "Coupler.def_field: direction \"" + text +
+                  "\" is unknown; use \"out\" (put) or \"in\" (get), or ferry.FieldDirection");
 }
 
 std::vector<std::string> component_names(const Components& components) {
@@ -46,13 +47,15 @@ std::vector<std::string> component_names(const Components& components) {
 class CouplerBinding {
  public:
   CouplerBinding(nb::handle comm, const Components& components, const std::filesystem::path& config)
-      : CouplerBinding(comm_from_python(comm, "Coupler"), component_names(components), config.string()) {}
+      : CouplerBinding(comm_from_python(comm, "Coupler"), component_names(components),
+                       config.string()) {}
 
   nb::object local_comm(const std::string& component) const {
     return comm_to_python(coupler_->local_comm(component));
   }
 
-  GridId def_grid(const std::string& component, const std::string& name, std::int64_t nx, std::int64_t ny) {
+  GridId def_grid(const std::string& component, const std::string& name, std::int64_t nx,
+                  std::int64_t ny) {
     return coupler_->def_grid(component, name, nx, ny);
   }
 
@@ -63,7 +66,8 @@ class CouplerBinding {
   FieldId def_field(PartitionId partition, const std::string& name, const Direction& direction,
                     nb::handle dtype, int bundle) {
     const Datatype type = datatype_from_python(dtype, "Coupler.def_field: field \"" + name + "\"");
-    const FieldId id = coupler_->def_field(partition, name, field_direction(direction), type, bundle);
+    const FieldId id =
+        coupler_->def_field(partition, name, field_direction(direction), type, bundle);
     declared_[id.value] = {name, bundle};
     return id;
   }
@@ -104,10 +108,14 @@ class CouplerBinding {
     BufferContext context;
   };
 
-  CouplerBinding(MPI_Comm comm, const std::vector<std::string>& components, const std::string& config) {
+  CouplerBinding(MPI_Comm comm, const std::vector<std::string>& components,
+                 const std::string& config) {
+    {
+      nb::gil_scoped_release unlocked;  // collective: other Python threads may run meanwhile
+      coupler_ = std::make_unique<Coupler>(comm, components, config);
+    }
+    // After the coupler has checked `comm` (MPI_COMM_NULL would make MPI_Comm_rank fail).
     MPI_Comm_rank(comm, &rank_);
-    nb::gil_scoped_release unlocked;  // collective: other Python threads may run meanwhile
-    coupler_ = std::make_unique<Coupler>(comm, components, config);
   }
 
   // What a put or get of `field` reads or writes: points x bundle values of the field's type.
@@ -127,7 +135,8 @@ class CouplerBinding {
 }  // namespace
 
 void bind_coupler(nb::module_& m) {
-  nb::enum_<FieldDirection>(m, "FieldDirection", "Direction of a field, seen by the component that declares it.")
+  nb::enum_<FieldDirection>(m, "FieldDirection",
+                            "Direction of a field, seen by the component that declares it.")
       .value("OUT", FieldDirection::Out, "the component puts it")
       .value("IN", FieldDirection::In, "the component gets it");
 
@@ -144,10 +153,12 @@ void bind_coupler(nb::module_& m) {
       .def("__repr__", [](const GridId& id) { return "GridId(" + std::to_string(id.value) + ")"; });
   nb::class_<PartitionId>(m, "PartitionId", "A partition declared by Coupler.def_partition.")
       .def_ro("value", &PartitionId::value)
-      .def("__repr__", [](const PartitionId& id) { return "PartitionId(" + std::to_string(id.value) + ")"; });
+      .def("__repr__",
+           [](const PartitionId& id) { return "PartitionId(" + std::to_string(id.value) + ")"; });
   nb::class_<FieldId>(m, "FieldId", "A field declared by Coupler.def_field.")
       .def_ro("value", &FieldId::value)
-      .def("__repr__", [](const FieldId& id) { return "FieldId(" + std::to_string(id.value) + ")"; });
+      .def("__repr__",
+           [](const FieldId& id) { return "FieldId(" + std::to_string(id.value) + ")"; });
 
   nb::class_<CouplerBinding>(
       m, "Coupler",
@@ -168,8 +179,8 @@ void bind_coupler(nb::module_& m) {
            "Declares a grid of `component` with nx x ny points (ny = 1: unstructured).")
       .def("def_partition", &CouplerBinding::def_partition, "grid"_a, "name"_a, "layout"_a,
            "Declares which points of `grid` this rank holds.")
-      .def("def_field", &CouplerBinding::def_field, "partition"_a, "name"_a, "direction"_a, "dtype"_a,
-           "bundle"_a = 1,
+      .def("def_field", &CouplerBinding::def_field, "partition"_a, "name"_a, "direction"_a,
+           "dtype"_a, "bundle"_a = 1,
            "Declares a field on a partition: direction \"out\" (put) or \"in\" (get), a dtype\n"
            "(float64, float32, int32, int64) and `bundle` values per point.")
       .def("field_values", &CouplerBinding::field_values, "field"_a,

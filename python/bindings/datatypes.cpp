@@ -38,10 +38,14 @@ nb::object numpy_dtype(Datatype type) {
 
 nb::dlpack::dtype dlpack_dtype(Datatype type) {
   switch (type) {
-    case Datatype::Float64: return nb::dtype<double>();
-    case Datatype::Float32: return nb::dtype<float>();
-    case Datatype::Int32: return nb::dtype<std::int32_t>();
-    case Datatype::Int64: return nb::dtype<std::int64_t>();
+    case Datatype::Float64:
+      return nb::dtype<double>();
+    case Datatype::Float32:
+      return nb::dtype<float>();
+    case Datatype::Int32:
+      return nb::dtype<std::int32_t>();
+    case Datatype::Int64:
+      return nb::dtype<std::int64_t>();
   }
   throw Error(Errc::Internal, "dlpack_dtype: unknown ferry::Datatype " +
                                   std::to_string(static_cast<int>(type)) +
@@ -52,12 +56,18 @@ std::string dtype_name(nb::dlpack::dtype type) {
   using Code = nb::dlpack::dtype_code;
   const std::string bits = std::to_string(type.bits);
   switch (static_cast<Code>(type.code)) {
-    case Code::Int: return "int" + bits;
-    case Code::UInt: return "uint" + bits;
-    case Code::Float: return "float" + bits;
-    case Code::Complex: return "complex" + bits;
-    case Code::Bool: return "bool";
-    default: return "a non-NumPy type (DLPack code " + std::to_string(type.code) + ", " + bits + " bits)";
+    case Code::Int:
+      return "int" + bits;
+    case Code::UInt:
+      return "uint" + bits;
+    case Code::Float:
+      return "float" + bits;
+    case Code::Complex:
+      return "complex" + bits;
+    case Code::Bool:
+      return "bool";
+    default:
+      return "a non-NumPy type (DLPack code " + std::to_string(type.code) + ", " + bits + " bits)";
   }
 }
 

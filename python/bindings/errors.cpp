@@ -1,8 +1,7 @@
 // ferry::Error becomes ferry.Error, a RuntimeError with .code (a ferry.Errc) and .rank,
 // the way mpi4py's MPI.Exception carries its error class.
-#include "ferry/error.hpp"
-
 #include "bindings/bindings.hpp"
+#include "ferry/error.hpp"
 
 namespace ferry::python {
 

@@ -21,7 +21,9 @@ using namespace nb::literals;
 
 namespace {
 
-bool is_sequence(nb::handle h) { return nb::isinstance<nb::list>(h) || nb::isinstance<nb::tuple>(h); }
+bool is_sequence(nb::handle h) {
+  return nb::isinstance<nb::list>(h) || nb::isinstance<nb::tuple>(h);
+}
 
 // A field is a dtype-like (one value per point) or a (dtype-like, components) pair.
 FieldSpec field_spec(nb::handle field, std::size_t index) {
@@ -30,7 +32,12 @@ FieldSpec field_spec(nb::handle field, std::size_t index) {
   if (nb::len(field) != 2)
     throw Error(Errc::Arg, what + ": expected (dtype, components); got " +
                                nb::cast<std::string>(nb::repr(field)));
-  return {datatype_from_python(field[0], what), nb::cast<int>(field[1])};
+  const nb::object components = field[1];
+  int count = 0;
+  if (PyBool_Check(components.ptr()) || !nb::try_cast(components, count, false))
+    throw Error(Errc::Arg, what + ": components must be an int; got " +
+                               nb::cast<std::string>(nb::repr(components)));
+  return {datatype_from_python(field[0], what), count};
 }
 
 // None is one float64 value per point; one dtype-like is one field.
@@ -97,7 +104,8 @@ class ExchangeBinding {
 
   nb::list fields() const {
     nb::list result;
-    for (const FieldSpec& f : exchange_.fields()) result.append(nb::make_tuple(numpy_dtype(f.type), f.components));
+    for (const FieldSpec& f : exchange_.fields())
+      result.append(nb::make_tuple(numpy_dtype(f.type), f.components));
     return result;
   }
 
@@ -132,30 +140,35 @@ class ExchangeBinding {
     const std::size_t n = exchange_.fields().size();
     if (!is_sequence(arrays)) {
       if (n == 1) return {arrays};
-      throw Error(Errc::Arg, what + " is a " + nb::cast<std::string>(nb::inst_name(arrays)) +
-                                 "; give a list of " + std::to_string(n) + " arrays, one per field",
+      throw Error(Errc::Arg,
+                  what + " is a " + nb::cast<std::string>(nb::inst_name(arrays)) + " on rank " +
+                      std::to_string(rank_) + "; give a list of " + std::to_string(n) +
+                      " arrays, one per field",
                   rank_);
     }
     if (nb::len(arrays) != n)
-      throw Error(Errc::ArgSize, what + ": got " + std::to_string(nb::len(arrays)) + " arrays on rank " +
-                                     std::to_string(rank_) + ", expected " + std::to_string(n) +
-                                     " (one per field)",
+      throw Error(Errc::ArgSize,
+                  what + ": got " + std::to_string(nb::len(arrays)) + " arrays on rank " +
+                      std::to_string(rank_) + ", expected " + std::to_string(n) +
+                      " (one per field)",
                   rank_);
     std::vector<nb::handle> result;
     for (nb::handle a : arrays) result.push_back(a);
     return result;
   }
 
-  Buffers buffers(const std::string& function, nb::handle src, nb::handle dst, nb::handle mask) const {
+  Buffers buffers(const std::string& function, nb::handle src, nb::handle dst,
+                  nb::handle mask) const {
     const std::vector<FieldSpec>& fields = exchange_.fields();
     const std::size_t n = fields.size();
     Buffers b{std::vector<const void*>(n, nullptr), std::vector<void*>(n, nullptr),
               std::vector<std::uint8_t>(n, 1)};
     if (!mask.is_none()) {
       if (nb::len(mask) != n)
-        throw Error(Errc::ArgSize, function + ": the mask has " + std::to_string(nb::len(mask)) +
-                                       " entries on rank " + std::to_string(rank_) + ", expected " +
-                                       std::to_string(n) + " (one per field)",
+        throw Error(Errc::ArgSize,
+                    function + ": the mask has " + std::to_string(nb::len(mask)) +
+                        " entries on rank " + std::to_string(rank_) + ", expected " +
+                        std::to_string(n) + " (one per field)",
                     rank_);
       std::size_t f = 0;
       for (nb::handle selected : mask) {
@@ -170,12 +183,14 @@ class ExchangeBinding {
     for (std::size_t f = 0; f < n; ++f) {
       if (b.mask[f] == 0) continue;
       const std::string field = " field " + std::to_string(f);
-      b.src[f] = readable_buffer(src_arrays[f], {fields[f].type, plan.src_local_size(), fields[f].components},
+      b.src[f] = readable_buffer(src_arrays[f],
+                                 {fields[f].type, plan.src_local_size(), fields[f].components},
                                  {function + ": source" + field, rank_,
                                   "Size it from the source layout (Layout.local_size points)"});
-      b.dst[f] = writable_buffer(dst_arrays[f], {fields[f].type, plan.dst_local_size(), fields[f].components},
-                                 {function + ": destination" + field, rank_,
-                                  "Size it from the destination layout (Layout.local_size points)"});
+      b.dst[f] = writable_buffer(
+          dst_arrays[f], {fields[f].type, plan.dst_local_size(), fields[f].components},
+          {function + ": destination" + field, rank_,
+           "Size it from the destination layout (Layout.local_size points)"});
     }
     return b;
   }
@@ -201,18 +216,20 @@ void bind_exchange(nb::module_& m) {
                     const nb::dict&>(),
            "comm"_a, "src"_a, "dst"_a, "fields"_a.none() = nb::none(), "engine"_a = "default",
            "options"_a = nb::dict())
-      .def("execute", &ExchangeBinding::execute, "src"_a.none(), "dst"_a.none(), "mask"_a.none() = nb::none(),
+      .def("execute", &ExchangeBinding::execute, "src"_a.none(), "dst"_a.none(),
+           "mask"_a.none() = nb::none(),
            "Collective: moves every field (or those `mask` selects) from the source arrays\n"
            "into the destination arrays, in place. One array per field (a list, or the\n"
            "array itself for one field), C-contiguous, of the field's dtype and shape\n"
            "(local_size,) or (local_size, components); None on a side without values.")
-      .def("begin", &ExchangeBinding::begin, "src"_a.none(), "dst"_a.none(), "mask"_a.none() = nb::none(),
+      .def("begin", &ExchangeBinding::begin, "src"_a.none(), "dst"_a.none(),
+           "mask"_a.none() = nb::none(),
            "Collective, non-blocking: starts execute(); do not touch the arrays until end().")
       .def("end", &ExchangeBinding::end, "Collective: completes the exchange begin() started.")
-      .def("test", &ExchangeBinding::test,
-           "Not collective: True when end() would not wait.")
+      .def("test", &ExchangeBinding::test, "Not collective: True when end() would not wait.")
       .def_prop_ro("engine_name", &ExchangeBinding::engine_name, "The engine in use.")
-      .def_prop_ro("fields", &ExchangeBinding::fields, "The fields: a list of (numpy.dtype, components).")
+      .def_prop_ro("fields", &ExchangeBinding::fields,
+                   "The fields: a list of (numpy.dtype, components).")
       .def_prop_ro("setup_seconds", &ExchangeBinding::setup_seconds,
                    "Seconds this rank spent building the plan and setting up the engine.")
       .def("traffic", &ExchangeBinding::traffic,

@@ -32,7 +32,8 @@ void bind_layout(nb::module_& m) {
                   "Ids dealt cyclically: part p holds p, p + parts, p + 2*parts, ...")
       .def_static(
           "points",
-          [](std::int64_t global_size, nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig> ids) {
+          [](std::int64_t global_size,
+             nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig> ids) {
             return Layout::points(global_size,
                                   std::vector<std::int64_t>(ids.data(), ids.data() + ids.shape(0)));
           },
@@ -57,8 +58,8 @@ void bind_layout(nb::module_& m) {
       .def_prop_ro(
           "ids",
           [](const Layout& layout) {
-            return nb::ndarray<nb::numpy, const std::int64_t, nb::ndim<1>>(
-                layout.ids().data(), {layout.ids().size()});
+            return nb::ndarray<nb::numpy, const std::int64_t, nb::ndim<1>>(layout.ids().data(),
+                                                                           {layout.ids().size()});
           },
           nb::rv_policy::reference_internal,
           "The ids this rank holds, in order: a read-only int64 NumPy view of the\n"

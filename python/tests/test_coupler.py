@@ -4,6 +4,7 @@ computed here. Component "atm" runs on the first half of the ranks, "ocn" on the
 rest; a single rank runs both, one after the other."""
 
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -68,10 +69,16 @@ def partitions(coupler, who):
     atm = ocn = None
     if who.atm:
         layout = ferry.Layout.box(NX, NY, 1, who.atm_size, who.atm_rank)
-        atm = (coupler.def_partition(coupler.def_grid("atm", "agrid", NX, NY), "blocks", layout), layout)
+        atm = (
+            coupler.def_partition(coupler.def_grid("atm", "agrid", NX, NY), "blocks", layout),
+            layout,
+        )
     if who.ocn:
         layout = ferry.Layout.round_robin(N, who.ocn_size, who.ocn_rank)
-        ocn = (coupler.def_partition(coupler.def_grid("ocn", "ogrid", NX, NY), "cyclic", layout), layout)
+        ocn = (
+            coupler.def_partition(coupler.def_grid("ocn", "ogrid", NX, NY), "cyclic", layout),
+            layout,
+        )
     return atm, ocn
 
 
@@ -123,7 +130,10 @@ def test_bundle_and_average(comm, who, shared_dir):
 
     for t in range(0, 1200, 100):
         if who.atm:
-            assert coupler.put(levels, t, value_at(atm[1].ids, t, 3).astype(np.float32)) == ferry.Status.SENT
+            assert (
+                coupler.put(levels, t, value_at(atm[1].ids, t, 3).astype(np.float32))
+                == ferry.Status.SENT
+            )
             status = coupler.put(flux, t, flux_at(atm[1].ids.astype(np.float64), t))
             assert status == (ferry.Status.SENT if t % 300 == 0 else ferry.Status.TRANSFORMED)
         if who.ocn:
@@ -134,7 +144,9 @@ def test_bundle_and_average(comm, who, shared_dir):
                 mean = np.empty(ocn[1].local_size)
                 assert coupler.get(flux_in, t, mean) == ferry.Status.RECEIVED
                 window = range(max(0, t - 200), t + 1, 100)  # the puts of (t - 300, t]
-                expected = sum(flux_at(ocn[1].ids.astype(np.float64), s) for s in window) / len(window)
+                expected = sum(flux_at(ocn[1].ids.astype(np.float64), s) for s in window) / len(
+                    window
+                )
                 np.testing.assert_array_equal(mean, expected)
     coupler.finalize()
 
@@ -186,6 +198,9 @@ def test_analysis_component_gets_fields_into_numpy(comm, shared_dir):
     if analysis:
         local = coupler.local_comm("analysis")
         assert isinstance(local, MPI.Intracomm) and local.size == 1
+        with pytest.MonkeyPatch.context() as without_mpi4py:
+            without_mpi4py.setitem(sys.modules, "mpi4py.MPI", None)
+            assert coupler.local_comm("analysis") == local.py2f()  # the Fortran handle
         mine = ferry.Layout.block(N, local.size, local.rank)
         part = coupler.def_partition(coupler.def_grid("analysis", "mesh", N), "all", mine)
         t_in = coupler.def_field(part, "t", "in", np.float64)

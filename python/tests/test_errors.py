@@ -26,7 +26,11 @@ def raised(call, *args, **kwargs):
 
 
 def test_error_is_a_runtime_error_with_code_and_rank(comm, exchange):
-    error = raised(exchange.execute, [np.zeros(POINTS - 2), np.zeros((POINTS, 4))], [np.zeros(POINTS), np.zeros((POINTS, 4))])
+    error = raised(
+        exchange.execute,
+        [np.zeros(POINTS - 2), np.zeros((POINTS, 4))],
+        [np.zeros(POINTS), np.zeros((POINTS, 4))],
+    )
     assert isinstance(error, RuntimeError)
     assert error.code == ferry.Errc.ARG_SIZE
     assert isinstance(error.code, ferry.Errc)
@@ -42,11 +46,36 @@ def test_each_mismatch_has_its_own_message(comm, exchange):
     dst = [np.zeros(POINTS), np.zeros((POINTS, 4))]
     cases = [
         # (which array is replaced, by what, expected code, message pattern)
-        (("dst", 0), np.zeros(POINTS, np.float32), ferry.Errc.ARG, r"destination field 0 has dtype float32 .*expected float64"),
-        (("src", 1), np.zeros(4 * POINTS), ferry.Errc.ARG_SIZE, r"source field 1 has shape \(4000,\) .*expected \(1000, 4\)"),
-        (("src", 1), np.zeros((POINTS, 8))[:, ::2], ferry.Errc.ARG, r"source field 1 is not C-contiguous"),
-        (("dst", 0), [0.0] * POINTS, ferry.Errc.ARG, r"destination field 0 is a list .*expected a NumPy array"),
-        (("src", 0), None, ferry.Errc.ARG, r"source field 0 is None .*expected numpy.empty\(\(1000,\), dtype=numpy.float64\)"),
+        (
+            ("dst", 0),
+            np.zeros(POINTS, np.float32),
+            ferry.Errc.ARG,
+            r"destination field 0 has dtype float32 .*expected float64",
+        ),
+        (
+            ("src", 1),
+            np.zeros(4 * POINTS),
+            ferry.Errc.ARG_SIZE,
+            r"source field 1 has shape \(4000,\) .*expected \(1000, 4\)",
+        ),
+        (
+            ("src", 1),
+            np.zeros((POINTS, 8))[:, ::2],
+            ferry.Errc.ARG,
+            r"source field 1 is not C-contiguous",
+        ),
+        (
+            ("dst", 0),
+            [0.0] * POINTS,
+            ferry.Errc.ARG,
+            r"destination field 0 is a list .*expected a NumPy array",
+        ),
+        (
+            ("src", 0),
+            None,
+            ferry.Errc.ARG,
+            r"source field 0 is None .*expected numpy.empty\(\(1000,\), dtype=numpy.float64\)",
+        ),
     ]
     for (side, field), array, code, pattern in cases:
         arrays = {"src": list(src), "dst": list(dst)}
@@ -60,7 +89,9 @@ def test_each_mismatch_has_its_own_message(comm, exchange):
 def test_read_only_destination(exchange):
     got = np.zeros(POINTS)
     got.setflags(write=False)
-    error = raised(exchange.execute, [np.zeros(POINTS), np.zeros((POINTS, 4))], [got, np.zeros((POINTS, 4))])
+    error = raised(
+        exchange.execute, [np.zeros(POINTS), np.zeros((POINTS, 4))], [got, np.zeros((POINTS, 4))]
+    )
     assert error.code == ferry.Errc.ARG
     assert "destination field 0 is read-only" in str(error)
 
@@ -90,7 +121,9 @@ def test_unknown_engine_fails_the_same_on_every_rank(comm):
 
 def test_unknown_engine_option(comm):
     layout = ferry.Layout.block(10 * comm.size, comm.size, comm.rank)
-    error = raised(ferry.Exchange, comm, layout, layout, engine="p2p", options={"no_such_option": True})
+    error = raised(
+        ferry.Exchange, comm, layout, layout, engine="p2p", options={"no_such_option": True}
+    )
     assert error.code == ferry.Errc.ARG and "no_such_option" in str(error)
 
 

@@ -25,7 +25,9 @@ def blank(layout, dtype, components=1):
 
 def block_to_random(comm, points_per_rank=300):
     n = points_per_rank * comm.size
-    return ferry.Layout.block(n, comm.size, comm.rank), ferry.Layout.random(n, comm.size, comm.rank, seed=11)
+    return ferry.Layout.block(n, comm.size, comm.rank), ferry.Layout.random(
+        n, comm.size, comm.rank, seed=11
+    )
 
 
 @pytest.mark.parametrize("components", [1, 3])
@@ -45,7 +47,9 @@ def test_every_engine_moves_every_type(comm, engine, dtype, components):
 def test_several_fields_with_a_mask_and_split_phase(comm, engine):
     src, dst = block_to_random(comm)
     # A field is a dtype-like (one value per point) or a (dtype-like, components) pair.
-    exchange = ferry.Exchange(comm, src, dst, [np.float64, (np.float32, 2), "int32", (np.int64, 4)], engine=engine)
+    exchange = ferry.Exchange(
+        comm, src, dst, [np.float64, (np.float32, 2), "int32", (np.int64, 4)], engine=engine
+    )
     shapes = [(np.float64, 1), (np.float32, 2), (np.int32, 1), (np.int64, 4)]
     assert exchange.fields == [(np.dtype(t), c) for t, c in shapes]
     out = [values(src, t, c) for t, c in shapes]
@@ -117,10 +121,11 @@ def test_m_to_n_with_ranks_outside_a_group(comm):
 
 
 def test_local_communicators(comm):
-    # A split with the rank order reversed catches any use of the world communicator.
+    # A split with the rank order reversed catches any use of the world communicator;
+    # it is given as a Fortran handle, as code without mpi4py would.
     reversed_comm = comm.Split(0, comm.size - 1 - comm.rank)
     src, dst = block_to_random(reversed_comm)
-    exchange = ferry.Exchange(reversed_comm, src, dst, np.int32, engine="alltoallv")
+    exchange = ferry.Exchange(reversed_comm.py2f(), src, dst, np.int32, engine="alltoallv")
     reversed_comm.Free()  # the exchange keeps its own duplicate
     got = blank(dst, np.int32)
     exchange.execute(values(src, np.int32), got)

@@ -28,7 +28,7 @@ class Info {
 
 }  // namespace
 
-BufferWindow::BufferWindow(const Comm& comm, MPI_Aint bytes) {
+BufferWindow::BufferWindow(const Comm& comm, MPI_Aint bytes) : comm_(comm.get()) {
   Info info;
   // Each control word sees one update op (MPI_REPLACE or MPI_MAX) besides MPI_NO_OP
   // reads, which lets the library use hardware atomics.
@@ -62,11 +62,14 @@ BufferWindow::BufferWindow(const Comm& comm, MPI_Aint bytes) {
 }
 
 BufferWindow::BufferWindow(BufferWindow&& other) noexcept
-    : win_(std::exchange(other.win_, MPI_WIN_NULL)), base_(std::exchange(other.base_, nullptr)) {}
+    : comm_(std::exchange(other.comm_, MPI_COMM_NULL)),
+      win_(std::exchange(other.win_, MPI_WIN_NULL)),
+      base_(std::exchange(other.base_, nullptr)) {}
 
 BufferWindow& BufferWindow::operator=(BufferWindow&& other) noexcept {
   if (this != &other) {
     release();
+    comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
     win_ = std::exchange(other.win_, MPI_WIN_NULL);
     base_ = std::exchange(other.base_, nullptr);
   }
@@ -82,6 +85,7 @@ void BufferWindow::release() noexcept {
   // Unlocking a window that is not locked (a failed constructor) returns an error
   // on the window's handler, which is MPI_ERRORS_RETURN by then.
   MPI_Win_unlock_all(win_);
+  MPI_Barrier(comm_);
   MPI_Win_free(&win_);
   base_ = nullptr;
 }

@@ -31,7 +31,10 @@ class BufferWindow {
   BufferWindow& operator=(BufferWindow&& other) noexcept;
   BufferWindow(const BufferWindow&) = delete;
   BufferWindow& operator=(const BufferWindow&) = delete;
-  /// Collective over the communicator (MPI_Win_free).
+  /// Collective over the communicator: closes this rank's epoch, waits in a barrier
+  /// until every rank is done with the window (where MPI keeps serving other ranks'
+  /// accesses: some libraries, like Open MPI's osc/pt2pt, stop serving them once
+  /// inside MPI_Win_free), then frees it. `comm` must still be valid.
   ~BufferWindow();
 
   /// This rank's memory (nullptr for 0 bytes).
@@ -54,6 +57,7 @@ class BufferWindow {
  private:
   void release() noexcept;
 
+  MPI_Comm comm_ = MPI_COMM_NULL;  // not owned
   MPI_Win win_ = MPI_WIN_NULL;
   char* base_ = nullptr;
 };

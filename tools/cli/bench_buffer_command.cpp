@@ -16,6 +16,7 @@ int run(Arguments& args, const Context& context) {
   config.max_n = static_cast<int>(args.take_int("--max-n", config.max_n, 1, 1000));
   config.steps_per_n = static_cast<int>(args.take_int("--steps", config.steps_per_n, 1, 1 << 20));
   config.capacity_mib = args.take_int("--capacity-mib", config.capacity_mib, 1, 1 << 20);
+  config.repeat = static_cast<int>(args.take_int("--repeat", config.repeat, 1, 1000));
   const bool json = args.take_switch("--json");
   args.expect_all_taken();
   const std::vector<bench::BufferBenchRow> rows =
@@ -36,18 +37,20 @@ Command bench_buffer_command() {
           "\n"
           "Rank 0 (the requester) computes a size x size int32 array per step; rank 1 (the\n"
           "worker) reads the middle sub-array (600 x 600 from (150,150) for size 900). For\n"
-          "N = 1 .. max-n, N x steps steps are moved four ways, one after the other:\n"
+          "N = 1 .. max-n, N x steps steps are moved four ways, in rotation, R times:\n"
           "a bare memcpy of the array (the requester's lower bound), two-sided Isend/Irecv\n"
           "per step, a one-sided MPI_Get per step without a buffer (barriers around it),\n"
           "and the lossless TimeSeriesBuffer (load per step, read many steps per call).\n"
           "Reports per step the requester's time spent moving data, its ratio to the\n"
           "memcpy, the worker's communication time (waiting excluded) and the steps moved\n"
-          "per message or MPI_Get. The worker checks sampled values of every step.\n"
+          "per message or MPI_Get, each the median of the R runs. The worker checks\n"
+          "sampled values of every step.\n"
           "\n"
           "  --size S           array extent (default 900)\n"
           "  --max-n N          largest N (default 10)\n"
           "  --steps K          steps per unit of N (default 100)\n"
           "  --capacity-mib M   the buffer's ring on the requester rank (default 256)\n"
+          "  --repeat R         runs of every method at every N (default 1)\n"
           "  --json             one JSON object per method and N instead of a table\n",
           run};
 }

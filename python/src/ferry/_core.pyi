@@ -3,7 +3,7 @@
 import enum
 import os
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 import numpy
 import numpy.typing
@@ -11,12 +11,12 @@ import numpy.typing
 __version__: str
 
 # A communicator: an mpi4py communicator (anything with py2f()) or a Fortran handle.
-Comm = Any
-DTypeLike = numpy.typing.DTypeLike
-FieldSpec = Union[DTypeLike, tuple[DTypeLike, int]]
+Comm: TypeAlias = Any
+DTypeLike: TypeAlias = numpy.typing.DTypeLike
+FieldSpec: TypeAlias = DTypeLike | tuple[DTypeLike, int]
 # One array per field, or the array itself for a single field; None where a side of
 # this rank has no values.
-Arrays = Union[numpy.ndarray, None, Sequence[Union[numpy.ndarray, None]]]
+Arrays: TypeAlias = numpy.ndarray | None | Sequence[numpy.ndarray | None]
 
 class Errc(enum.IntEnum):
     """Stable error codes, the same numbers as ferry::Errc and FERRY_ERR_*."""
@@ -82,12 +82,12 @@ class Exchange:
         comm: Comm,
         src: Layout,
         dst: Layout,
-        fields: Union[FieldSpec, Sequence[FieldSpec], None] = None,
+        fields: FieldSpec | Sequence[FieldSpec] | None = None,
         engine: str = "default",
-        options: dict[str, Union[str, bool, int, float]] = {},
+        options: dict[str, str | bool | int | float] = {},
     ) -> None: ...
-    def execute(self, src: Arrays, dst: Arrays, mask: Union[Sequence[bool], None] = None) -> None: ...
-    def begin(self, src: Arrays, dst: Arrays, mask: Union[Sequence[bool], None] = None) -> None: ...
+    def execute(self, src: Arrays, dst: Arrays, mask: Sequence[bool] | None = None) -> None: ...
+    def begin(self, src: Arrays, dst: Arrays, mask: Sequence[bool] | None = None) -> None: ...
     def end(self) -> None: ...
     def test(self) -> bool: ...
     @property
@@ -128,7 +128,10 @@ class Coupler:
     """A coupled run seen from one rank."""
 
     def __init__(
-        self, comm: Comm, components: Union[str, Sequence[str]], config: Union[str, os.PathLike[str]]
+        self,
+        comm: Comm,
+        components: str | Sequence[str],
+        config: str | os.PathLike[str],
     ) -> None: ...
     def local_comm(self, component: str) -> Any:
         """An mpi4py Intracomm (the Fortran handle, an int, without mpi4py)."""
@@ -138,12 +141,12 @@ class Coupler:
         self,
         partition: PartitionId,
         name: str,
-        direction: Union[FieldDirection, str],
+        direction: FieldDirection | str,
         dtype: DTypeLike,
         bundle: int = 1,
     ) -> FieldId: ...
     def field_values(self, field: FieldId) -> int: ...
     def enddef(self) -> None: ...
-    def put(self, field: FieldId, time: float, values: Union[numpy.ndarray, None]) -> Status: ...
-    def get(self, field: FieldId, time: float, out: Union[numpy.ndarray, None]) -> Status: ...
+    def put(self, field: FieldId, time: float, values: numpy.ndarray | None) -> Status: ...
+    def get(self, field: FieldId, time: float, out: numpy.ndarray | None) -> Status: ...
     def finalize(self) -> None: ...

@@ -1,0 +1,84 @@
+! The demo's ocean (Fortran): every hour it reads the averaged fluxes and puts its sea
+! surface temperature. In the first run (start 0, no restart file yet) it also puts
+! the SST at start - lag, the value the atmosphere receives at time 0.
+!
+!   mpiexec -n 2 atmosphere CONFIG : -n 1 ocean CONFIG START LENGTH : ...
+program ocean
+  use, intrinsic :: iso_fortran_env, only: int64, real64
+  use mpi
+  use ferry
+  implicit none
+
+  integer(int64), parameter :: nx = 72, ny = 36
+  real(real64), parameter :: step = 3600, lag = 3600, pi = 3.14159265358979323846_real64
+  type(ferry_coupler) :: coupler
+  type(ferry_layout) :: layout
+  integer :: ierr, comm, rank, nranks, grid, part, sst_field, fluxes_field, status
+  integer(int64) :: n, i
+  integer(int64), allocatable :: ids(:)
+  real(real64), allocatable :: sst(:), fluxes(:, :), lat(:)
+  real(real64) :: start, length, time
+  character(len=512) :: config, arg
+
+  call MPI_Init(ierr)
+  call get_command_argument(1, config)
+  call get_command_argument(2, arg)
+  read (arg, *) start
+  call get_command_argument(3, arg)
+  read (arg, *) length
+
+  call ferry_coupler_create(MPI_COMM_WORLD, ['ocean'], trim(config), coupler, ierr)
+  call ferry_check(ierr)
+  call ferry_coupler_local_comm(coupler, 'ocean', comm, ierr)
+  call MPI_Comm_rank(comm, rank, ierr)
+  call MPI_Comm_size(comm, nranks, ierr)
+  call ferry_coupler_def_grid(coupler, 'ocean', 'lonlat', nx, ny, grid, ierr)
+  call ferry_layout_create_orange(nx, ny, nranks, rank, layout, ierr)   ! latitude bands
+  call ferry_check(ierr)
+  call ferry_coupler_def_partition(coupler, grid, 'bands', layout, part, ierr)
+  call ferry_coupler_def_field(coupler, part, 'sst', FERRY_FIELD_OUT, FERRY_TYPE_FLOAT64, 1, &
+                               sst_field, ierr)
+  call ferry_coupler_def_field(coupler, part, 'fluxes_in', FERRY_FIELD_IN, FERRY_TYPE_FLOAT64, 2, &
+                               fluxes_field, ierr)
+  call ferry_check(ierr)
+  call ferry_coupler_enddef(coupler, ierr)
+  call ferry_check(ierr)
+
+  call ferry_layout_local_size(layout, n, ierr)
+  allocate (ids(n), sst(n), fluxes(2, n), lat(n))
+  call ferry_layout_get_ids(layout, ids, ierr)     ! 0-based global ids
+  lat = -87.5_real64 + 5 * real(ids / nx, real64)
+  fluxes = 0
+
+  if (start == 0) then                             ! no restart file in the first run
+    call compute_sst(start - lag)
+    call ferry_coupler_put(coupler, sst_field, start - lag, sst, status, ierr)
+    call ferry_check(ierr)
+  end if
+  time = start
+  do while (time < start + length)
+    call ferry_coupler_get(coupler, fluxes_field, time, fluxes, status, ierr)
+    call ferry_check(ierr)
+    call compute_sst(time)
+    call ferry_coupler_put(coupler, sst_field, time, sst, status, ierr)
+    call ferry_check(ierr)
+    time = time + step
+  end do
+
+  call ferry_coupler_finalize(coupler, ierr)
+  call ferry_check(ierr)
+  call ferry_coupler_destroy(coupler, ierr)
+  call ferry_layout_destroy(layout, ierr)
+  call MPI_Finalize(ierr)
+
+contains
+
+  ! SST: a latitude profile, a slow oscillation and the last averaged heat flux.
+  subroutine compute_sst(t)
+    real(real64), intent(in) :: t
+    do i = 1, n
+      sst(i) = 285 + 10 * cos(lat(i) * pi / 180) + 0.05_real64 * fluxes(1, i) &
+               + 0.5_real64 * sin(2 * pi * t / (4 * 86400))
+    end do
+  end subroutine compute_sst
+end program ocean

@@ -1,0 +1,339 @@
+// Remap: a gather exchange, a local row product, and a delivery exchange.
+//
+//   whole rows (bfb, or map_on dst):  source layout --gather--> source points each row
+//       needs, on the rank applying it --rows--> results --deliver--> destination layout
+//   partial sums (sum with map_on src): source values --partial rows--> partial sums
+//       --gather--> the row's finisher --rows (weights 1)--> results --deliver--> ...
+//
+// The delivery is skipped when every rank finishes exactly the rows of its destination
+// layout: the row product then writes into the destination buffers directly.
+#include "ferry/remap.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <tuple>
+#include <utility>
+
+#include "ferry/exchange.hpp"
+#include "regrid/row_assignment.hpp"
+#include "regrid/row_product.hpp"
+#include "util/agree.hpp"
+#include "util/check.hpp"
+#include "util/mpi.hpp"
+
+namespace ferry {
+
+namespace {
+
+using detail::cat;
+using regrid::detail::RowAssignment;
+using regrid::detail::RowProduct;
+
+using Bytes = std::vector<unsigned char>;
+
+Bytes buffer_for(Datatype type, int components, std::size_t points) {
+  return Bytes(points * static_cast<std::size_t>(components) * datatype_size(type));
+}
+
+// This rank's arguments; run on every rank and agreed, so all fail alike.
+void check_arguments(const Comm& comm, const Weights& w, const Layout& src, const Layout& dst,
+                     const std::vector<FieldSpec>& fields, const RemapOptions& options) {
+  FERRY_CHECK(w.parts() == comm.size() && w.part() == comm.rank(), Errc::Arg,
+              "Remap: the weights are distributed over ", w.parts(), " ranks (this is part ",
+              w.part(), "), the communicator has ", comm.size(), " (this is rank ", comm.rank(),
+              "). Read or build the weights on the communicator given to Remap");
+  for (const auto& [layout, size, side] :
+       {std::tuple{&src, w.src_size(), "source"}, std::tuple{&dst, w.dst_size(), "destination"}}) {
+    FERRY_CHECK(layout->global_size() == size, Errc::Arg, "Remap: the ", side,
+                " layout on rank ", comm.rank(), " has global size ", layout->global_size(),
+                ", the weights' ", side, " grid has ", size,
+                " points. Build the layout over the grid of the weights");
+    const auto& ids = layout->ids();
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      FERRY_CHECK(ids[i] >= 0 && ids[i] < size, Errc::ArgRange, "Remap: ", side, " id ", ids[i],
+                  " at position ", i, " on rank ", comm.rank(), " is outside the grid 0..",
+                  size - 1, ". Check the ids given to the layout");
+  }
+  FERRY_CHECK(!fields.empty(), Errc::Arg,
+              "Remap: no fields given. Describe at least one field (type and components)");
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    FERRY_CHECK(fields[f].type == Datatype::Float64 || fields[f].type == Datatype::Float32,
+                Errc::Arg, "Remap: field ", f, " has type ", datatype_name(fields[f].type),
+                "; remapping sums weighted values, so fields are float64 or float32");
+    FERRY_CHECK(fields[f].components >= 1, Errc::Arg, "Remap: field ", f, " has ",
+                fields[f].components, " components. A field has at least one per point");
+  }
+  FERRY_CHECK(options.map_on == MapOn::Src || options.map_on == MapOn::Dst, Errc::Arg,
+              "Remap: map_on is ", static_cast<int>(options.map_on),
+              ". Use MapOn::Src or MapOn::Dst");
+  FERRY_CHECK(options.mode == RemapMode::Bfb || options.mode == RemapMode::Sum, Errc::Arg,
+              "Remap: mode is ", static_cast<int>(options.mode),
+              ". Use RemapMode::Bfb or RemapMode::Sum");
+  FERRY_CHECK(options.dst_mask.empty() ||
+                  static_cast<std::int64_t>(options.dst_mask.size()) == dst.local_size(),
+              Errc::ArgSize, "Remap: dst_mask on rank ", comm.rank(), " has ",
+              options.dst_mask.size(), " flags, the destination layout ", dst.local_size(),
+              " points. Give one flag per destination point, or none");
+}
+
+// An exchange inside Remap; its errors say what it was for.
+Exchange make_exchange(const Comm& comm, const Layout& from, const Layout& to,
+                       std::vector<FieldSpec> specs, const RemapOptions& options,
+                       const char* purpose) {
+  try {
+    return Exchange(comm.get(), from, to, std::move(specs), options.engine, options.engine_options);
+  } catch (const Error& e) {
+    throw Error(e.code(), cat("Remap: ", purpose, ": ", e.what()), e.rank());
+  }
+}
+
+// The weight file's point data moved from the weights' blocks to a layout's points.
+GridPointData points_at(const Comm& comm, const GridPointData& blocks, std::int64_t size,
+                        const Layout& layout) {
+  GridPointData data;
+  std::vector<FieldSpec> specs;
+  std::vector<const void*> from;
+  std::vector<void*> to;
+  const auto n = static_cast<std::size_t>(layout.local_size());
+  for (auto [in, out] : {std::pair{&blocks.area, &data.area}, std::pair{&blocks.frac, &data.frac}}) {
+    if (!*in) continue;
+    out->emplace(n);
+    specs.push_back({Datatype::Float64, 1});
+    from.push_back((*in)->data());
+    to.push_back((*out)->data());
+  }
+  if (blocks.mask) {
+    data.mask.emplace(n);
+    specs.push_back({Datatype::Int32, 1});
+    from.push_back(blocks.mask->data());
+    to.push_back(data.mask->data());
+  }
+  // Every rank read the same file, so every rank has the same data or none.
+  if (specs.empty()) return data;
+  Exchange(comm.get(), Layout::block(size, comm.size(), comm.rank()), layout, std::move(specs), "p2p")
+      .execute(from.data(), to.data());
+  return data;
+}
+
+// Sets every component of the listed points to the fill value.
+void fill_points(Datatype type, void* data, int components, const std::vector<std::int64_t>& points,
+                 double fill) {
+  for (std::int64_t i : points)
+    for (int c = 0; c < components; ++c) {
+      const auto k = static_cast<std::size_t>(i * components + c);
+      if (type == Datatype::Float64)
+        static_cast<double*>(data)[k] = fill;
+      else
+        static_cast<float*>(data)[k] = static_cast<float>(fill);
+    }
+}
+
+}  // namespace
+
+struct Remap::State {
+  Comm comm;
+  std::vector<FieldSpec> fields;
+  RemapOptions options;
+  bool partial = false;  // sum mode on the source side
+
+  RowProduct partial_rows;             // partial sums: source values -> partial sums
+  std::vector<Bytes> partial_values;   // per field, float64
+  std::optional<Exchange> gather;      // what the rows read, to where they are applied
+  std::vector<Bytes> gathered;         // per field: float64 partial sums, else the field's type
+  RowProduct rows_product;
+  std::vector<Bytes> results;          // per field, when delivered
+  std::optional<Exchange> deliver;     // results -> destination layout
+  std::vector<std::int64_t> masked;    // destination points kept at the fill value
+
+  std::vector<std::int64_t> rows;
+  GridPointData src_points;
+  GridPointData dst_points;
+
+  // Pointer arrays, made once so apply() never allocates: what the exchanges read and
+  // write, and the caller's buffers (kept from begin() to end()).
+  std::vector<const void*> in;
+  std::vector<void*> out;
+  std::vector<const void*> user_src;
+  std::vector<void*> user_dst;
+  bool in_flight = false;
+  bool failed = false;
+};
+
+Remap::Remap(MPI_Comm comm, const Weights& weights, const Layout& src, const Layout& dst,
+             std::vector<FieldSpec> fields, const RemapOptions& options)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.comm = Comm::dup(comm);
+  s.fields = std::move(fields);
+  s.options = options;
+  detail::agree_on(s.comm, [&] { check_arguments(s.comm, weights, src, dst, s.fields, options); });
+  s.partial = options.map_on == MapOn::Src && options.mode == RemapMode::Sum;
+  RowAssignment a = regrid::detail::assign_rows(s.comm, weights, src, dst, options.map_on, s.partial);
+  s.rows = std::move(a.finish.rows);
+  const std::size_t nf = s.fields.size();
+  const std::size_t links = a.finish.index.size();
+
+  // Where the rows of this rank write: straight into the destination buffers when this
+  // rank finishes exactly the points of its destination layout, on every rank.
+  std::vector<std::int64_t> target;
+  {
+    std::vector<std::pair<std::int64_t, std::int64_t>> wanted;  // (id, position in dst)
+    for (std::size_t i = 0; i < dst.ids().size(); ++i)
+      wanted.push_back({dst.ids()[i], static_cast<std::int64_t>(i)});
+    std::sort(wanted.begin(), wanted.end());
+    int direct = wanted.size() == s.rows.size() ? 1 : 0;
+    for (std::size_t i = 0; direct && i < wanted.size(); ++i)
+      direct = wanted[i].first == s.rows[i] ? 1 : 0;
+    int everywhere = 0;
+    FERRY_CALL_MPI(MPI_Allreduce(&direct, &everywhere, 1, MPI_INT, MPI_MIN, s.comm.get()));
+    if (everywhere) {
+      for (const auto& w : wanted) target.push_back(w.second);
+    } else {
+      s.deliver.emplace(make_exchange(
+          s.comm, Layout::points(weights.dst_size(), s.rows), dst, s.fields, options,
+          "delivering the rows to the destination layout"));
+      for (const FieldSpec& f : s.fields)
+        s.results.push_back(buffer_for(f.type, f.components, s.rows.size()));
+    }
+  }
+
+  if (s.partial) {
+    s.partial_rows = RowProduct(std::move(a.partial.row_start), std::move(a.partial.index),
+                                std::move(a.partial.weight), {});
+    std::vector<std::int64_t> formed(a.partial.rows.size());
+    std::iota(formed.begin(), formed.end(), a.first_partial);
+    std::vector<FieldSpec> specs;
+    for (const FieldSpec& f : s.fields) {
+      specs.push_back({Datatype::Float64, f.components});
+      s.partial_values.push_back(buffer_for(Datatype::Float64, f.components, formed.size()));
+      s.gathered.push_back(buffer_for(Datatype::Float64, f.components, links));
+    }
+    // The finisher receives its rows' partial sums in link order: link k reads value k.
+    s.gather.emplace(make_exchange(s.comm, Layout::points(a.partial_total, std::move(formed)),
+                                   Layout::points(a.partial_total, a.finish.index),
+                                   std::move(specs), options,
+                                   "moving partial sums to the ranks that finish the rows"));
+    std::vector<std::int64_t> index(links);
+    std::iota(index.begin(), index.end(), 0);
+    s.rows_product = RowProduct(std::move(a.finish.row_start), std::move(index),
+                                std::move(a.finish.weight), std::move(target));
+  } else {
+    // Each source point the rows read, once, in ascending order; links index into it.
+    std::vector<std::int64_t> needed = a.finish.index;
+    std::sort(needed.begin(), needed.end());
+    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+    for (std::int64_t& k : a.finish.index)
+      k = std::lower_bound(needed.begin(), needed.end(), k) - needed.begin();
+    for (const FieldSpec& f : s.fields) s.gathered.push_back(buffer_for(f.type, f.components, needed.size()));
+    s.gather.emplace(make_exchange(
+        s.comm, src, Layout::points(weights.src_size(), std::move(needed)), s.fields, options,
+        "moving source values to the ranks that apply the rows (the source layout must hold "
+        "every source point the weights use, once)"));
+    s.rows_product = RowProduct(std::move(a.finish.row_start), std::move(a.finish.index),
+                                std::move(a.finish.weight), std::move(target));
+  }
+
+  for (std::size_t i = 0; i < options.dst_mask.size(); ++i)
+    if (options.dst_mask[i]) s.masked.push_back(static_cast<std::int64_t>(i));
+  s.src_points = points_at(s.comm, weights.src_points(), weights.src_size(), src);
+  s.dst_points = points_at(s.comm, weights.dst_points(), weights.dst_size(), dst);
+  s.in.resize(nf);
+  s.out.resize(nf);
+  s.user_src.resize(nf);
+  s.user_dst.resize(nf);
+}
+
+Remap::~Remap() = default;
+Remap::Remap(Remap&&) noexcept = default;
+Remap& Remap::operator=(Remap&&) noexcept = default;
+
+void Remap::apply(const void* const* src, void* const* dst) {
+  begin(src, dst);
+  end();
+}
+
+void Remap::apply(const double* const* src, double* const* dst) {
+  FERRY_CHECK(state_, Errc::State, "Remap::apply: the remap was moved from");
+  for (std::size_t f = 0; f < state_->fields.size(); ++f)
+    FERRY_CHECK(state_->fields[f].type == Datatype::Float64, Errc::Arg, "Remap::apply: field ", f,
+                " is ", datatype_name(state_->fields[f].type),
+                ", but double arrays were given. Pass void pointers for mixed types");
+  State& s = *state_;
+  std::copy(src, src + s.fields.size(), s.user_src.begin());
+  std::copy(dst, dst + s.fields.size(), s.user_dst.begin());
+  apply(s.user_src.data(), s.user_dst.data());
+}
+
+void Remap::begin(const void* const* src, void* const* dst) {
+  FERRY_CHECK(state_, Errc::State, "Remap::begin: the remap was moved from");
+  State& s = *state_;
+  FERRY_CHECK(!s.failed, Errc::State,
+              "Remap::begin: an earlier remap failed; this object can only be destroyed");
+  FERRY_CHECK(!s.in_flight, Errc::State,
+              "Remap::begin: the previous begin() has not been completed by end()");
+  try {
+    for (std::size_t f = 0; f < s.fields.size(); ++f) {
+      if (s.partial) {
+        s.partial_rows.apply(s.fields[f].type, src[f], Datatype::Float64,
+                             s.partial_values[f].data(), s.fields[f].components, 0);
+        s.in[f] = s.partial_values[f].data();
+      } else {
+        s.in[f] = src[f];
+      }
+      s.out[f] = s.gathered[f].data();
+    }
+    s.gather->begin(s.in.data(), s.out.data());
+  } catch (...) {
+    s.failed = true;
+    throw;
+  }
+  if (dst != s.user_dst.data()) std::copy(dst, dst + s.fields.size(), s.user_dst.begin());
+  s.in_flight = true;
+}
+
+void Remap::end() {
+  FERRY_CHECK(state_, Errc::State, "Remap::end: the remap was moved from");
+  State& s = *state_;
+  FERRY_CHECK(!s.failed, Errc::State,
+              "Remap::end: an earlier remap failed; this object can only be destroyed");
+  FERRY_CHECK(s.in_flight, Errc::State, "Remap::end: no remap in flight; call begin() first");
+  s.in_flight = false;
+  try {
+    s.gather->end();
+    for (std::size_t f = 0; f < s.fields.size(); ++f) {
+      const FieldSpec& field = s.fields[f];
+      void* out = s.deliver ? s.results[f].data() : s.user_dst[f];
+      s.rows_product.apply(s.partial ? Datatype::Float64 : field.type, s.gathered[f].data(),
+                           field.type, out, field.components, s.options.fill_value);
+      s.in[f] = out;
+    }
+    if (s.deliver) s.deliver->execute(s.in.data(), s.user_dst.data());
+    for (std::size_t f = 0; f < s.fields.size(); ++f)
+      fill_points(s.fields[f].type, s.user_dst[f], s.fields[f].components, s.masked,
+                  s.options.fill_value);
+  } catch (...) {
+    s.failed = true;
+    throw;
+  }
+}
+
+const std::vector<std::int64_t>& Remap::rows() const noexcept { return state_->rows; }
+const GridPointData& Remap::src_points() const noexcept { return state_->src_points; }
+const GridPointData& Remap::dst_points() const noexcept { return state_->dst_points; }
+const std::vector<FieldSpec>& Remap::fields() const noexcept { return state_->fields; }
+const RemapOptions& Remap::options() const noexcept { return state_->options; }
+
+Traffic Remap::traffic() const {
+  Traffic total;
+  for (const std::optional<Exchange>* ex : {&state_->gather, &state_->deliver}) {
+    if (!*ex) continue;
+    const Traffic t = (*ex)->traffic();
+    total.messages += t.messages;
+    total.bytes += t.bytes;
+    total.rounds += t.rounds;
+  }
+  return total;
+}
+
+}  // namespace ferry

@@ -1,0 +1,154 @@
+// Weights::write_scrip: the matrix and point data back into a SCRIP remapping file.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <system_error>
+
+#include "coupling/io/rank_order.hpp"
+#include "ferry/config.hpp"
+#include "ferry/weights.hpp"
+#include "regrid/weight_file.hpp"
+#include "util/agree.hpp"
+#include "util/check.hpp"
+#include "util/mpi.hpp"
+
+namespace ferry {
+
+namespace {
+
+using coupling::detail::NetcdfFile;
+using regrid::detail::kScrip;
+
+// Addresses fit NetCDF's int unless a grid has more than 2^31 - 1 points.
+bool int_addresses(const Weights& w) {
+  return std::max(w.src_size(), w.dst_size()) <= std::numeric_limits<int>::max();
+}
+
+// The point data variables one grid's data has.
+std::vector<const char*> point_names(const GridPointData& data, int side) {
+  std::vector<const char*> names;
+  if (data.area) names.push_back(kScrip.area[side]);
+  if (data.frac) names.push_back(kScrip.frac[side]);
+  if (data.mask) names.push_back(kScrip.mask[side]);
+  return names;
+}
+
+// Rank 0 creates the file: dimensions, variables and attributes, no values.
+void define_file(NetcdfFile& file, const Weights& w) {
+  file.put_text_att(NC_GLOBAL, "title", "ferry remapping weights");
+  file.put_text_att(NC_GLOBAL, "conventions", "SCRIP");
+  file.put_text_att(NC_GLOBAL, "ferry_format_version", regrid::detail::kWeightsFormatVersion);
+  file.put_text_att(NC_GLOBAL, "source", detail::cat("ferry ", FERRY_VERSION_STRING));
+  if (!w.method().empty()) file.put_text_att(NC_GLOBAL, "map_method", w.method());
+  const int size_dims[2] = {
+      file.define_dim(kScrip.src_size, static_cast<std::size_t>(w.src_size())),
+      file.define_dim(kScrip.dst_size, static_cast<std::size_t>(w.dst_size()))};
+  const int links = file.define_dim(kScrip.links, static_cast<std::size_t>(w.global_links()));
+  const int columns = file.define_dim("num_wgts", 1);
+  const nc_type index_type = int_addresses(w) ? NC_INT : NC_INT64;
+  file.define_var(kScrip.src_index, index_type, {links});
+  file.define_var(kScrip.dst_index, index_type, {links});
+  file.define_var(kScrip.weight, NC_DOUBLE, {links, columns});
+  for (int side = 0; side < 2; ++side) {
+    const GridPointData& data = side == 0 ? w.src_points() : w.dst_points();
+    for (const char* name : point_names(data, side))
+      file.define_var(name, name == kScrip.mask[side] ? NC_INT : NC_DOUBLE, {size_dims[side]});
+  }
+  file.end_define();
+}
+
+// Writes `count` values from `first` on of variable `name` (the first column of a
+// 2-D one). The values must have the variable's type: nc_put_vara does not convert.
+void put_slab(NetcdfFile& file, const char* name, std::int64_t first, std::size_t count,
+              const void* values) {
+  if (count == 0) return;
+  const std::optional<int> varid = file.find_var(name);
+  FERRY_CHECK(varid, Errc::Io, file.caller(), ": variable \"", name, "\" vanished from \"",
+              file.path(), "\" while it was written. Do not touch the file during the run");
+  std::vector<std::size_t> start{static_cast<std::size_t>(first)};
+  std::vector<std::size_t> span{count};
+  if (file.var_dims(*varid).size() == 2) {
+    start.push_back(0);
+    span.push_back(1);
+  }
+  file.put_vara(*varid, start, span, values);
+}
+
+// The 1-based addresses of this rank's links, by ascending row.
+template <class Index>
+void put_addresses(NetcdfFile& file, const Weights& w, std::int64_t offset) {
+  const std::size_t n = w.cols().size();
+  std::vector<Index> src(n);
+  std::vector<Index> dst(n);
+  for (std::int64_t i = 0; i < w.row_count(); ++i)
+    for (auto k = static_cast<std::size_t>(w.row_start()[static_cast<std::size_t>(i)]);
+         k < static_cast<std::size_t>(w.row_start()[static_cast<std::size_t>(i) + 1]); ++k) {
+      src[k] = static_cast<Index>(w.cols()[k] + 1);
+      dst[k] = static_cast<Index>(w.first_row() + i + 1);
+    }
+  put_slab(file, kScrip.src_index, offset, n, src.data());
+  put_slab(file, kScrip.dst_index, offset, n, dst.data());
+}
+
+// Each rank writes its links at `offset` and its blocks of point data.
+void write_part(NetcdfFile& file, const Weights& w, std::int64_t offset) {
+  if (int_addresses(w))
+    put_addresses<int>(file, w, offset);
+  else
+    put_addresses<long long>(file, w, offset);
+  put_slab(file, kScrip.weight, offset, w.values().size(), w.values().data());
+  for (int side = 0; side < 2; ++side) {
+    const GridPointData& data = side == 0 ? w.src_points() : w.dst_points();
+    const std::int64_t first = side == 0 ? w.first_src_point() : w.first_row();
+    if (data.area) put_slab(file, kScrip.area[side], first, data.area->size(), data.area->data());
+    if (data.frac) put_slab(file, kScrip.frac[side], first, data.frac->size(), data.frac->data());
+    if (data.mask) put_slab(file, kScrip.mask[side], first, data.mask->size(), data.mask->data());
+  }
+}
+
+}  // namespace
+
+void Weights::write_scrip(MPI_Comm user_comm, const std::string& path) const {
+  const char* const caller = "Weights::write_scrip";
+  const Comm comm = Comm::dup(user_comm);
+  detail::agree_on(comm, [&] {
+    FERRY_CHECK(parts_ == comm.size() && part_ == comm.rank(), Errc::Arg, caller,
+                ": the weights are distributed over ", parts_, " ranks (this is part ", part_,
+                "), the communicator has ", comm.size(), " (this is rank ", comm.rank(),
+                "). Write them on the communicator they were read or built on");
+  });
+  auto local = static_cast<std::int64_t>(cols_.size());
+  std::int64_t offset = 0;
+  FERRY_CALL_MPI(MPI_Exscan(&local, &offset, 1, MPI_INT64_T, MPI_SUM, comm.get()));
+  if (comm.rank() == 0) offset = 0;  // MPI_Exscan leaves rank 0's result undefined
+
+  // Write beside the old file and rename at the end: a failed write never leaves a
+  // truncated weight file behind under the real name.
+  const std::string partial = path + ".partial";
+  try {
+    detail::agree_on(comm, [&] {
+      if (comm.rank() != 0) return;
+      NetcdfFile file(caller, partial, NetcdfFile::Mode::Create);
+      define_file(file, *this);
+      file.close();
+    });
+    coupling::detail::in_rank_order(comm, [&] {
+      NetcdfFile file(caller, partial, NetcdfFile::Mode::Write);
+      write_part(file, *this, offset);
+      file.close();
+    });
+    detail::agree_on(comm, [&] {
+      if (comm.rank() != 0) return;
+      std::error_code error;
+      std::filesystem::rename(partial, path, error);
+      FERRY_CHECK(!error, Errc::Io, caller, ": cannot rename \"", partial, "\" to \"", path,
+                  "\": ", error.message(), ". Check the permissions of the directory");
+    });
+  } catch (const Error&) {
+    if (comm.rank() == 0) std::remove(partial.c_str());
+    throw;
+  }
+}
+
+}  // namespace ferry

@@ -1,0 +1,125 @@
+// Remap refuses bad layouts, fields and options with the same error on every rank.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ferry/error.hpp"
+#include "ferry/remap.hpp"
+#include "ferry/weights.hpp"
+#include "regrid_test_files.hpp"
+#include "test_support.hpp"
+
+using ferry::Datatype;
+using ferry::Errc;
+using ferry::FieldSpec;
+using ferry::Layout;
+using ferry::MapOn;
+using ferry::Remap;
+using ferry::RemapOptions;
+using ferry::WeightLink;
+using ferry::Weights;
+using regrid_test::rank_of;
+using regrid_test::size_of;
+
+namespace {
+
+// 6 source points onto 4 destination rows, two links each; only row 1 reads point 5.
+class RemapErrors : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::vector<WeightLink> links;
+    if (me_ == 0)
+      for (std::int64_t k = 0; k < 8; ++k) links.push_back({k / 2, (k * 5 + 1) % 6, 0.5, k});
+    weights_ = Weights::from_links(MPI_COMM_WORLD, 6, 4, links);
+  }
+
+  void expect_remap_error(const Layout& src, const Layout& dst, std::vector<FieldSpec> fields,
+                          const RemapOptions& options, Errc code, const std::string& pattern) {
+    ferry_test::expect_error(
+        [&] { Remap(MPI_COMM_WORLD, weights_, src, dst, fields, options); }, code, pattern);
+  }
+
+  const int me_ = rank_of(MPI_COMM_WORLD);
+  const int p_ = size_of(MPI_COMM_WORLD);
+  Weights weights_;
+  Layout src_ = Layout::block(6, p_, me_);
+  Layout dst_ = Layout::block(4, p_, me_);
+  std::vector<FieldSpec> one_ = {{Datatype::Float64, 1}};
+};
+
+TEST_F(RemapErrors, SourceLayoutOfAnotherGrid) {
+  expect_remap_error(Layout::block(7, p_, me_), dst_, one_, {}, Errc::Arg,
+                     "Remap: the source layout on rank \\d+ has global size 7, the weights' "
+                     "source grid has 6 points");
+}
+
+TEST_F(RemapErrors, DestinationIdOutOfRange) {
+  std::vector<std::int64_t> ids = dst_.ids();
+  if (me_ == p_ - 1) ids.push_back(4);
+  expect_remap_error(src_, Layout::points(4, ids), one_, {}, Errc::ArgRange,
+                     "Remap: destination id 4 at position \\d+ on rank \\d+ is outside the grid 0..3");
+}
+
+TEST_F(RemapErrors, SourcePointHeldByNoRank) {
+  // Nobody holds source point 5.
+  const Layout src = me_ == 0 ? Layout::points(6, {0, 1, 2, 3, 4}) : Layout::none(6);
+  RemapOptions on_src;
+  on_src.map_on = MapOn::Src;
+  expect_remap_error(src, dst_, one_, on_src, Errc::Missing,
+                     "Remap: 1 link\\(s\\) of the weights read source points that no rank of "
+                     "the source layout holds, first: 5 \\(row 1\\)");
+  expect_remap_error(src, dst_, one_, {}, Errc::Missing,
+                     "Remap: moving source values to the ranks that apply the rows .*held by no "
+                     "source rank, first: 5");
+}
+
+TEST_F(RemapErrors, SourcePointHeldTwice) {
+  const Layout src = me_ == 0 ? Layout::points(6, {0, 1, 2, 3, 4, 5, 3}) : Layout::none(6);
+  RemapOptions on_src;
+  on_src.map_on = MapOn::Src;
+  expect_remap_error(src, dst_, one_, on_src, Errc::Duplicate,
+                     "Remap: source point 3 is held by source ranks 0 and 0");
+  expect_remap_error(src, dst_, one_, {}, Errc::Duplicate, "id 3 is held by source ranks 0 and 0");
+}
+
+TEST_F(RemapErrors, WeightsOfAnotherCommunicator) {
+  if (p_ < 2) GTEST_SKIP() << "needs two ranks";
+  MPI_Comm reversed = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, p_ - me_, &reversed);
+  ferry_test::expect_error(
+      [&] { Remap(reversed, weights_, src_, dst_, one_); }, Errc::Arg,
+      "Remap: the weights are distributed over \\d+ ranks \\(this is part \\d+\\), the "
+      "communicator has \\d+ \\(this is rank \\d+\\)");
+  MPI_Comm_free(&reversed);
+}
+
+TEST_F(RemapErrors, IntegerField) {
+  expect_remap_error(src_, dst_, {{Datatype::Float64, 1}, {Datatype::Int32, 1}}, {}, Errc::Arg,
+                     "Remap: field 1 has type int32; remapping sums weighted values");
+}
+
+TEST_F(RemapErrors, MaskOfWrongLength) {
+  RemapOptions options;
+  options.dst_mask.assign(static_cast<std::size_t>(dst_.local_size()) + 1, 0);
+  expect_remap_error(src_, dst_, one_, options, Errc::ArgSize,
+                     "Remap: dst_mask on rank \\d+ has \\d+ flags, the destination layout \\d+ points");
+}
+
+TEST_F(RemapErrors, UnknownEngine) {
+  RemapOptions options;
+  options.engine = "neighbour";
+  expect_remap_error(src_, dst_, one_, options, Errc::Arg, "unknown engine \"neighbour\"");
+}
+
+TEST_F(RemapErrors, DoubleApplyOnFloatFields) {
+  Remap remap(MPI_COMM_WORLD, weights_, src_, dst_, {{Datatype::Float32, 1}});
+  const double* in = nullptr;
+  double* out = nullptr;
+  ferry_test::expect_error([&] { remap.apply(&in, &out); }, Errc::Arg,
+                           "Remap::apply: field 0 is float32, but double arrays were given");
+}
+
+}  // namespace
