@@ -23,9 +23,12 @@ struct WeightLink {
 /// What a weight file says about the points of one grid, for the points one rank
 /// holds. Each value is present only if the file has it (every rank alike).
 struct GridPointData {
-  std::optional<std::vector<double>> area;  ///< cell areas (SCRIP *_grid_area, ESMF area_a/area_b)
-  std::optional<std::vector<double>> frac;  ///< fraction of the cell the weights cover (*_grid_frac, frac_a/b)
-  std::optional<std::vector<std::int32_t>> mask;  ///< 1 = active, 0 = masked (*_grid_imask, mask_a/b)
+  /// Cell areas (SCRIP *_grid_area, ESMF area_a/area_b).
+  std::optional<std::vector<double>> area;
+  /// Fraction of each cell the weights cover (*_grid_frac, frac_a/frac_b).
+  std::optional<std::vector<double>> frac;
+  /// 1 = active, 0 = masked (*_grid_imask, mask_a/mask_b).
+  std::optional<std::vector<std::int32_t>> mask;
 };
 
 /// A sparse remapping matrix of dst_size rows and src_size columns, distributed over
@@ -80,7 +83,9 @@ class Weights {
 
   /// The rows held here: first_row() .. first_row() + row_count() - 1.
   std::int64_t first_row() const noexcept { return first_row_; }
-  std::int64_t row_count() const noexcept { return static_cast<std::int64_t>(row_start_.size()) - 1; }
+  std::int64_t row_count() const noexcept {
+    return static_cast<std::int64_t>(row_start_.size()) - 1;
+  }
   /// CSR offsets: row first_row() + i has links row_start()[i] .. row_start()[i + 1] - 1.
   const std::vector<std::int64_t>& row_start() const noexcept { return row_start_; }
   /// Source point (0-based) of each local link.

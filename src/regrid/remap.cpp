@@ -96,7 +96,8 @@ GridPointData points_at(const Comm& comm, const GridPointData& blocks, std::int6
   std::vector<const void*> from;
   std::vector<void*> to;
   const auto n = static_cast<std::size_t>(layout.local_size());
-  for (auto [in, out] : {std::pair{&blocks.area, &data.area}, std::pair{&blocks.frac, &data.frac}}) {
+  for (auto [in, out] :
+       {std::pair{&blocks.area, &data.area}, std::pair{&blocks.frac, &data.frac}}) {
     if (!*in) continue;
     out->emplace(n);
     specs.push_back({Datatype::Float64, 1});
@@ -111,8 +112,8 @@ GridPointData points_at(const Comm& comm, const GridPointData& blocks, std::int6
   }
   // Every rank read the same file, so every rank has the same data or none.
   if (specs.empty()) return data;
-  Exchange(comm.get(), Layout::block(size, comm.size(), comm.rank()), layout, std::move(specs), "p2p")
-      .execute(from.data(), to.data());
+  const Layout held = Layout::block(size, comm.size(), comm.rank());
+  Exchange(comm.get(), held, layout, std::move(specs), "p2p").execute(from.data(), to.data());
   return data;
 }
 
@@ -169,7 +170,8 @@ Remap::Remap(MPI_Comm comm, const Weights& weights, const Layout& src, const Lay
   s.options = options;
   detail::agree_on(s.comm, [&] { check_arguments(s.comm, weights, src, dst, s.fields, options); });
   s.partial = options.map_on == MapOn::Src && options.mode == RemapMode::Sum;
-  RowAssignment a = regrid::detail::assign_rows(s.comm, weights, src, dst, options.map_on, s.partial);
+  RowAssignment a =
+      regrid::detail::assign_rows(s.comm, weights, src, dst, options.map_on, s.partial);
   s.rows = std::move(a.finish.rows);
   const std::size_t nf = s.fields.size();
   const std::size_t links = a.finish.index.size();
@@ -225,7 +227,8 @@ Remap::Remap(MPI_Comm comm, const Weights& weights, const Layout& src, const Lay
     needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
     for (std::int64_t& k : a.finish.index)
       k = std::lower_bound(needed.begin(), needed.end(), k) - needed.begin();
-    for (const FieldSpec& f : s.fields) s.gathered.push_back(buffer_for(f.type, f.components, needed.size()));
+    for (const FieldSpec& f : s.fields)
+      s.gathered.push_back(buffer_for(f.type, f.components, needed.size()));
     s.gather.emplace(make_exchange(
         s.comm, src, Layout::points(weights.src_size(), std::move(needed)), s.fields, options,
         "moving source values to the ranks that apply the rows (the source layout must hold "

@@ -33,8 +33,9 @@ std::vector<Record> route(const Comm& comm, const std::vector<Record>& records, 
       MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm.get()));
   std::vector<int> recv_displs(p + 1, 0);
   for (std::size_t q = 0; q < p; ++q)
-    recv_displs[q + 1] = ferry::detail::mpi_count<int>(
-        static_cast<long long>(recv_displs[q]) + recv_counts[q], "regrid: records received per rank");
+    recv_displs[q + 1] =
+        ferry::detail::mpi_count<int>(static_cast<long long>(recv_displs[q]) + recv_counts[q],
+                                      "regrid: records received per rank");
   std::vector<Record> received(static_cast<std::size_t>(recv_displs[p]));
 
   MPI_Datatype type = MPI_DATATYPE_NULL;

@@ -176,7 +176,8 @@ std::int64_t plurality(const std::vector<std::int64_t>& link_rank, std::int64_t 
   counts.clear();
   for (std::int64_t k = begin; k < end; ++k) {
     const std::int64_t rank = link_rank[static_cast<std::size_t>(k)];
-    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == rank; });
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& c) { return c.first == rank; });
     if (it == counts.end())
       counts.push_back({rank, 1});
     else
@@ -207,7 +208,8 @@ RowAssignment assign_rows(const Comm& comm, const Weights& w, const Layout& src,
   const std::vector<std::int64_t> finisher = find_finishers(comm, w, dst);
   std::vector<std::int64_t> link_rank;
   std::vector<std::int64_t> link_local;
-  if (map_on == MapOn::Src) std::tie(link_rank, link_local) = locate_sources(comm, w, src, finisher);
+  if (map_on == MapOn::Src)
+    std::tie(link_rank, link_local) = locate_sources(comm, w, src, finisher);
 
   // Row homes send every needed row's links where they are applied.
   std::vector<Work> work;

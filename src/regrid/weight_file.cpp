@@ -64,7 +64,8 @@ WeightFile::WeightFile(const std::string& caller, const std::string& path)
   links_ = length(src_index_);
   const std::string declared =
       dims[2] ? cat(" and the dimension ", f.links, " is ", *dims[2]) : std::string();
-  for (const auto& [varid, name] : {std::pair{dst_index_, f.dst_index}, std::pair{weight_, f.weight}})
+  for (const auto& [varid, name] :
+       {std::pair{dst_index_, f.dst_index}, std::pair{weight_, f.weight}})
     FERRY_CHECK(length(varid) == links_, Errc::Io, where, ": ", name, " has ", length(varid),
                 " links, ", f.src_index, " has ", links_, declared,
                 ". Every link variable holds one value per link; the file is damaged or was "
@@ -83,7 +84,7 @@ WeightFile::WeightFile(const std::string& caller, const std::string& path)
   const auto method = file_.att_shape(NC_GLOBAL, "map_method");
   if (method && method->first == NC_CHAR) method_ = file_.get_text_att(NC_GLOBAL, "map_method");
   // Some writers pad text attributes with NULs.
-  method_ = method_.c_str();
+  if (const auto nul = method_.find('\0'); nul != std::string::npos) method_.resize(nul);
 }
 
 int WeightFile::link_variable(const char* name) const {
@@ -171,7 +172,8 @@ GridPointData WeightFile::read_points(Side side, std::int64_t first, std::int64_
     *values = read_reals(file_, *varid, start, span);
     for (std::size_t k = 0; k < (*values)->size(); ++k)
       FERRY_CHECK(std::isfinite((**values)[k]), Errc::Arg, file_.caller(), ": \"", file_.path(),
-                  "\": ", name, " of ", side_name(side), " point ", first + static_cast<std::int64_t>(k) + 1,
+                  "\": ", name, " of ", side_name(side), " point ",
+                  first + static_cast<std::int64_t>(k) + 1,
                   " is ", (**values)[k], ", not a finite number. Make the weights again");
   }
   if (mask_[s]) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,15 +28,18 @@ struct WeightFormat {
   const char* mask[2];       ///< variables: source and destination masks
 };
 
-inline constexpr WeightFormat kScrip{"SCRIP",        "src_grid_size",  "dst_grid_size",
-                                     "num_links",    "src_address",    "dst_address",
-                                     "remap_matrix", {"src_grid_area", "dst_grid_area"},
+inline constexpr WeightFormat kScrip{"SCRIP",
+                                     "src_grid_size", "dst_grid_size", "num_links",
+                                     "src_address", "dst_address", "remap_matrix",
+                                     {"src_grid_area", "dst_grid_area"},
                                      {"src_grid_frac", "dst_grid_frac"},
                                      {"src_grid_imask", "dst_grid_imask"}};
-inline constexpr WeightFormat kEsmf{"ESMF", "n_a",     "n_b",
-                                    "n_s",  "col",     "row",
-                                    "S",    {"area_a", "area_b"},
-                                    {"frac_a", "frac_b"}, {"mask_a", "mask_b"}};
+inline constexpr WeightFormat kEsmf{"ESMF",
+                                    "n_a", "n_b", "n_s",
+                                    "col", "row", "S",
+                                    {"area_a", "area_b"},
+                                    {"frac_a", "frac_b"},
+                                    {"mask_a", "mask_b"}};
 
 /// Which grid of a weight file: 0 = source, 1 = destination.
 enum class Side : int { Src = 0, Dst = 1 };
@@ -47,7 +51,6 @@ class WeightFile {
  public:
   WeightFile(const std::string& caller, const std::string& path);
 
-  const WeightFormat& format() const noexcept { return *format_; }
   std::int64_t src_size() const noexcept { return src_size_; }
   std::int64_t dst_size() const noexcept { return dst_size_; }
   std::int64_t links() const noexcept { return links_; }

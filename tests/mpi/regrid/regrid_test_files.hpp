@@ -40,7 +40,8 @@ class RequireCdoData : public testing::Environment {
   void SetUp() override {
     if (std::ifstream(data_path("ready")).good()) return;
     if (rank_of(MPI_COMM_WORLD) == 0)
-      std::fprintf(stderr, "regrid test data missing (is cdo installed? run ctest -R regrid.data)\n");
+      std::fprintf(stderr,
+                   "regrid test data missing (is cdo installed? run ctest -R regrid.data)\n");
     MPI_Finalize();
     std::exit(77);
   }

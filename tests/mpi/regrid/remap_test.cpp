@@ -65,9 +65,12 @@ struct CdoCase {
 };
 
 const CdoCase kCdoCases[] = {
-    {"w_con.nc", "src.nc", "ref_con.nc"},       {"w_ycon.nc", "src.nc", "ref_ycon.nc"},
-    {"w_bil.nc", "src.nc", "ref_bil.nc"},       {"w_dis.nc", "src.nc", "ref_dis.nc"},
-    {"w_nn.nc", "src.nc", "ref_nn.nc"},         {"w_con_masked.nc", "src_masked.nc", "ref_con_masked.nc"},
+    {"w_con.nc", "src.nc", "ref_con.nc"},
+    {"w_ycon.nc", "src.nc", "ref_ycon.nc"},
+    {"w_bil.nc", "src.nc", "ref_bil.nc"},
+    {"w_dis.nc", "src.nc", "ref_dis.nc"},
+    {"w_nn.nc", "src.nc", "ref_nn.nc"},
+    {"w_con_masked.nc", "src_masked.nc", "ref_con_masked.nc"},
     {"w_con_back.nc", "src_n16.nc", "ref_con_back.nc"},
 };
 
@@ -155,7 +158,8 @@ const char* name_of(Placement p) {
 std::pair<Layout, Layout> layouts_for(Placement placement, const Weights& w, int p, int me) {
   if (placement == Placement::Disjoint && p > 1) {
     const int ns = (p + 1) / 2;
-    const Layout src = me < ns ? Layout::random(w.src_size(), ns, me, 31) : Layout::none(w.src_size());
+    const Layout src =
+        me < ns ? Layout::random(w.src_size(), ns, me, 31) : Layout::none(w.src_size());
     const Layout dst = me >= ns ? Layout::random(w.dst_size(), p - ns, me - ns, 32)
                                 : Layout::none(w.dst_size());
     return {src, dst};

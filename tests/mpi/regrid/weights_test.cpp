@@ -94,8 +94,10 @@ void write_file_serial(const std::string& path, const FileSpec& s) {
   if (s.src_area_points != -1) {
     int d_area = d_src;
     if (s.src_area_points != s.src_size)
-      REGRID_TEST_NC(nc_def_dim(nc, "area_points", static_cast<std::size_t>(s.src_area_points), &d_area));
-    REGRID_TEST_NC(nc_def_var(nc, s.esmf ? "area_a" : "src_grid_area", NC_DOUBLE, 1, &d_area, &v_area));
+      REGRID_TEST_NC(
+          nc_def_dim(nc, "area_points", static_cast<std::size_t>(s.src_area_points), &d_area));
+    const char* area = s.esmf ? "area_a" : "src_grid_area";
+    REGRID_TEST_NC(nc_def_var(nc, area, NC_DOUBLE, 1, &d_area, &v_area));
   }
   if (!s.version.empty())
     REGRID_TEST_NC(nc_put_att_text(nc, NC_GLOBAL, "ferry_format_version", s.version.size(),
@@ -339,7 +341,8 @@ TEST(WeightsFromLinksErrors, SameOrderTwiceInARow) {
   std::vector<WeightLink> links;
   if (rank_of(MPI_COMM_WORLD) == 0) links = {{2, 0, 0.5, 7}, {2, 1, 0.5, 7}};
   ferry_test::expect_error([&] { Weights::from_links(MPI_COMM_WORLD, 3, 4, links); }, Errc::Arg,
-                           "two links of destination row 2 have order 7 \\(source points 0 and 1\\)");
+                           "two links of destination row 2 have order 7 \\(source points 0 "
+                           "and 1\\)");
 }
 
 // Files made by CDO (the regrid_data fixture) load unchanged, in both formats, and

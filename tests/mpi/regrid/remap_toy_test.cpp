@@ -1,4 +1,6 @@
-// Remap refuses bad layouts, fields and options with the same error on every rank.
+// Remap on toy matrices: the worked example of docs/user/regrid.md to the last value,
+// weights without links, and bad layouts, fields and options refused with the same
+// error on every rank.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -18,6 +20,7 @@ using ferry::FieldSpec;
 using ferry::Layout;
 using ferry::MapOn;
 using ferry::Remap;
+using ferry::RemapMode;
 using ferry::RemapOptions;
 using ferry::WeightLink;
 using ferry::Weights;
@@ -25,6 +28,78 @@ using regrid_test::rank_of;
 using regrid_test::size_of;
 
 namespace {
+
+RemapOptions options_for(MapOn map_on, RemapMode mode) {
+  RemapOptions o;
+  o.map_on = map_on;
+  o.mode = mode;
+  o.engine = ferry_test::engine();
+  o.engine_options = ferry_test::engine_options();
+  return o;
+}
+
+// The worked example of docs/user/regrid.md: results, rows and values sent.
+TEST(RemapToy, WorkedExampleOfTheGuide) {
+  const int rank = rank_of(MPI_COMM_WORLD);
+  if (size_of(MPI_COMM_WORLD) != 2) GTEST_SKIP() << "the example runs on two ranks";
+  std::vector<WeightLink> links;
+  if (rank == 0)
+    links = {{0, 0, 0.5, 0}, {0, 1, 0.5, 1}, {1, 1, 0.25, 2}, {1, 2, 0.75, 3}, {2, 3, 1.0, 4}};
+  const Weights w = Weights::from_links(MPI_COMM_WORLD, 4, 3, links);
+  const Layout src = Layout::block(4, 2, rank);
+  const Layout dst = rank == 0 ? Layout::points(3, {0}) : Layout::points(3, {1, 2});
+  struct Expected {
+    MapOn map_on;
+    RemapMode mode;
+    std::vector<std::int64_t> rows[2];
+    std::int64_t values_sent[2];
+  };
+  const Expected cases[] = {
+      {MapOn::Dst, RemapMode::Bfb, {{0}, {1, 2}}, {1, 0}},
+      {MapOn::Dst, RemapMode::Sum, {{0}, {1, 2}}, {1, 0}},
+      {MapOn::Src, RemapMode::Bfb, {{0, 1}, {2}}, {1, 1}},
+      {MapOn::Src, RemapMode::Sum, {{0}, {1, 2}}, {1, 0}},
+  };
+  for (const Expected& e : cases) {
+    Remap remap(MPI_COMM_WORLD, w, src, dst, {{Datatype::Float64, 1}},
+                options_for(e.map_on, e.mode));
+    const std::vector<double> x =
+        rank == 0 ? std::vector<double>{10, 20} : std::vector<double>{30, 40};
+    std::vector<double> y(dst.ids().size());
+    const double* in = x.data();
+    double* out = y.data();
+    remap.apply(&in, &out);
+    const std::vector<double> want =
+        rank == 0 ? std::vector<double>{15} : std::vector<double>{27.5, 40};
+    EXPECT_EQ(y, want);
+    EXPECT_EQ(remap.rows(), e.rows[rank]);
+    // Engines may add protocol bytes; p2p sends exactly the values.
+    if (ferry_test::engine() == "p2p")
+      EXPECT_EQ(remap.traffic().bytes, 8 * e.values_sent[rank]);
+  }
+}
+
+// Weights without a single link: every destination point keeps the fill value.
+TEST(RemapToy, NoLinksGiveTheFillValue) {
+  const Weights w = Weights::from_links(MPI_COMM_WORLD, 5, 7, {});
+  const int me = rank_of(MPI_COMM_WORLD);
+  const int p = size_of(MPI_COMM_WORLD);
+  for (MapOn map_on : {MapOn::Dst, MapOn::Src})
+    for (RemapMode mode : {RemapMode::Bfb, RemapMode::Sum}) {
+      RemapOptions o = options_for(map_on, mode);
+      o.fill_value = -3;
+      const Layout src = Layout::round_robin(5, p, me);
+      const Layout dst = Layout::round_robin(7, p, (me + 1) % p);
+      Remap remap(MPI_COMM_WORLD, w, src, dst, {{Datatype::Float32, 2}}, o);
+      const std::vector<float> x(static_cast<std::size_t>(src.local_size()) * 2, 1.0F);
+      std::vector<float> y(static_cast<std::size_t>(dst.local_size()) * 2, 0.0F);
+      const void* in = x.data();
+      void* out = y.data();
+      remap.apply(&in, &out);
+      EXPECT_EQ(y, std::vector<float>(y.size(), -3.0F));
+      EXPECT_EQ(remap.traffic().messages, 0);
+    }
+}
 
 // 6 source points onto 4 destination rows, two links each; only row 1 reads point 5.
 class RemapErrors : public testing::Test {
@@ -60,7 +135,8 @@ TEST_F(RemapErrors, DestinationIdOutOfRange) {
   std::vector<std::int64_t> ids = dst_.ids();
   if (me_ == p_ - 1) ids.push_back(4);
   expect_remap_error(src_, Layout::points(4, ids), one_, {}, Errc::ArgRange,
-                     "Remap: destination id 4 at position \\d+ on rank \\d+ is outside the grid 0..3");
+                     "Remap: destination id 4 at position \\d+ on rank \\d+ is outside the "
+                     "grid 0..3");
 }
 
 TEST_F(RemapErrors, SourcePointHeldByNoRank) {
@@ -105,7 +181,8 @@ TEST_F(RemapErrors, MaskOfWrongLength) {
   RemapOptions options;
   options.dst_mask.assign(static_cast<std::size_t>(dst_.local_size()) + 1, 0);
   expect_remap_error(src_, dst_, one_, options, Errc::ArgSize,
-                     "Remap: dst_mask on rank \\d+ has \\d+ flags, the destination layout \\d+ points");
+                     "Remap: dst_mask on rank \\d+ has \\d+ flags, the destination layout "
+                     "\\d+ points");
 }
 
 TEST_F(RemapErrors, UnknownEngine) {
