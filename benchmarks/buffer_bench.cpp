@@ -1,15 +1,12 @@
 #include "buffer_bench.hpp"
 
-#include <algorithm>
-#include <optional>
+#include <cstring>
 
 #include "ferry/comm.hpp"
 #include "ferry/time_series_buffer.hpp"
 #include "json_line.hpp"
-#include "payload_copy.hpp"
 #include "statistics.hpp"
 #include "text_table.hpp"
-#include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
 
@@ -20,10 +17,26 @@ namespace {
 constexpr int kTag = 7301;
 constexpr int kRequester = 0;
 constexpr int kWorker = 1;
+// Untimed steps before the timed ones (negative step numbers), so that mapping and
+// first touch of memory are not timed; the buffer and the ring copy warm up a
+// whole ring instead.
+constexpr std::int64_t kWarmupSteps = 1;
 
-// Totals of one method's run, each filled by the rank that knows it.
-struct Totals {
-  double requester_seconds = 0;
+// Called through a volatile pointer so the compiler cannot drop a copy nobody reads.
+void* (*volatile g_copy)(void*, const void*, std::size_t) = std::memcpy;
+
+// One method's run, each number filled by the rank that knows it.
+struct Run {
+  double requester_median = 0;
+  double requester_mean = 0;
+  double worker_seconds = 0;
+  double calls = 0;
+  double wrong_values = 0;
+};
+
+// What a run measured on this rank, before the two ranks combine it.
+struct Samples {
+  std::vector<double> requester;  // per timed step
   double worker_seconds = 0;
   double calls = 0;
   double wrong_values = 0;
@@ -44,8 +57,17 @@ class BufferBench {
     const std::int64_t offset = config.size / 6;
     sub_extent_ = config.size - 2 * offset;
     sub_box_ = Box{{offset, offset}, {offset + sub_extent_, offset + sub_extent_}};
-    if (requester()) array_.assign(static_cast<std::size_t>(config.size * config.size), 0);
-    else sub_.assign(static_cast<std::size_t>(sub_values()), 0);
+    step_bytes_ = config.size * config.size * static_cast<std::int64_t>(sizeof(std::int32_t));
+    ring_slots_ = (config.capacity_mib << 20) / step_bytes_;
+    FERRY_CHECK(ring_slots_ >= 1, Errc::Arg, "bench buffer: a ring of ", config.capacity_mib,
+                " MiB holds no step of ", step_bytes_, " bytes. Give a larger --capacity-mib");
+    if (requester()) {
+      array_.assign(static_cast<std::size_t>(config.size * config.size), 0);
+      copy_.assign(static_cast<std::size_t>(step_bytes_), 0);
+      ring_.assign(static_cast<std::size_t>(ring_slots_ * step_bytes_), 0);
+    } else {
+      sub_.assign(static_cast<std::size_t>(sub_values()), 0);
+    }
     const int sizes[2] = {mpi_int(config.size), mpi_int(config.size)};
     const int subsizes[2] = {mpi_int(sub_extent_), mpi_int(sub_extent_)};
     const int starts[2] = {mpi_int(offset), mpi_int(offset)};
@@ -58,20 +80,34 @@ class BufferBench {
   ~BufferBench() { MPI_Type_free(&sub_type_); }
 
   std::vector<BufferBenchRow> run() {
+    const char* const methods[] = {"memcpy", "ring-copy", "two-sided", "one-sided", "buffer"};
+    constexpr int kMethods = 5;
     std::vector<BufferBenchRow> rows;
-    const char* const methods[] = {"memcpy", "two-sided", "one-sided", "buffer"};
     for (int n = 1; n <= config_.max_n; ++n) {
       const std::int64_t steps = static_cast<std::int64_t>(n) * config_.steps_per_n;
       // Rotation: load from other processes hits every method alike.
-      std::vector<Totals> runs[4];
+      std::vector<Run> runs[kMethods];
       for (int r = 0; r < config_.repeat; ++r) {
-        runs[0].push_back(bare_copy(steps));
-        runs[1].push_back(two_sided(steps));
-        runs[2].push_back(one_sided(steps));
-        runs[3].push_back(buffer(steps));
+        runs[0].push_back(combine(bare_copy(steps), "memcpy"));
+        runs[1].push_back(combine(ring_copy(steps), "ring-copy"));
+        runs[2].push_back(combine(two_sided(steps), "two-sided"));
+        runs[3].push_back(combine(one_sided(steps), "one-sided"));
+        runs[4].push_back(combine(buffer(steps), "buffer"));
       }
-      const double copy = median(runs[0], &Totals::requester_seconds) / static_cast<double>(steps);
-      for (int m = 0; m < 4; ++m) rows.push_back(row(methods[m], n, steps, runs[m], copy));
+      for (int m = 0; m < kMethods; ++m) {
+        BufferBenchRow row;
+        row.method = methods[m];
+        row.n = n;
+        row.steps = steps;
+        row.requester_median_seconds = median(runs[m], &Run::requester_median);
+        row.requester_mean_seconds = median(runs[m], &Run::requester_mean);
+        row.worker_seconds = median(runs[m], &Run::worker_seconds) / static_cast<double>(steps);
+        const double calls = median(runs[m], &Run::calls);
+        row.steps_per_call = calls > 0 ? static_cast<double>(steps) / calls : 0.0;
+        row.memcpy_seconds = median(runs[0], &Run::requester_median);
+        row.ring_copy_seconds = median(runs[1], &Run::requester_median);
+        rows.push_back(row);
+      }
     }
     return rows;
   }
@@ -80,6 +116,12 @@ class BufferBench {
   static int mpi_int(std::int64_t v) { return detail::mpi_count<int>(v, "bench buffer: extent"); }
   bool requester() const { return comm_.rank() == kRequester; }
   std::int64_t sub_values() const { return sub_extent_ * sub_extent_; }
+
+  static double median(const std::vector<Run>& runs, double Run::*field) {
+    std::vector<double> values;
+    for (const Run& r : runs) values.push_back(r.*field);
+    return summarize(std::move(values)).median;
+  }
 
   // The model's "calculation": every value changes with the step.
   void compute(std::int32_t* a, std::int64_t step) const {
@@ -92,61 +134,63 @@ class BufferBench {
   int wrong_values(const std::int32_t* sub, std::int64_t step) const {
     const std::int64_t e = sub_extent_;
     int wrong = 0;
-    for (const auto& [i, j] : {std::pair<std::int64_t, std::int64_t>{0, 0}, {0, e - 1}, {e - 1, 0},
-                              {e - 1, e - 1}, {e / 2, e / 2}}) {
+    for (const auto& [i, j] : {std::pair<std::int64_t, std::int64_t>{0, 0}, {0, e - 1},
+                               {e - 1, 0}, {e - 1, e - 1}, {e / 2, e / 2}}) {
       const std::int64_t k = (sub_box_.start[0] + i) * config_.size + sub_box_.start[1] + j;
       wrong += sub[i * e + j] != static_cast<std::int32_t>(k + 7 * step) ? 1 : 0;
     }
     return wrong;
   }
 
-  // Sums the totals over both ranks; a wrong value on the worker fails every rank.
-  Totals agree_totals(Totals mine, const char* method) {
-    double values[4] = {mine.requester_seconds, mine.worker_seconds, mine.calls,
-                        mine.wrong_values};
-    FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, values, 4, MPI_DOUBLE, MPI_SUM, comm_.get()));
-    FERRY_CHECK(values[3] == 0, Errc::Internal, "bench buffer: the ", method, " method delivered ",
-                values[3], " wrong sampled values to the worker. This is a bug in ferry");
-    return {values[0], values[1], values[2], values[3]};
+  // Both ranks' numbers on both ranks; a wrong value on the worker fails every rank.
+  Run combine(const Samples& mine, const char* method) {
+    double total = 0;
+    for (double s : mine.requester) total += s;
+    double values[5] = {summarize(mine.requester).median,
+                        mine.requester.empty() ? 0.0
+                                               : total / static_cast<double>(mine.requester.size()),
+                        mine.worker_seconds, mine.calls, mine.wrong_values};
+    FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, values, 5, MPI_DOUBLE, MPI_SUM, comm_.get()));
+    FERRY_CHECK(values[4] == 0, Errc::Internal, "bench buffer: the ", method, " method delivered ",
+                values[4], " wrong sampled values to the worker. This is a bug in ferry");
+    return {values[0], values[1], values[2], values[3], values[4]};
   }
 
-  static double median(const std::vector<Totals>& runs, double Totals::*field) {
-    std::vector<double> values;
-    for (const Totals& t : runs) values.push_back(t.*field);
-    return summarize(std::move(values)).median;
-  }
-
-  static BufferBenchRow row(const char* method, int n, std::int64_t steps,
-                            const std::vector<Totals>& runs, double memcpy_seconds) {
-    const auto s = static_cast<double>(steps);
-    const double calls = median(runs, &Totals::calls);
-    return {method,
-            n,
-            steps,
-            median(runs, &Totals::requester_seconds) / s,
-            median(runs, &Totals::worker_seconds) / s,
-            calls > 0 ? s / calls : 0.0,
-            memcpy_seconds};
-  }
-
-  Totals bare_copy(std::int64_t steps) {
-    Totals mine;
-    if (requester()) {
-      PayloadCopy copy(array_.size() * sizeof(std::int32_t));
-      copy.run();  // warm-up
+  // The requester's first bound: compute, then copy the step to one fixed place.
+  Samples bare_copy(std::int64_t steps) {
+    Samples mine;
+    if (!requester()) return mine;
+    for (std::int64_t step = -kWarmupSteps; step < steps; ++step) {
+      compute(array_.data(), step);
       const double start = MPI_Wtime();
-      for (std::int64_t s = 0; s < steps; ++s) copy.run();
-      mine.requester_seconds = MPI_Wtime() - start;
+      g_copy(copy_.data(), array_.data(), copy_.size());
+      if (step >= 0) mine.requester.push_back(MPI_Wtime() - start);
     }
-    return agree_totals(mine, "memcpy");
+    return mine;
+  }
+
+  // The second bound: what keeping steps costs without MPI, a copy to the next slot
+  // of a private ring of the buffer's size (one untimed pass first).
+  Samples ring_copy(std::int64_t steps) {
+    Samples mine;
+    if (!requester()) return mine;
+    for (std::int64_t step = -ring_slots_; step < steps; ++step) {
+      compute(array_.data(), step);
+      const std::int64_t slot = (step + ring_slots_) % ring_slots_;
+      const double start = MPI_Wtime();
+      g_copy(ring_.data() + slot * step_bytes_, array_.data(),
+             static_cast<std::size_t>(step_bytes_));
+      if (step >= 0) mine.requester.push_back(MPI_Wtime() - start);
+    }
+    return mine;
   }
 
   // Per step: the requester sends the sub-array (a subarray datatype, no packing by
   // hand) and the worker receives it, after a barrier that keeps waiting out.
-  Totals two_sided(std::int64_t steps) {
-    Totals mine;
+  Samples two_sided(std::int64_t steps) {
+    Samples mine;
     const int count = mpi_int(sub_values());
-    for (std::int64_t step = 0; step < steps; ++step) {
+    for (std::int64_t step = -kWarmupSteps; step < steps; ++step) {
       if (requester()) compute(array_.data(), step);
       FERRY_CALL_MPI(MPI_Barrier(comm_.get()));
       MPI_Request request = MPI_REQUEST_NULL;
@@ -155,26 +199,27 @@ class BufferBench {
         FERRY_CALL_MPI(
             MPI_Isend(array_.data(), 1, sub_type_, kWorker, kTag, comm_.get(), &request));
         FERRY_CALL_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
-        mine.requester_seconds += MPI_Wtime() - start;
+        if (step >= 0) mine.requester.push_back(MPI_Wtime() - start);
       } else {
         FERRY_CALL_MPI(
             MPI_Irecv(sub_.data(), count, MPI_INT32_T, kRequester, kTag, comm_.get(), &request));
         FERRY_CALL_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
-        mine.worker_seconds += MPI_Wtime() - start;
-        mine.calls += 1;
+        if (step >= 0) {
+          mine.worker_seconds += MPI_Wtime() - start;
+          mine.calls += 1;
+        }
         mine.wrong_values += wrong_values(sub_.data(), step);
       }
     }
-    return agree_totals(mine, "two-sided");
+    return mine;
   }
 
   // Per step, without a buffer: the requester computes straight into its exposed
   // array; a barrier says the step is ready, the worker gets the sub-array, and a
   // second barrier tells the requester it may overwrite the array again.
-  Totals one_sided(std::int64_t steps) {
-    Totals mine;
-    const MPI_Aint bytes =
-        requester() ? static_cast<MPI_Aint>(array_.size() * sizeof(std::int32_t)) : 0;
+  Samples one_sided(std::int64_t steps) {
+    Samples mine;
+    const MPI_Aint bytes = requester() ? static_cast<MPI_Aint>(step_bytes_) : 0;
     void* base = nullptr;
     MPI_Win win = MPI_WIN_NULL;
     FERRY_CALL_MPI(MPI_Win_allocate(bytes, sizeof(std::int32_t), MPI_INFO_NULL, comm_.get(), &base,
@@ -182,7 +227,7 @@ class BufferBench {
     FERRY_CALL_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
     auto* exposed = static_cast<std::int32_t*>(base);
     const int count = mpi_int(sub_values());
-    for (std::int64_t step = 0; step < steps; ++step) {
+    for (std::int64_t step = -kWarmupSteps; step < steps; ++step) {
       if (requester()) {
         compute(exposed, step);
         FERRY_CALL_MPI(MPI_Win_sync(win));
@@ -192,12 +237,14 @@ class BufferBench {
       if (!requester()) {
         FERRY_CALL_MPI(MPI_Get(sub_.data(), count, MPI_INT32_T, kRequester, 0, 1, sub_type_, win));
         FERRY_CALL_MPI(MPI_Win_flush(kRequester, win));
-        mine.worker_seconds += MPI_Wtime() - start;
-        mine.calls += 1;
+        if (step >= 0) {
+          mine.worker_seconds += MPI_Wtime() - start;
+          mine.calls += 1;
+        }
       }
       FERRY_CALL_MPI(MPI_Barrier(comm_.get()));  // the step has been read
       if (requester()) {
-        mine.requester_seconds += MPI_Wtime() - start;
+        if (step >= 0) mine.requester.push_back(MPI_Wtime() - start);
         FERRY_CALL_MPI(MPI_Win_sync(win));
       } else {
         mine.wrong_values += wrong_values(sub_.data(), step);
@@ -205,50 +252,63 @@ class BufferBench {
     }
     FERRY_CALL_MPI(MPI_Win_unlock_all(win));
     FERRY_CALL_MPI(MPI_Win_free(&win));
-    return agree_totals(mine, "one-sided");
+    return mine;
   }
 
   // The time-series buffer, lossless: the requester loads every step after
   // computing it and never synchronises otherwise; the worker reads as many new
-  // steps per call as the ring holds.
-  Totals buffer(std::int64_t steps) {
-    Totals mine;
+  // steps per call as the ring holds. One untimed pass through the ring first
+  // (steps -capacity .. -1, then a barrier), as a long run would have made.
+  Samples buffer(std::int64_t steps) {
+    Samples mine;
     const std::vector<std::int64_t> shape{config_.size, config_.size};
     if (requester()) {
       auto buffer = TimeSeriesBuffer::expose(comm_.get(), shape, {{0, 0}, shape},
                                              Datatype::Int32,
                                              Capacity::bytes(config_.capacity_mib << 20),
                                              BufferMode::Lossless);
-      for (std::int64_t step = 0; step < steps; ++step) {
+      for (std::int64_t step = -buffer.capacity_steps(); step < steps; ++step) {
+        if (step == 0) FERRY_CALL_MPI(MPI_Barrier(comm_.get()));
         compute(array_.data(), step);
         const double start = MPI_Wtime();
         buffer.load(array_.data(), step);
-        mine.requester_seconds += MPI_Wtime() - start;
+        if (step >= 0) mine.requester.push_back(MPI_Wtime() - start);
       }
       buffer.close();
-      return agree_totals(mine, "buffer");
+      return mine;
     }
     auto buffer = TimeSeriesBuffer::connect(comm_.get(), 0);
     auto reader = buffer.attach(MPI_COMM_SELF, sub_box_);
     const std::int64_t max_steps = buffer.capacity_steps();
     std::vector<std::int32_t> out(static_cast<std::size_t>(max_steps * sub_values()));
-    for (ReadResult r = reader.read(out.data(), max_steps); r.n_steps > 0;
-         r = reader.read(out.data(), max_steps))
+    auto read_checked = [&](std::int64_t limit) {
+      const ReadResult r = reader.read(out.data(), limit);
       for (std::int64_t i = 0; i < r.n_steps; ++i)
         mine.wrong_values += wrong_values(out.data() + i * sub_values(),
                                           reader.steps()[static_cast<std::size_t>(i)]);
+      return r.n_steps;
+    };
+    for (std::int64_t warm = 0; warm < max_steps;) warm += read_checked(max_steps - warm);
+    FERRY_CALL_MPI(MPI_Barrier(comm_.get()));
+    const ReaderStatistics before = reader.statistics();
+    while (read_checked(max_steps) > 0) {
+    }
     reader.done();
-    mine.worker_seconds = reader.statistics().transfer_seconds;
-    mine.calls = static_cast<double>(reader.statistics().data_gets);
-    return agree_totals(mine, "buffer");
+    mine.worker_seconds = reader.statistics().transfer_seconds - before.transfer_seconds;
+    mine.calls = static_cast<double>(reader.statistics().data_gets - before.data_gets);
+    return mine;
   }
 
   Comm comm_;
   BufferBenchConfig config_;
   std::int64_t sub_extent_ = 0;
   Box sub_box_;
-  std::vector<std::int32_t> array_;
-  std::vector<std::int32_t> sub_;
+  std::int64_t step_bytes_ = 0;
+  std::int64_t ring_slots_ = 0;
+  std::vector<std::int32_t> array_;  // requester: the model's array
+  std::vector<char> copy_;           // requester: the memcpy bound's destination
+  std::vector<char> ring_;           // requester: the ring-copy bound's slots
+  std::vector<std::int32_t> sub_;    // worker: one step of the sub-array
   MPI_Datatype sub_type_ = MPI_DATATYPE_NULL;
 };
 
@@ -262,7 +322,6 @@ std::string buffer_bench_json(const std::vector<BufferBenchRow>& rows,
                               const BufferBenchConfig& config, const std::string& mpi_library) {
   std::string out;
   for (const BufferBenchRow& row : rows) {
-    const double memcpy_s = row.memcpy_seconds;
     JsonLine json;
     json.add("bench", "buffer")
         .add("method", row.method)
@@ -271,11 +330,12 @@ std::string buffer_bench_json(const std::vector<BufferBenchRow>& rows,
         .add("size", config.size)
         .add("capacity_mib", config.capacity_mib)
         .add("repeat", config.repeat)
-        .add("requester_s_per_step", row.requester_seconds)
-        .add("requester_x_memcpy", memcpy_s > 0 ? row.requester_seconds / memcpy_s : 0.0)
-        .add("worker_s_per_step", row.worker_seconds)
+        .add("requester_median_s", row.requester_median_seconds)
+        .add("requester_mean_s", row.requester_mean_seconds)
+        .add("worker_s", row.worker_seconds)
         .add("steps_per_call", row.steps_per_call)
-        .add("memcpy_s_per_step", memcpy_s)
+        .add("memcpy_s", row.memcpy_seconds)
+        .add("ring_copy_s", row.ring_copy_seconds)
         .add("mpi_library", mpi_library);
     out += json.str() + "\n";
   }
@@ -284,26 +344,31 @@ std::string buffer_bench_json(const std::vector<BufferBenchRow>& rows,
 
 std::string buffer_bench_table(const std::vector<BufferBenchRow>& rows,
                                const BufferBenchConfig& config, const std::string& mpi_library) {
-  TextTable table({"method", "N", "steps", "requester_us", "x_memcpy", "worker_us", "steps/call"});
+  TextTable table({"method", "N", "steps", "req_median_us", "req_mean_us", "x_memcpy",
+                   "x_ring_copy", "worker_us", "steps/call"});
+  auto ratio = [](double a, double b) { return b > 0 ? fixed(a / b, 2) : std::string(); };
   for (const BufferBenchRow& row : rows) {
-    const double memcpy_s = row.memcpy_seconds;
+    const bool moves = row.steps_per_call > 0;  // the bounds move nothing to the worker
     table.add_row({row.method, std::to_string(row.n), std::to_string(row.steps),
-                   fixed(row.requester_seconds * 1e6, 1),
-                   fixed(memcpy_s > 0 ? row.requester_seconds / memcpy_s : 0.0, 2),
-                   row.method == "memcpy" ? "" : fixed(row.worker_seconds * 1e6, 1),
-                   row.method == "memcpy" ? "" : fixed(row.steps_per_call, 1)});
+                   fixed(row.requester_median_seconds * 1e6, 1),
+                   fixed(row.requester_mean_seconds * 1e6, 1),
+                   ratio(row.requester_median_seconds, row.memcpy_seconds),
+                   ratio(row.requester_median_seconds, row.ring_copy_seconds),
+                   moves ? fixed(row.worker_seconds * 1e6, 1) : "",
+                   moves ? fixed(row.steps_per_call, 1) : ""});
   }
   const std::int64_t offset = config.size / 6;
+  const std::int64_t sub = config.size - 2 * offset;
   return detail::cat(
       "time-series buffer: requester rank 0 writes a ", config.size, " x ", config.size,
-      " int32 array per step, worker rank 1 reads the ", config.size - 2 * offset, " x ",
-      config.size - 2 * offset, " sub-array from (", offset, ",", offset, "); N x ",
-      config.steps_per_n, " steps; buffer ring ", config.capacity_mib, " MiB, lossless; median of ",
-      config.repeat, " run(s)\nMPI: ",
+      " int32 array per step, worker rank 1 reads the ", sub, " x ", sub, " sub-array from (",
+      offset, ",", offset, "); N x ", config.steps_per_n, " steps; buffer ring ",
+      config.capacity_mib, " MiB, lossless; median of ", config.repeat, " run(s)\nMPI: ",
       mpi_library, "\n\n", table.str(),
-      "\nper step: requester_us = time the requester spends moving data (memcpy: one bare copy\n"
-      "of the step); worker_us = worker communication time, waiting excluded; x_memcpy =\n"
-      "requester time / memcpy of the same N.\n");
+      "\nper step: req_* = requester time spent moving data (median and mean over the steps);\n"
+      "x_memcpy, x_ring_copy = req_median over the bounds' medians at the same N (memcpy: the\n"
+      "step copied to one fixed place; ring-copy: to the next slot of a private ring as large\n"
+      "as the buffer's); worker_us = worker communication time, waiting excluded.\n");
 }
 
 }  // namespace ferry::bench

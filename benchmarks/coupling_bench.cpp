@@ -26,8 +26,8 @@ constexpr std::int64_t kValueBytes = sizeof(double);
 // Model seconds between coupling times: every step is a coupling time.
 constexpr int kPeriod = 1;
 
-// The coupler refuses butterfly and runs auto and adaptive as p2p (docs/user/coupler.md),
-// so only the other engines compare the same engine inside and outside the coupler.
+// The coupler refuses butterfly (docs/user/coupler.md), and adaptive (the coupler's
+// auto) would profile its candidates during the timed steps: compare the others.
 std::vector<std::string> coupling_engines() {
   std::vector<std::string> engines = engine_names();
   const auto refused = [](const std::string& e) { return e == "butterfly" || e == "adaptive"; };
@@ -37,14 +37,15 @@ std::vector<std::string> coupling_engines() {
 
 CouplingRun resolve_run(const Comm& comm, const CouplingBenchConfig& config) {
   FERRY_CHECK(config.points >= 1 && config.fields >= 1 && config.steps >= 1, Errc::Arg,
-              "bench coupling: points, fields and steps must be >= 1; got ", config.points, ", ",
+              "points, fields and steps must be >= 1; got ", config.points, ", ",
               config.fields, ", ", config.steps);
   const std::vector<std::string> engines = coupling_engines();
   FERRY_CHECK(std::find(engines.begin(), engines.end(), config.engine) != engines.end(),
-              Errc::Arg, "bench coupling: engine \"", config.engine,
+              Errc::Arg, "engine \"", config.engine,
               "\" cannot be compared inside and outside the coupler; this build offers ",
               detail::list_first(engines, engines.size()),
-              " (the coupler refuses butterfly and runs auto and adaptive as p2p)");
+              " (the coupler refuses butterfly; adaptive would time its profiling: compare "
+              "its candidates one by one)");
   CouplingRun run;
   run.roles = assign_roles(Groups::Split, comm.size(), comm.rank());
   // The "large" scenario is the atm -> ocn pair: 2-D blocks to round-robin, rescaled.

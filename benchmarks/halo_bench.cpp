@@ -41,8 +41,8 @@ void shuffle_parts(std::vector<int>& owner, int parts) {
   std::uint64_t state = kSeed;
   for (int k = parts - 1; k > 0; --k) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    std::swap(permutation[static_cast<std::size_t>(k)],
-              permutation[static_cast<std::size_t>((state >> 33) % static_cast<std::uint64_t>(k + 1))]);
+    const std::uint64_t j = (state >> 33) % static_cast<std::uint64_t>(k + 1);
+    std::swap(permutation[static_cast<std::size_t>(k)], permutation[static_cast<std::size_t>(j)]);
   }
   for (int& p : owner) p = permutation[static_cast<std::size_t>(p)];
 }
@@ -71,8 +71,8 @@ GraphParts cut_mesh(const GeodesicMesh& mesh, const std::vector<int>& owner, int
                               mesh.neighbours().begin() + last);
       entries += last - first;
     }
-    parts.cell_counts[static_cast<std::size_t>(r)] =
-        detail::mpi_count<int>(cells[static_cast<std::size_t>(r)].size(), "bench halo: cells per rank");
+    parts.cell_counts[static_cast<std::size_t>(r)] = detail::mpi_count<int>(
+        cells[static_cast<std::size_t>(r)].size(), "bench halo: cells per rank");
     parts.entry_counts[static_cast<std::size_t>(r)] =
         detail::mpi_count<int>(entries, "bench halo: neighbour entries per rank");
   }
@@ -199,7 +199,8 @@ HaloResults HaloBench::measure(const std::vector<HaloVariant>& variants) {
   const Plan& plan = any.exchange().plan();
   const std::int64_t value_bytes = levels * static_cast<std::int64_t>(sizeof(double));
   results.ghosts = spread_over_ranks(comm_, any.ghost_count(), true);
-  results.peers = spread_over_ranks(comm_, static_cast<std::int64_t>(plan.recv().peer_count()), true);
+  const auto peers = static_cast<std::int64_t>(plan.recv().peer_count());
+  results.peers = spread_over_ranks(comm_, peers, true);
   // A rank must at least write its ghosts and read the values it sends.
   const std::int64_t payload = std::max(any.ghost_count(), plan.send().total()) * value_bytes;
   results.payload_bytes_max = spread_over_ranks(comm_, payload, true).max;

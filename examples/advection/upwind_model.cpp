@@ -45,7 +45,8 @@ UpwindModel::UpwindModel(MPI_Comm comm, const ferry::GeodesicMesh& mesh, const f
   dt_ = courant / global_fastest;
 
   const std::int64_t inner = halo.ring_end(halo.depth() - 1);
-  coefficient_.resize(static_cast<std::size_t>(halo.neighbour_offsets()[static_cast<std::size_t>(inner)]));
+  const std::int64_t entries = halo.neighbour_offsets()[static_cast<std::size_t>(inner)];
+  coefficient_.resize(static_cast<std::size_t>(entries));
   for (std::int64_t i = 0; i < inner; ++i) {
     const std::int64_t cell = halo.cells()[static_cast<std::size_t>(i)];
     const double area = mesh.area(cell);
@@ -78,10 +79,12 @@ void UpwindModel::step(const std::vector<double>& q, std::vector<double>& next,
     for (int l = 0; l < levels_; ++l) {
       const double own = q[static_cast<std::size_t>(i * levels_ + l)];
       double change = 0;
-      for (auto k = offsets[static_cast<std::size_t>(i)]; k < offsets[static_cast<std::size_t>(i) + 1]; ++k) {
-        const double c = coefficient_[static_cast<std::size_t>(k)];
-        const double upwind =
-            c > 0 ? own : q[static_cast<std::size_t>(neighbours[static_cast<std::size_t>(k)] * levels_ + l)];
+      const auto first = static_cast<std::size_t>(offsets[static_cast<std::size_t>(i)]);
+      const auto last = static_cast<std::size_t>(offsets[static_cast<std::size_t>(i) + 1]);
+      for (std::size_t k = first; k < last; ++k) {
+        const double c = coefficient_[k];
+        const auto other = static_cast<std::size_t>(neighbours[k] * levels_ + l);
+        const double upwind = c > 0 ? own : q[other];
         change += c * upwind;
       }
       next[static_cast<std::size_t>(i * levels_ + l)] = own - change;

@@ -28,7 +28,8 @@ class GeodesicMesh {
 
   int frequency() const noexcept { return frequency_; }
   std::int64_t cell_count() const noexcept { return static_cast<std::int64_t>(centres_.size()); }
-  /// Cells-on-cell in CSR form: cell c's neighbours are neighbours()[offsets()[c] .. offsets()[c+1]).
+  /// Cells-on-cell in CSR form: cell c's neighbours are
+  /// neighbours()[offsets()[c] .. offsets()[c+1]).
   const std::vector<std::int64_t>& offsets() const noexcept { return offsets_; }
   const std::vector<std::int64_t>& neighbours() const noexcept { return neighbours_; }
   /// The cell's centre (generating point), a unit vector.

@@ -21,7 +21,8 @@ struct CellGraph {
   std::int64_t global_cells = 0;          ///< cells in the whole mesh (same on every rank)
   std::vector<std::int64_t> cells;        ///< owned cells' global ids, in local storage order
   std::vector<std::int64_t> offsets;      ///< cells.size() + 1 entries, offsets[0] = 0
-  std::vector<std::int64_t> neighbours;   ///< cell i's neighbours: neighbours[offsets[i] .. offsets[i+1])
+  /// Cell cells[i]'s neighbours are neighbours[offsets[i] .. offsets[i+1]).
+  std::vector<std::int64_t> neighbours;
 };
 
 /// How a Halo is built. Logically collective: the same values on every rank.

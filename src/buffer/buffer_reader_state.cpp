@@ -50,8 +50,7 @@ BufferReaderState::BufferReaderState(std::shared_ptr<BufferConnection> connectio
     release_untouched();
   } else {
     // Lossy readers start at the oldest load still in the rings.
-    bool all_closed = false;
-    std::int64_t loads = poll_progress(all_closed);
+    std::int64_t loads = poll_progress().loads;
     FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &loads, 1, MPI_INT64_T, MPI_MIN, group_.get()));
     cursor_ = std::max<std::int64_t>(0, loads - connection_->layout().capacity);
   }
@@ -136,27 +135,25 @@ void BufferReaderState::release_untouched() {
   for (int rank : released) window.flush(rank);
 }
 
-std::int64_t BufferReaderState::poll_progress(bool& all_closed) {
+BufferReaderState::Published BufferReaderState::poll_progress() {
   const BufferWindow& window = connection_->window();
   for (std::size_t w = 0; w < watched_.size(); ++w)
     window.fetch(watched_[w], RingLayout::progress(), 1, &progress_[w]);
   for (int rank : watched_) window.flush_local(rank);
   statistics_.control_ops += static_cast<std::int64_t>(watched_.size());
-  std::int64_t loads = kEverything;
-  all_closed = true;
+  Published published{kEverything, true};
   for (std::int64_t word : progress_) {
-    loads = std::min(loads, RingLayout::loads_of(word));
-    all_closed = all_closed && RingLayout::closed_in(word);
+    published.loads = std::min(published.loads, RingLayout::loads_of(word));
+    published.all_closed = published.all_closed && RingLayout::closed_in(word);
   }
-  return loads;
+  return published;
 }
 
 std::int64_t BufferReaderState::wait_for_loads() {
   Backoff backoff;
   while (true) {
-    bool all_closed = false;
-    const std::int64_t loads = poll_progress(all_closed);
-    if (loads > cursor_ || all_closed) return loads;
+    const Published published = poll_progress();
+    if (published.loads > cursor_ || published.all_closed) return published.loads;
     backoff.pause();
   }
 }
@@ -177,6 +174,13 @@ ReadResult BufferReaderState::read(void* out, std::int64_t max_steps) {
   const bool lossless = connection_->mode() == BufferMode::Lossless;
   std::int64_t lost = 0;
   double waited = 0;
+  auto account = [&](std::int64_t steps) {
+    statistics_.reads += steps > 0 ? 1 : 0;
+    statistics_.steps += steps;
+    statistics_.lost_steps += lost;
+    statistics_.wait_seconds += waited;
+    statistics_.transfer_seconds += MPI_Wtime() - start - waited;
+  };
   while (true) {
     const double wait_start = MPI_Wtime();
     // The minimum over the group of the loads published, and of max_steps (both signs).
@@ -189,9 +193,7 @@ ReadResult BufferReaderState::read(void* out, std::int64_t max_steps) {
     const std::int64_t available = agreed[0];
     if (available <= cursor_) {  // closed, and everything read
       steps_.clear();
-      statistics_.lost_steps += lost;
-      statistics_.wait_seconds += waited;
-      statistics_.transfer_seconds += MPI_Wtime() - start - waited;
+      account(0);
       return {0, 0, lost};
     }
     const std::int64_t first =
@@ -205,16 +207,12 @@ ReadResult BufferReaderState::read(void* out, std::int64_t max_steps) {
     cursor_ = last;
     if (torn == count) continue;  // every load was rewritten meanwhile: read newer ones
 
-    if (torn > 0)
+    if (torn > 0 && step_bytes_ > 0)
       std::memmove(out, static_cast<char*>(out) + torn * step_bytes_,
                    static_cast<std::size_t>((count - torn) * step_bytes_));
     steps_.assign(verdict_.begin() + 1 + torn, verdict_.begin() + 1 + count);
     if (lossless) advance_cursor(cursor_);
-    ++statistics_.reads;
-    statistics_.steps += count - torn;
-    statistics_.lost_steps += lost;
-    statistics_.wait_seconds += waited;
-    statistics_.transfer_seconds += MPI_Wtime() - start - waited;
+    account(count - torn);
     return {steps_.front(), count - torn, lost};
   }
 }

@@ -52,10 +52,16 @@ class BufferReaderState {
 
   static constexpr std::int64_t kEverything = std::numeric_limits<std::int64_t>::max();
 
+  // What the requester ranks this rank watches have published.
+  struct Published {
+    std::int64_t loads = 0;   // the fewest loads published by any of them
+    bool all_closed = false;  // every one of them has closed
+  };
+
   void check_group();
   void find_pieces();
   void release_untouched();
-  std::int64_t poll_progress(bool& all_closed);
+  Published poll_progress();
   std::int64_t wait_for_loads();
   std::int64_t read_range(char* out, std::int64_t first, std::int64_t count);
   void advance_cursor(std::int64_t value);

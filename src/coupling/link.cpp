@@ -173,7 +173,6 @@ int Link::put(std::size_t index, double time, const void* data) {
 }
 
 void Link::send(double target) {
-  ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
   if (in_flight_) {
     FERRY_CHECK(!spec_.target_member, Errc::State, "put for exchange \"", name(), "\" at time ",
                 target - clock_.lag(), " s: this rank also gets the exchange and has not yet got the "
@@ -188,10 +187,12 @@ void Link::send(double target) {
                          " s. Check that every coupling time is got, or raise watchdog.timeout");
     });
     timers_.add(name(), TimerCategory::Wait, waited);
+    ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
     exchange_->end();
     in_flight_ = false;
   }
   for (std::size_t f = 0; f < received_.size(); ++f) receive_into_[f] = received_[f].data();
+  ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
   exchange_->begin(send_from_.data(), receive_into_.data());
   in_flight_ = true;
   in_flight_target_ = target;

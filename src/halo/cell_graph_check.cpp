@@ -75,8 +75,8 @@ void check_cell_graph(const Comm& comm, const CellGraph& graph, int depth) {
     FERRY_CHECK(range[0] == -range[1], Errc::Arg,
                 "Halo: ranks disagree on CellGraph::global_cells: from ", -range[1], " to ",
                 range[0], ". Every rank describes the same mesh");
-    FERRY_CHECK(graph.global_cells >= 0, Errc::Arg, "Halo: CellGraph::global_cells must be >= 0; got ",
-                graph.global_cells);
+    FERRY_CHECK(graph.global_cells >= 0, Errc::Arg,
+                "Halo: CellGraph::global_cells must be >= 0; got ", graph.global_cells);
     check_offsets(graph, comm.rank());
     check_ids(graph, comm.rank());
     check_unique(graph, comm.rank());

@@ -58,7 +58,8 @@ std::vector<int> partition_cells(const std::vector<std::int64_t>& offsets,
   if (cells == 0 || parts == 1) return owner;
   switch (method) {
     case PartitionMethod::Block:
-      for (std::int64_t c = 0; c < cells; ++c) owner[static_cast<std::size_t>(c)] = block_of(c, cells, parts);
+      for (std::int64_t c = 0; c < cells; ++c)
+        owner[static_cast<std::size_t>(c)] = block_of(c, cells, parts);
       return owner;
     case PartitionMethod::Random: {
       // Fisher-Yates with our own generator: the same partition with every standard library.
@@ -66,11 +67,13 @@ std::vector<int> partition_cells(const std::vector<std::int64_t>& offsets,
       for (std::int64_t c = 0; c < cells; ++c) order[static_cast<std::size_t>(c)] = c;
       std::uint64_t state = seed;
       for (std::int64_t k = cells - 1; k > 0; --k) {
-        const auto j = static_cast<std::int64_t>(splitmix64(state) % static_cast<std::uint64_t>(k + 1));
+        const std::uint64_t j = splitmix64(state) % static_cast<std::uint64_t>(k + 1);
         std::swap(order[static_cast<std::size_t>(k)], order[static_cast<std::size_t>(j)]);
       }
-      for (std::int64_t k = 0; k < cells; ++k)
-        owner[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = block_of(k, cells, parts);
+      for (std::int64_t k = 0; k < cells; ++k) {
+        const std::int64_t cell = order[static_cast<std::size_t>(k)];
+        owner[static_cast<std::size_t>(cell)] = block_of(k, cells, parts);
+      }
       return owner;
     }
     case PartitionMethod::Metis:

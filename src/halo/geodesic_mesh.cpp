@@ -98,7 +98,9 @@ GeodesicMesh::GeodesicMesh(int frequency) : frequency_(frequency) {
 
   // Ids of one face's points, row i (weight on corner B) by column j (weight on C).
   std::vector<std::int64_t> face_ids(static_cast<std::size_t>((n + 1) * (n + 2) / 2));
-  auto at = [n](int i, int j) { return static_cast<std::size_t>(i * (n + 1) - i * (i - 1) / 2 + j); };
+  auto at = [n](int i, int j) {
+    return static_cast<std::size_t>(i * (n + 1) - i * (i - 1) / 2 + j);
+  };
   for (const auto& face : kFaces) {
     for (int i = 0; i <= n; ++i)
       for (int j = 0; j <= n - i; ++j) {

@@ -30,8 +30,8 @@ Halo::Halo(MPI_Comm comm, const CellGraph& graph, const HaloOptions& options)
   detail::check_cell_graph(setup_comm, graph, options.depth);
   s.depth = options.depth;
   s.rings = detail::find_halo_rings(setup_comm, graph, options.depth);
-  const std::vector<std::int64_t> ghosts(s.rings.cells.begin() + static_cast<std::ptrdiff_t>(graph.cells.size()),
-                                         s.rings.cells.end());
+  const auto owned = static_cast<std::ptrdiff_t>(graph.cells.size());
+  const std::vector<std::int64_t> ghosts(s.rings.cells.begin() + owned, s.rings.cells.end());
   s.exchange.emplace(detail::ghost_exchange(setup_comm, graph.global_cells, graph.cells, ghosts,
                                             options.fields, options.engine,
                                             options.engine_options));

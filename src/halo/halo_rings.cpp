@@ -39,11 +39,10 @@ class NeighbourRows {
           "p2p", {});
       exchange.execute(rows_.data(), received.data());
     }
+    const auto width = static_cast<std::size_t>(width_);
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      for (std::int64_t k = 0; k < width_; ++k) {
-        const std::int64_t id = received[i * static_cast<std::size_t>(width_) + static_cast<std::size_t>(k)];
-        if (id != kNone) neighbours.push_back(id);
-      }
+      for (std::size_t k = 0; k < width; ++k)
+        if (received[i * width + k] != kNone) neighbours.push_back(received[i * width + k]);
       offsets.push_back(static_cast<std::int64_t>(neighbours.size()));
     }
   }
@@ -77,11 +76,11 @@ HaloRings find_halo_rings(const Comm& comm, const CellGraph& graph, int depth) {
     const std::int64_t inner = r == 1 ? 0 : rings.ring_end[static_cast<std::size_t>(r) - 2];
     const std::int64_t outer = rings.ring_end[static_cast<std::size_t>(r) - 1];
     std::vector<std::int64_t> ring;
-    for (std::int64_t c = inner; c < outer; ++c)
-      for (auto k = offsets[static_cast<std::size_t>(c)]; k < offsets[static_cast<std::size_t>(c) + 1]; ++k) {
-        const std::int64_t id = neighbours[static_cast<std::size_t>(k)];
-        if (local.find(id) == local.end()) ring.push_back(id);
-      }
+    // Ring r - 1 is the local cells [inner, outer); their CSR rows are one range.
+    const auto first = static_cast<std::size_t>(offsets[static_cast<std::size_t>(inner)]);
+    const auto last = static_cast<std::size_t>(offsets[static_cast<std::size_t>(outer)]);
+    for (std::size_t k = first; k < last; ++k)
+      if (local.find(neighbours[k]) == local.end()) ring.push_back(neighbours[k]);
     std::sort(ring.begin(), ring.end());
     ring.erase(std::unique(ring.begin(), ring.end()), ring.end());
     for (const std::int64_t id : ring) {

@@ -43,7 +43,8 @@ case "$mode" in
     cmake -S "$source_dir" -B "$work_dir/ferry-build" \
       -DCMAKE_C_COMPILER=smpicc -DCMAKE_CXX_COMPILER=smpicxx -DBUILD_SHARED_LIBS=OFF \
       -DFERRY_BUILD_TESTS=OFF -DFERRY_BUILD_BENCHMARKS=OFF -DFERRY_BUILD_CLI=OFF \
-      -DFERRY_BUILD_EXAMPLES=OFF -DFERRY_WARNINGS_AS_ERRORS=ON
+      -DFERRY_BUILD_EXAMPLES=OFF -DFERRY_ENABLE_FORTRAN=OFF -DFERRY_ENABLE_PYTHON=OFF \
+      -DFERRY_WARNINGS_AS_ERRORS=ON
     cmake --build "$work_dir/ferry-build" -j 2
     rm -rf "$prefix"
     cmake --install "$work_dir/ferry-build" --prefix "$prefix"

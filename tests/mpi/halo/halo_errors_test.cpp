@@ -110,7 +110,8 @@ TEST_F(HaloErrors, RanksDisagreeOnDepth) {
   if (size_ < 2) GTEST_SKIP() << "needs two ranks";
   HaloOptions options;
   options.depth = rank_ == 0 ? 2 : 1;
-  expect_halo_error(graph_, options, Errc::Arg, "Halo: ranks disagree on the halo depth: from 1 to 2");
+  expect_halo_error(graph_, options, Errc::Arg,
+                    "Halo: ranks disagree on the halo depth: from 1 to 2");
 }
 
 TEST_F(HaloErrors, RanksDisagreeOnMeshSize) {

@@ -139,7 +139,8 @@ class HaloExchange : public testing::TestWithParam<CommVariant> {
       std::vector<std::int64_t> got, want;
       for (auto k = halo.neighbour_offsets()[static_cast<std::size_t>(i)];
            k < halo.neighbour_offsets()[static_cast<std::size_t>(i) + 1]; ++k)
-        got.push_back(halo.cells()[static_cast<std::size_t>(halo.neighbours()[static_cast<std::size_t>(k)])]);
+        got.push_back(halo.cells().at(
+            static_cast<std::size_t>(halo.neighbours().at(static_cast<std::size_t>(k)))));
       for (auto k = mesh.offsets()[static_cast<std::size_t>(gid)];
            k < mesh.offsets()[static_cast<std::size_t>(gid) + 1]; ++k)
         want.push_back(mesh.neighbours()[static_cast<std::size_t>(k)]);
@@ -186,9 +187,10 @@ TEST_P(HaloExchange, OwnedOrderIsKept) {
   graph.offsets.push_back(0);
   for (auto i = static_cast<std::int64_t>(ascending.cells.size()) - 1; i >= 0; --i) {
     graph.cells.push_back(ascending.cells[static_cast<std::size_t>(i)]);
+    const auto row = static_cast<std::size_t>(i);
     graph.neighbours.insert(graph.neighbours.end(),
-                            ascending.neighbours.begin() + ascending.offsets[static_cast<std::size_t>(i)],
-                            ascending.neighbours.begin() + ascending.offsets[static_cast<std::size_t>(i) + 1]);
+                            ascending.neighbours.begin() + ascending.offsets[row],
+                            ascending.neighbours.begin() + ascending.offsets[row + 1]);
     graph.offsets.push_back(static_cast<std::int64_t>(graph.neighbours.size()));
   }
   Halo halo(comm_, graph, options_for(2, mixed_fields()));
@@ -272,8 +274,10 @@ TEST_P(HaloExchange, SpectralField) {
     return static_cast<double>(gid) + static_cast<double>(bin) * 1e-4;
   };
   for (std::int64_t i = 0; i < halo.owned_count(); ++i)
-    for (std::size_t b = 0; b < width; ++b)
-      action[static_cast<std::size_t>(i) * width + b] = value(halo.cells()[static_cast<std::size_t>(i)], b);
+    for (std::size_t b = 0; b < width; ++b) {
+      const std::int64_t gid = halo.cells()[static_cast<std::size_t>(i)];
+      action[static_cast<std::size_t>(i) * width + b] = value(gid, b);
+    }
   halo.execute(action.data());
   for (std::int64_t i = 0; i < halo.local_count(); ++i)
     for (std::size_t b = 0; b < width; ++b) {
