@@ -19,7 +19,9 @@ RingWriter::RingWriter(const BufferConnection& connection)
 }
 
 RingWriter::~RingWriter() {
-  if (closed_) return;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (closed_ || finalized) return;
   closed_ = true;
   try {
     publish();
@@ -37,7 +39,8 @@ void RingWriter::load(const void* data, std::int64_t step) {
               ". Steps must strictly increase");
   FERRY_CHECK(data != nullptr || slot_bytes_ == 0, Errc::Arg,
               "TimeSeriesBuffer::load: data is NULL on requester rank ", self_,
-              ", whose box holds ", slot_bytes_, " bytes per step. Pass the rank's box of the step");
+              ", whose box holds ", slot_bytes_,
+              " bytes per step. Pass the rank's box of the step");
   const RingLayout& layout = connection_.layout();
   const BufferWindow& window = connection_.window();
   const std::int64_t slot = loads_ % layout.capacity;
