@@ -94,28 +94,6 @@ void expect_same_bytes(const std::vector<unsigned char>& got,
       << " differs";
 }
 
-// Runs `call` (collective over MPI_COMM_WORLD), expects ferry::Error with `code` and a
-// message matching `pattern`, and the very same message on every rank.
-void expect_same_error(const std::function<void()>& call, Errc code, const std::string& pattern) {
-  std::string text = "(no error)";
-  ferry_test::expect_error(
-      [&] {
-        try {
-          call();
-        } catch (const ferry::Error& e) {
-          text = e.what();
-          throw;
-        }
-      },
-      code, pattern);
-  int length = static_cast<int>(text.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::string first(static_cast<std::size_t>(length), ' ');
-  if (rank_of(MPI_COMM_WORLD) == 0) first = text;
-  MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-  EXPECT_EQ(text, first) << "this rank's message differs from rank 0's";
-}
-
 FieldRecord record(const std::string& name, std::int64_t size, int components, Datatype type,
                    double time) {
   FieldRecord r;
@@ -311,27 +289,27 @@ TEST(FieldFile, AppendGrowsOneTimeSlicePerCall) {
     data.resize(recs.size());
     FieldFile::append(Comm::view(reversed), file.path(), recs, layouts, data);
   };
-  expect_same_error([&] { append(records); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { append(records); }, Errc::Arg,
                     "^FieldFile::append: output file \".*\" ends at time 7200 s; cannot append "
                     "time 7200 s after it");
   std::vector<FieldRecord> later = records;
   for (FieldRecord& rec : later) rec.time = 10800;
-  expect_same_error([&] { append({later[0]}); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { append({later[0]}); }, Errc::Arg,
                     "holds fields \"sst\", \"wind\"; this call appends \"sst\"");
   std::vector<FieldRecord> regridded = later;
   regridded[1].grid = "atmos_fine";
-  expect_same_error([&] { append(regridded); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { append(regridded); }, Errc::Arg,
                     "holds field \"wind\" on grid \"atmos\", expected grid \"atmos_fine\"");
   std::vector<FieldRecord> mixed = later;
   mixed[1].time = 14400;
-  expect_same_error([&] { append(mixed); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { append(mixed); }, Errc::Arg,
                     "field \"wind\" is for time 14400 s and field \"sst\" for 10800 s");
 
   // A first append that fails leaves no file behind to confuse the next one.
   ScratchFile fresh("fresh");
   FieldRecord bad = later[0];
   bad.name = "bad/name";
-  expect_same_error(
+  ferry_test::expect_same_error_everywhere(
       [&] {
         FieldFile::append(Comm::view(reversed), fresh.path(), {bad}, {&sst_layout},
                           {sst_values.data()});
@@ -358,43 +336,43 @@ TEST(FieldFile, ReadErrorsAreTheSameOnEveryRank) {
   };
   const std::string quoted = "restart file \"" + restart.path() + "\"";
 
-  expect_same_error([&] { read(file_name("missing"), sst); }, Errc::Io,
+  ferry_test::expect_same_error_everywhere([&] { read(file_name("missing"), sst); }, Errc::Io,
                     "^FieldFile::read: cannot open \"field_file_missing_np[0-9]+\\.nc\": No such "
                     "file or directory\\. Check the path");
   FieldRecord other = sst;
   other.name = "ice";
-  expect_same_error([&] { read(restart.path(), other); }, Errc::Io,
+  ferry_test::expect_same_error_everywhere([&] { read(restart.path(), other); }, Errc::Io,
                     quoted + " has no field \"ice\"; it holds \"sst\"");
   other = sst;
   other.grid = "ice";
-  expect_same_error([&] { read(restart.path(), other); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { read(restart.path(), other); }, Errc::Arg,
                     quoted + " holds field \"sst\" on grid \"ocean\", expected grid \"ice\"");
   other = sst;
   other.global_size = 41;
-  expect_same_error([&] { read(restart.path(), other); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { read(restart.path(), other); }, Errc::Arg,
                     "holds field \"sst\" with 40 points, expected 41");
   other = sst;
   other.components = 2;
-  expect_same_error([&] { read(restart.path(), other); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { read(restart.path(), other); }, Errc::Arg,
                     "holds field \"sst\" with components = 1, expected 2");
   other = sst;
   other.type = Datatype::Float32;
-  expect_same_error([&] { read(restart.path(), other); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { read(restart.path(), other); }, Errc::Arg,
                     "holds field \"sst\" as float64 values, expected float32");
   other = sst;
   other.time = 0;
-  expect_same_error([&] { read(restart.path(), other); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { read(restart.path(), other); }, Errc::Arg,
                     "^FieldFile::read: " + quoted +
                         " holds field \"sst\" for time 86400 s, expected 0 s\\. Delete the file "
                         "or start the run at 86400$");
 
   ScratchFile foreign("foreign");
   write_foreign_file(foreign.path(), "ferry-fields-0");
-  expect_same_error([&] { read(foreign.path(), sst); }, Errc::Io,
+  ferry_test::expect_same_error_everywhere([&] { read(foreign.path(), sst); }, Errc::Io,
                     "has format version \"ferry-fields-0\", this ferry \\(.*\\) reads "
                     "\"ferry-fields-1\" only");
   write_foreign_file(foreign.path(), "");
-  expect_same_error([&] { read(foreign.path(), sst); }, Errc::Io,
+  ferry_test::expect_same_error_everywhere([&] { read(foreign.path(), sst); }, Errc::Io,
                     "has no global attribute ferry_format_version");
   if (r == 0) {
     std::FILE* text = std::fopen(foreign.path().c_str(), "w");
@@ -402,14 +380,14 @@ TEST(FieldFile, ReadErrorsAreTheSameOnEveryRank) {
     std::fclose(text);
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  expect_same_error([&] { read(foreign.path(), sst); }, Errc::Io, "cannot open .*NetCDF");
+  ferry_test::expect_same_error_everywhere([&] { read(foreign.path(), sst); }, Errc::Io, "cannot open .*NetCDF");
 
   // An output file is not a restart.
   ScratchFile output("series");
   const Layout layout = Layout::block(40, p, r);
   const std::vector<unsigned char> values = values_of(0, layout.ids(), sst);
   FieldFile::append(Comm::view(MPI_COMM_WORLD), output.path(), {sst}, {&layout}, {values.data()});
-  expect_same_error([&] { read(output.path(), sst); }, Errc::Io,
+  ferry_test::expect_same_error_everywhere([&] { read(output.path(), sst); }, Errc::Io,
                     "field \"sst\" is a time series written by FieldFile::append");
 }
 
@@ -426,20 +404,20 @@ TEST(FieldFile, WriteErrorsAreTheSameOnEveryRankAndKeepTheOldFile) {
   };
 
   // Rank 0 cannot create the file: the others must not wait for their turn.
-  expect_same_error([&] { write("no_such_directory/restart.nc", {sst}, block); }, Errc::Io,
+  ferry_test::expect_same_error_everywhere([&] { write("no_such_directory/restart.nc", {sst}, block); }, Errc::Io,
                     "^FieldFile::write: cannot create "
                     "\"no_such_directory/restart\\.nc\\.partial\"");
 
   // Only the last rank's layout is wrong.
   const Layout wrong = r == p - 1 ? Layout::block(41, p, r) : block;
-  expect_same_error([&] { write(file_name("unused"), {sst}, wrong); }, Errc::ArgSize,
+  ferry_test::expect_same_error_everywhere([&] { write(file_name("unused"), {sst}, wrong); }, Errc::ArgSize,
                     "field \"sst\" has global_size 40 but its layout on rank " +
                         std::to_string(p - 1) + " has 41 points");
 
   if (p > 1) {
     FieldRecord drifted = sst;
     if (r == 0) drifted.time = 0;
-    expect_same_error([&] { write(file_name("unused"), {drifted}, block); }, Errc::Arg,
+    ferry_test::expect_same_error_everywhere([&] { write(file_name("unused"), {drifted}, block); }, Errc::Arg,
                       "the field records differ between ranks");
   }
 
@@ -448,13 +426,13 @@ TEST(FieldFile, WriteErrorsAreTheSameOnEveryRankAndKeepTheOldFile) {
   for (std::int64_t id : block.ids())
     if (id % 2 == 0) even.push_back(id);
   const Layout holes = Layout::points(40, even);
-  expect_same_error([&] { write(file_name("unused"), {sst}, holes); }, Errc::Missing,
+  ferry_test::expect_same_error_everywhere([&] { write(file_name("unused"), {sst}, holes); }, Errc::Missing,
                     "^FieldFile::write: field \"sst\" \\(to be written, every point must be "
                     "held by exactly one rank\\): Plan::build: 20 destination id\\(s\\)");
 
   FieldRecord reserved = sst;
   reserved.numbers["time"] = 1;
-  expect_same_error([&] { write(file_name("unused"), {reserved}, block); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { write(file_name("unused"), {reserved}, block); }, Errc::Arg,
                     "field \"sst\" has an extra number named \"time\"");
 
   // A write that fails half-way leaves the previous restart untouched.
@@ -464,7 +442,7 @@ TEST(FieldFile, WriteErrorsAreTheSameOnEveryRankAndKeepTheOldFile) {
   bad.name = "bad/name";
   FieldRecord later = sst;
   later.time = 7200;
-  expect_same_error([&] { write(restart.path(), {later, bad}, block); }, Errc::Arg,
+  ferry_test::expect_same_error_everywhere([&] { write(restart.path(), {later, bad}, block); }, Errc::Arg,
                     "defining dimension \"bad/name_points\" in .* Name fields and numbers");
   std::vector<unsigned char> got(values.size());
   const FieldRecord stored =

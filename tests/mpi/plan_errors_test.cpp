@@ -13,6 +13,7 @@ using ferry::Errc;
 using ferry::Exchange;
 using ferry::Layout;
 using ferry_test::expect_error;
+using ferry_test::expect_same_error_everywhere;
 
 namespace {
 
@@ -28,23 +29,6 @@ int size_of(MPI_Comm comm) {
 }
 
 const std::vector<ferry::FieldSpec> kOneField{{Datatype::Float64, 1}};
-
-// The error must reach every rank with the same text: gather a hash of the message.
-void expect_same_error_everywhere(const std::function<void()>& call, Errc code,
-                                  const std::string& pattern) {
-  std::string text;
-  try {
-    call();
-  } catch (const ferry::Error& e) {
-    text = e.what();
-  }
-  expect_error(call, code, pattern);
-  const auto hash = static_cast<long long>(std::hash<std::string>{}(text) & 0x7fffffffffffLL);
-  long long min_hash = 0, max_hash = 0;
-  MPI_Allreduce(&hash, &min_hash, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&hash, &max_hash, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-  EXPECT_EQ(min_hash, max_hash) << "ranks saw different messages; this rank: " << text;
-}
 
 TEST(PlanErrors, IdOutOfRangeOnOneRank) {
   const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);

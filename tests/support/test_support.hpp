@@ -34,4 +34,29 @@ inline void expect_error(const std::function<void()>& call, ferry::Errc code,
   }
 }
 
+/// Runs `call` once (collective over `comm`), expects a ferry::Error with `code` and a
+/// message matching `pattern`, and the very same message on every rank of `comm`.
+inline void expect_same_error_everywhere(const std::function<void()>& call, ferry::Errc code,
+                                         const std::string& pattern, MPI_Comm comm = MPI_COMM_WORLD) {
+  std::string text = "(no error)";
+  expect_error(
+      [&] {
+        try {
+          call();
+        } catch (const ferry::Error& e) {
+          text = e.what();
+          throw;
+        }
+      },
+      code, pattern);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  std::string first(static_cast<std::size_t>(length), ' ');
+  if (rank == 0) first = text;
+  MPI_Bcast(first.data(), length, MPI_CHAR, 0, comm);
+  EXPECT_EQ(text, first) << "this rank's message differs from rank 0's";
+}
+
 }  // namespace ferry_test

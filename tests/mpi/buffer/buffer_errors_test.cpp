@@ -19,6 +19,7 @@ using ferry::Datatype;
 using ferry::Errc;
 using ferry::TimeSeriesBuffer;
 using ferry_test::expect_error;
+using ferry_test::expect_same_error_everywhere;
 
 namespace {
 
@@ -34,23 +35,6 @@ ferry::Box rows(int count, int index) {
 TimeSeriesBuffer expose_all(BufferMode mode = BufferMode::Lossless) {
   return TimeSeriesBuffer::expose(MPI_COMM_WORLD, kShape, rows(world_size(), world_rank()),
                                   Datatype::Float64, Capacity::steps(2), mode);
-}
-
-// Runs a collective call that must fail, and checks that every rank got the same text.
-void expect_same_error_everywhere(const std::function<void()>& call, Errc code,
-                                  const std::string& pattern, MPI_Comm comm = MPI_COMM_WORLD) {
-  std::string text;
-  try {
-    call();
-  } catch (const ferry::Error& e) {
-    text = e.what();
-  }
-  expect_error(call, code, pattern);
-  const auto hash = static_cast<long long>(std::hash<std::string>{}(text) & 0x7fffffffffffLL);
-  long long low = 0, high = 0;
-  MPI_Allreduce(&hash, &low, 1, MPI_LONG_LONG, MPI_MIN, comm);
-  MPI_Allreduce(&hash, &high, 1, MPI_LONG_LONG, MPI_MAX, comm);
-  EXPECT_EQ(low, high) << "ranks saw different messages; this rank: " << text;
 }
 
 TEST(BufferErrors, ShapeWithFourDimensions) {
