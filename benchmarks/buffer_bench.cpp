@@ -9,6 +9,7 @@
 #include "text_table.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
+#include "util/streaming_copy.hpp"
 
 namespace ferry::bench {
 
@@ -24,6 +25,11 @@ constexpr std::int64_t kWarmupSteps = 1;
 
 // Called through a volatile pointer so the compiler cannot drop a copy nobody reads.
 void* (*volatile g_copy)(void*, const void*, std::size_t) = std::memcpy;
+
+void* stream(void* dst, const void* src, std::size_t bytes) {
+  detail::streaming_copy(dst, src, bytes);
+  return dst;
+}
 
 // One method's run, each number filled by the rank that knows it.
 struct Run {
@@ -80,8 +86,9 @@ class BufferBench {
   ~BufferBench() { MPI_Type_free(&sub_type_); }
 
   std::vector<BufferBenchRow> run() {
-    const char* const methods[] = {"memcpy", "ring-copy", "two-sided", "one-sided", "buffer"};
-    constexpr int kMethods = 5;
+    const char* const methods[] = {"memcpy",    "ring-copy", "ring-stream",
+                                   "two-sided", "one-sided", "buffer"};
+    constexpr int kMethods = 6;
     std::vector<BufferBenchRow> rows;
     for (int n = 1; n <= config_.max_n; ++n) {
       const std::int64_t steps = static_cast<std::int64_t>(n) * config_.steps_per_n;
@@ -89,10 +96,11 @@ class BufferBench {
       std::vector<Run> runs[kMethods];
       for (int r = 0; r < config_.repeat; ++r) {
         runs[0].push_back(combine(bare_copy(steps), "memcpy"));
-        runs[1].push_back(combine(ring_copy(steps), "ring-copy"));
-        runs[2].push_back(combine(two_sided(steps), "two-sided"));
-        runs[3].push_back(combine(one_sided(steps), "one-sided"));
-        runs[4].push_back(combine(buffer(steps), "buffer"));
+        runs[1].push_back(combine(ring_copy(steps, g_copy), "ring-copy"));
+        runs[2].push_back(combine(ring_copy(steps, stream), "ring-stream"));
+        runs[3].push_back(combine(two_sided(steps), "two-sided"));
+        runs[4].push_back(combine(one_sided(steps), "one-sided"));
+        runs[5].push_back(combine(buffer(steps), "buffer"));
       }
       for (int m = 0; m < kMethods; ++m) {
         BufferBenchRow row;
@@ -170,16 +178,17 @@ class BufferBench {
   }
 
   // The second bound: what keeping steps costs without MPI, a copy to the next slot
-  // of a private ring of the buffer's size (one untimed pass first).
-  Samples ring_copy(std::int64_t steps) {
+  // of a private ring of the buffer's size (one untimed pass first), with memcpy or
+  // with the streaming copy that load() uses for large steps.
+  Samples ring_copy(std::int64_t steps, void* (*copy)(void*, const void*, std::size_t)) {
     Samples mine;
     if (!requester()) return mine;
     for (std::int64_t step = -ring_slots_; step < steps; ++step) {
       compute(array_.data(), step);
       const std::int64_t slot = (step + ring_slots_) % ring_slots_;
       const double start = MPI_Wtime();
-      g_copy(ring_.data() + slot * step_bytes_, array_.data(),
-             static_cast<std::size_t>(step_bytes_));
+      copy(ring_.data() + slot * step_bytes_, array_.data(),
+           static_cast<std::size_t>(step_bytes_));
       if (step >= 0) mine.requester.push_back(MPI_Wtime() - start);
     }
     return mine;
@@ -368,7 +377,8 @@ std::string buffer_bench_table(const std::vector<BufferBenchRow>& rows,
       "\nper step: req_* = requester time spent moving data (median and mean over the steps);\n"
       "x_memcpy, x_ring_copy = req_median over the bounds' medians at the same N (memcpy: the\n"
       "step copied to one fixed place; ring-copy: to the next slot of a private ring as large\n"
-      "as the buffer's); worker_us = worker communication time, waiting excluded.\n");
+      "as the buffer's; ring-stream: the same with streaming stores, as load() copies);\n"
+      "worker_us = worker communication time, waiting excluded.\n");
 }
 
 }  // namespace ferry::bench

@@ -24,8 +24,9 @@ struct BufferBenchConfig {
 /// One way of moving the steps, at one N. Times are seconds per step.
 struct BufferBenchRow {
   /// memcpy and ring-copy are the requester's bounds: a memcpy of the step to one
-  /// fixed place, and to the next slot of a private ring as large as the buffer's.
-  /// two-sided, one-sided and buffer move the steps to the worker.
+  /// fixed place, and to the next slot of a private ring as large as the buffer's;
+  /// ring-stream is ring-copy with the streaming copy that load() uses for large
+  /// steps. two-sided, one-sided and buffer move the steps to the worker.
   std::string method;
   int n = 0;
   std::int64_t steps = 0;
@@ -45,7 +46,7 @@ struct BufferBenchRow {
 };
 
 /// Collective over `comm`, which must have exactly 2 ranks (Errc::Arg otherwise):
-/// rank 0 is the requester, rank 1 the worker. For each N, runs the two bounds and
+/// rank 0 is the requester, rank 1 the worker. For each N, runs the three bounds and
 /// the three methods in rotation, `repeat` times, and reports the median of each
 /// number over the runs; every run starts with untimed warm-up steps. The worker
 /// checks sampled values of every step it receives (Errc::Internal on a wrong

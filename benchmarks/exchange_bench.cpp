@@ -34,7 +34,8 @@ ExchangeBench::ExchangeBench(MPI_Comm comm, const ExchangeBenchConfig& config)
     : comm_(Comm::dup(comm)),
       run_(resolve_run(comm_, config)),
       layouts_(make_layouts(run_.scenario, run_.roles)),
-      data_(layouts_.src, layouts_.dst, run_.scenario.fields) {
+      data_(layouts_.src, layouts_.dst, run_.scenario.fields),
+      adaptive_options_(config.adaptive_options) {
   // A rank must at least read all it sends or write all it receives.
   const std::int64_t points = std::max(layouts_.src.local_size(), layouts_.dst.local_size());
   payload_bytes_ = points * run_.scenario.fields * static_cast<std::int64_t>(kValueBytes);
@@ -103,9 +104,12 @@ ExchangeResults ExchangeBench::measure(const std::vector<std::string>& engines) 
                                                              layouts_.dst, fields));
       steps.push_back(prepare(engines[k], *baselines.back(), results.engines[k]));
     } else {
-      exchanges.push_back(std::make_unique<Exchange>(comm_.get(), layouts_.src, layouts_.dst,
-                                                     specs, engines[k]));
+      exchanges.push_back(std::make_unique<Exchange>(
+          comm_.get(), layouts_.src, layouts_.dst, specs, engines[k],
+          engines[k] == "adaptive" ? adaptive_options_ : EngineOptions{}));
+      const double start = MPI_Wtime();
       settle(*exchanges.back());
+      results.engines[k].profiling_seconds = max_over_ranks(comm_, MPI_Wtime() - start);
       steps.push_back(prepare(engines[k], *exchanges.back(), results.engines[k]));
       results.engines[k].report = exchanges.back()->engine_report();
     }

@@ -23,6 +23,8 @@ struct ExchangeBenchConfig {
   ScenarioRequest scenario;
   Groups groups = Groups::Split;
   int repeat = 10;
+  /// The adaptive engine's options (candidates, samples, warmup); empty: its defaults.
+  EngineOptions adaptive_options;
 };
 
 /// What every engine of a run shares: the resolved scenario and the roles.
@@ -38,6 +40,9 @@ struct ExchangeRun {
 struct EngineResult {
   std::string engine;
   double setup_seconds = 0;
+  /// The exchanges before the engine settled: the adaptive engine's profiling, 0 for
+  /// the others (and for adaptive when its choice comes from the tuning cache).
+  double profiling_seconds = 0;
   Summary exchange;
   TrafficSpread traffic;
   EngineReport report;  ///< the adaptive engine's choice and candidate times; empty for others
@@ -83,6 +88,7 @@ class ExchangeBench {
   ExchangeRun run_;
   LayoutPair layouts_;
   FieldData data_;
+  EngineOptions adaptive_options_;
   std::int64_t payload_bytes_ = 0;
 };
 

@@ -46,6 +46,7 @@ std::string exchange_json(const ExchangeRun& run, const ExchangeResults& results
     if (s.msgs_per_proc > 0) json.add("msgs_per_proc", s.msgs_per_proc);
     json.add("repeat", run.repeat)
         .add("setup_s", row.setup_seconds)
+        .add("profiling_s", row.profiling_seconds)
         .add("exchange_median_s", row.exchange.median)
         .add("exchange_min_s", row.exchange.min)
         .add("exchange_max_s", row.exchange.max)

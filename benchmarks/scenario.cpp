@@ -28,6 +28,18 @@ Scenario base_scenario(const std::string& name) {
     // A high-resolution transfer whose payload dwarfs message latency.
     s.nx = 1024, s.ny = 512, s.fields = 14;
     s.src = Decomposition::Blocks2d, s.dst = Decomposition::RoundRobin;
+  } else if (name == "cesm") {
+    // CESM CLM4 -> CPL7: 32 fields on the land grid. CLM4 deals its grid cells to
+    // processes in turn; the coupler holds regular 2-D blocks.
+    s.nx = 144, s.ny = 96, s.fields = 32;
+    s.src = Decomposition::RoundRobin, s.dst = Decomposition::Blocks2d;
+  } else if (name == "interp") {
+    // CESM's rearrangement before interpolating atmosphere fields to the ocean grid
+    // (320 x 384): from the atmosphere's 2-D blocks to the atmosphere points each
+    // rank's block of the ocean grid reads. The paper gives no field count.
+    s.nx = 144, s.ny = 96, s.fields = 10;
+    s.target_nx = 320, s.target_ny = 384;
+    s.src = Decomposition::Blocks2d, s.dst = Decomposition::BilinearStencils;
   } else {
     throw Error(Errc::Arg, detail::cat("unknown scenario \"", name, "\"; expected one of ",
                                        detail::list_first(scenario_names(), 8)));
@@ -53,6 +65,39 @@ Layout grouped_round_robin(const Scenario& s, const Roles& roles) {
   return Layout::points(s.points(), std::move(ids));
 }
 
+// Floor of a / b for b > 0 and any sign of a.
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// The source indices [first, last] bilinear interpolation reads for target cells
+// t0..t1 of a dimension cut into `targets` cells, from one cut into `sources`:
+// target centre (t + 1/2) / targets lies between source centres k and k + 1 with
+// k = floor(((2t + 1) * sources - targets) / (2 * targets)).
+std::pair<std::int64_t, std::int64_t> bracketing(std::int64_t t0, std::int64_t t1,
+                                                 std::int64_t targets, std::int64_t sources) {
+  return {floor_div((2 * t0 + 1) * sources - targets, 2 * targets),
+          floor_div((2 * t1 + 1) * sources - targets, 2 * targets) + 1};
+}
+
+// The rank's 2-D block of the target grid, turned into the source points its
+// interpolation weights touch. Longitude wraps around (a global grid); latitude
+// stops at the poles.
+Layout bilinear_stencils(const Scenario& s, int parts, int part) {
+  const auto [px, py] = square_process_grid(parts);
+  const Layout block = Layout::box(s.target_nx, s.target_ny, px, py, part);
+  std::vector<std::int64_t> ids;
+  if (block.ids().empty()) return Layout::points(s.points(), std::move(ids));
+  const std::int64_t first = block.ids().front();
+  const std::int64_t last = block.ids().back();
+  auto [i0, i1] = bracketing(first % s.target_nx, last % s.target_nx, s.target_nx, s.nx);
+  const auto [j0, j1] = bracketing(first / s.target_nx, last / s.target_nx, s.target_ny, s.ny);
+  if (i1 - i0 + 1 >= s.nx) i0 = 0, i1 = s.nx - 1;  // a band all around: each column once
+  for (std::int64_t j = std::max<std::int64_t>(j0, 0); j <= std::min(j1, s.ny - 1); ++j)
+    for (std::int64_t i = i0; i <= i1; ++i) ids.push_back(j * s.nx + (i + s.nx) % s.nx);
+  return Layout::points(s.points(), std::move(ids));
+}
+
 Layout decompose(Decomposition d, const Scenario& s, const Roles& roles, int parts, int part) {
   if (part < 0) return Layout::none(s.points());
   switch (d) {
@@ -63,27 +108,42 @@ Layout decompose(Decomposition d, const Scenario& s, const Roles& roles, int par
       return Layout::box(s.nx, s.ny, px, py, part);
     }
     case Decomposition::GroupedRoundRobin: return grouped_round_robin(s, roles);
+    case Decomposition::BilinearStencils: return bilinear_stencils(s, parts, part);
   }
   throw Error(Errc::Internal, "decompose: unknown decomposition. This is a bug in ferry");
 }
 
-std::string describe_decomposition(Decomposition d, int parts, int msgs_per_proc) {
+std::string describe_decomposition(Decomposition d, const Scenario& s, int parts) {
+  const auto [px, py] = square_process_grid(parts);
   switch (d) {
     case Decomposition::RoundRobin: return "round-robin";
     case Decomposition::Block1d: return "1-D blocks";
-    case Decomposition::Blocks2d: {
-      const auto [px, py] = square_process_grid(parts);
-      return detail::cat(px, " x ", py, " blocks");
-    }
+    case Decomposition::Blocks2d: return detail::cat(px, " x ", py, " blocks");
     case Decomposition::GroupedRoundRobin:
-      return detail::cat("round-robin in groups of ", msgs_per_proc);
+      return detail::cat("round-robin in groups of ", s.msgs_per_proc);
+    case Decomposition::BilinearStencils:
+      return detail::cat("bilinear stencils of ", px, " x ", py, " blocks of a ", s.target_nx,
+                         " x ", s.target_ny, " grid");
   }
   return "?";
 }
 
+// Scales both sides of the grid (and of the target grid) by sqrt(points / current),
+// keeping the aspect ratios.
+void rescale(Scenario& s, std::int64_t points) {
+  const double scale = std::sqrt(static_cast<double>(points) / static_cast<double>(s.points()));
+  auto scaled = [scale](std::int64_t n) {
+    return std::max<std::int64_t>(1, std::llround(static_cast<double>(n) * scale));
+  };
+  s.nx = scaled(s.nx), s.ny = scaled(s.ny);
+  if (s.target_nx > 0) s.target_nx = scaled(s.target_nx), s.target_ny = scaled(s.target_ny);
+}
+
 }  // namespace
 
-std::vector<std::string> scenario_names() { return {"gamil", "toy", "large"}; }
+std::vector<std::string> scenario_names() {
+  return {"gamil", "toy", "large", "cesm", "interp"};
+}
 
 std::pair<int, int> square_process_grid(int parts) {
   int py = static_cast<int>(std::sqrt(static_cast<double>(parts)));
@@ -97,14 +157,13 @@ Scenario make_scenario(const ScenarioRequest& request, const Roles& roles) {
               ": the number of fields must be >= 1; got ", request.fields);
   FERRY_CHECK(request.points >= 0, Errc::Arg, "scenario ", s.name,
               ": the number of points must be >= 1; got ", request.points);
+  FERRY_CHECK(request.points_per_proc >= 0, Errc::Arg, "scenario ", s.name,
+              ": the number of points per process must be >= 1; got ", request.points_per_proc);
+  FERRY_CHECK(request.points == 0 || request.points_per_proc == 0, Errc::Arg, "scenario ", s.name,
+              ": --points and --points-per-proc both size the grid. Give one of them");
   if (request.fields > 0) s.fields = request.fields;
-  if (request.points > 0) {
-    // Keep the aspect ratio: scale both sides by sqrt(requested / current).
-    const double scale =
-        std::sqrt(static_cast<double>(request.points) / static_cast<double>(s.points()));
-    s.nx = std::max<std::int64_t>(1, std::llround(static_cast<double>(s.nx) * scale));
-    s.ny = std::max<std::int64_t>(1, std::llround(static_cast<double>(s.ny) * scale));
-  }
+  if (request.points > 0) rescale(s, request.points);
+  if (request.points_per_proc > 0) rescale(s, request.points_per_proc * roles.src_ranks);
 
   if (s.dst != Decomposition::GroupedRoundRobin) {
     FERRY_CHECK(request.msgs_per_proc == 0, Errc::Arg, "scenario ", s.name,
@@ -125,8 +184,8 @@ Scenario make_scenario(const ScenarioRequest& request, const Roles& roles) {
 }
 
 std::string describe(const Scenario& scenario, const Roles& roles) {
-  return describe_decomposition(scenario.src, roles.src_ranks, scenario.msgs_per_proc) + " -> " +
-         describe_decomposition(scenario.dst, roles.dst_ranks, scenario.msgs_per_proc);
+  return describe_decomposition(scenario.src, scenario, roles.src_ranks) + " -> " +
+         describe_decomposition(scenario.dst, scenario, roles.dst_ranks);
 }
 
 LayoutPair make_layouts(const Scenario& scenario, const Roles& roles) {

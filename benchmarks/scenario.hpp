@@ -18,6 +18,8 @@ enum class Decomposition {
   Blocks2d,           ///< px x py rectangles, as square as the rank count allows (Layout::box)
   Block1d,            ///< contiguous runs of points (Layout::block)
   GroupedRoundRobin,  ///< each source rank's points dealt over its group of M destination ranks
+  BilinearStencils,   ///< the points bilinear interpolation reads for each rank's 2-D block
+                      ///< of a finer target grid (longitude periodic); blocks overlap
 };
 
 /// What the command line asks for; 0 means "the scenario's default".
@@ -26,6 +28,7 @@ struct ScenarioRequest {
   int fields = 0;
   int msgs_per_proc = 0;
   std::int64_t points = 0;
+  std::int64_t points_per_proc = 0;  ///< size the grid so each source rank holds about this many
 };
 
 /// A fully resolved scenario for a given set of component roles.
@@ -35,6 +38,8 @@ struct Scenario {
   std::int64_t ny = 0;
   int fields = 0;
   int msgs_per_proc = 0;  ///< toy only: destination ranks each source rank sends to
+  std::int64_t target_nx = 0;  ///< interp only: the grid interpolated to
+  std::int64_t target_ny = 0;
   Decomposition src = Decomposition::RoundRobin;
   Decomposition dst = Decomposition::RoundRobin;
 

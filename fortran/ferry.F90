@@ -10,6 +10,8 @@
 module ferry
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: error_unit
+  use ferry_argument_error, only: fail => ferry_record_argument_error
+  use ferry_c_arrays, only: address, type_names
   implicit none
   private
 
@@ -45,6 +47,8 @@ module ferry
   public :: ferry_exchange_end, ferry_exchange_get_engine, ferry_exchange_destroy
   public :: ferry_coupler_create, ferry_coupler_local_comm, ferry_coupler_def_grid
   public :: ferry_coupler_def_partition, ferry_coupler_def_field, ferry_coupler_field_values
+  public :: ferry_coupler_set_coordinates, ferry_coupler_set_corners, ferry_coupler_set_areas
+  public :: ferry_coupler_set_mask, ferry_coupler_partition_points
   public :: ferry_coupler_enddef, ferry_coupler_put, ferry_coupler_get
   public :: ferry_coupler_finalize, ferry_coupler_destroy
 
@@ -69,10 +73,6 @@ module ferry
       coupler_get_int64
   end interface ferry_coupler_get
 
-  ! The Fortran name of each FERRY_TYPE_* code (0 .. 3), for messages.
-  character(len=*), parameter :: type_names(0:3) = &
-    [character(len=10) :: 'real(8)', 'real(4)', 'integer(4)', 'integer(8)']
-
   ! The C API, and the shims of ferry_f.cpp (suffix _f) for what C cannot take from
   ! Fortran directly: integer communicators, and messages of the checks made here.
   interface
@@ -94,14 +94,6 @@ module ferry
       import :: c_ptr
       type(c_ptr) :: p
     end function c_version
-    function c_record_error(routine, code, message) bind(C, name='ferry_record_error_f') &
-        result(ierr)
-      import :: c_char, c_int
-      character(kind=c_char), intent(in) :: routine(*), message(*)
-      integer(c_int), value :: code
-      integer(c_int) :: ierr
-    end function c_record_error
-
     function c_layout_create_block(n, parts, part, layout) &
         bind(C, name='ferry_layout_create_block') result(ierr)
       import :: c_int, c_int64_t, c_ptr
@@ -280,6 +272,42 @@ module ferry
       integer(c_int), intent(out) :: partition
       integer(c_int) :: ierr
     end function c_coupler_def_partition
+    function c_coupler_set_coordinates(coupler, partition, lon, lat) &
+        bind(C, name='ferry_coupler_set_coordinates') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: coupler, lon, lat
+      integer(c_int), value :: partition
+      integer(c_int) :: ierr
+    end function c_coupler_set_coordinates
+    function c_coupler_set_corners(coupler, partition, ncorner, lon, lat) &
+        bind(C, name='ferry_coupler_set_corners') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: coupler, lon, lat
+      integer(c_int), value :: partition, ncorner
+      integer(c_int) :: ierr
+    end function c_coupler_set_corners
+    function c_coupler_set_areas(coupler, partition, area) &
+        bind(C, name='ferry_coupler_set_areas') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: coupler, area
+      integer(c_int), value :: partition
+      integer(c_int) :: ierr
+    end function c_coupler_set_areas
+    function c_coupler_set_mask(coupler, partition, mask) &
+        bind(C, name='ferry_coupler_set_mask') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: coupler, mask
+      integer(c_int), value :: partition
+      integer(c_int) :: ierr
+    end function c_coupler_set_mask
+    function c_coupler_partition_points(coupler, partition, points) &
+        bind(C, name='ferry_coupler_partition_points') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: coupler
+      integer(c_int), value :: partition
+      integer(c_int64_t), intent(out) :: points
+      integer(c_int) :: ierr
+    end function c_coupler_partition_points
     function c_coupler_def_field(coupler, partition, name, direction, type, bundle, field) &
         bind(C, name='ferry_coupler_def_field') result(ierr)
       import :: c_char, c_int, c_ptr
@@ -389,14 +417,6 @@ contains
       s(i:i) = chars(i)
     end do
   end function fortran_string
-
-  ! Records an argument error this module found, as the C API records its own.
-  subroutine fail(routine, code, message, ierr)
-    character(len=*), intent(in) :: routine, message
-    integer, intent(in) :: code
-    integer, intent(out) :: ierr
-    ierr = c_record_error(routine // c_null_char, int(code, c_int), message // c_null_char)
-  end subroutine fail
 
   ! ---- Layouts (not collective) ----
 
@@ -690,6 +710,100 @@ contains
     partition = id
   end subroutine ferry_coupler_def_partition
 
+  !> Optional grid metadata of this rank's points of a partition, one value per point
+  !> in layout order, before enddef: centres in degrees.
+  subroutine ferry_coupler_set_coordinates(coupler, partition, lon, lat, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: partition
+    real(c_double), dimension(..), intent(in), target :: lon, lat
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_coupler_set_coordinates'
+    call check_point_array(coupler, partition, routine, 'lon', 1, size(lon, kind=c_int64_t), &
+                           is_contiguous(lon), ierr)
+    if (ierr == FERRY_SUCCESS) &
+      call check_point_array(coupler, partition, routine, 'lat', 1, size(lat, kind=c_int64_t), &
+                             is_contiguous(lat), ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_coupler_set_coordinates(coupler%ptr, int(partition, c_int), address(lon), &
+                                     address(lat))
+  end subroutine ferry_coupler_set_coordinates
+
+  !> Cell corners in degrees: ncorner per point, the fastest dimension (lon(ncorner, points)).
+  subroutine ferry_coupler_set_corners(coupler, partition, ncorner, lon, lat, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: partition, ncorner
+    real(c_double), dimension(..), intent(in), target :: lon, lat
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_coupler_set_corners'
+    call check_point_array(coupler, partition, routine, 'lon', ncorner, &
+                           size(lon, kind=c_int64_t), is_contiguous(lon), ierr)
+    if (ierr == FERRY_SUCCESS) &
+      call check_point_array(coupler, partition, routine, 'lat', ncorner, &
+                             size(lat, kind=c_int64_t), is_contiguous(lat), ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_coupler_set_corners(coupler%ptr, int(partition, c_int), int(ncorner, c_int), &
+                                 address(lon), address(lat))
+  end subroutine ferry_coupler_set_corners
+
+  !> Cell areas.
+  subroutine ferry_coupler_set_areas(coupler, partition, area, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: partition
+    real(c_double), dimension(..), intent(in), target :: area
+    integer, intent(out) :: ierr
+    call check_point_array(coupler, partition, 'ferry_coupler_set_areas', 'area', 1, &
+                           size(area, kind=c_int64_t), is_contiguous(area), ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_coupler_set_areas(coupler%ptr, int(partition, c_int), address(area))
+  end subroutine ferry_coupler_set_areas
+
+  !> Mask: 1 for a valid point, 0 for a masked one.
+  subroutine ferry_coupler_set_mask(coupler, partition, mask, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: partition
+    integer(c_int32_t), dimension(..), intent(in), target :: mask
+    integer, intent(out) :: ierr
+    call check_point_array(coupler, partition, 'ferry_coupler_set_mask', 'mask', 1, &
+                           size(mask, kind=c_int64_t), is_contiguous(mask), ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_coupler_set_mask(coupler%ptr, int(partition, c_int), address(mask))
+  end subroutine ferry_coupler_set_mask
+
+  !> This rank's number of points of a partition: the length of the set_* arrays.
+  subroutine ferry_coupler_partition_points(coupler, partition, points, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: partition
+    integer(c_int64_t), intent(out) :: points
+    integer, intent(out) :: ierr
+    ierr = c_coupler_partition_points(coupler%ptr, int(partition, c_int), points)
+  end subroutine ferry_coupler_partition_points
+
+  ! What a C caller checks by hand: the array `what` is contiguous and holds
+  ! per_point values for each of this rank's points of the partition.
+  subroutine check_point_array(coupler, partition, routine, what, per_point, values, &
+                               contiguous, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    integer, intent(in) :: partition, per_point
+    character(len=*), intent(in) :: routine, what
+    integer(c_int64_t), intent(in) :: values
+    logical, intent(in) :: contiguous
+    integer, intent(out) :: ierr
+    integer(c_int64_t) :: points
+    character(len=300) :: message
+    ierr = c_coupler_partition_points(coupler%ptr, int(partition, c_int), points)
+    if (ierr /= FERRY_SUCCESS) return
+    if (.not. contiguous) then
+      call fail(routine, FERRY_ERR_ARG, 'the array ' // what // ' is not contiguous. Pass a ' // &
+                'whole array or a contiguous section, or copy the values into one', ierr)
+    else if (per_point > 0 .and. values /= points * per_point) then
+      write (message, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') 'the array ' // what // ' has ', values, &
+        ' values on this rank, expected ', points * per_point, ' (', points, &
+        ' points of partition ', partition, ' x ', per_point, &
+        '). Size it with ferry_coupler_partition_points'
+      call fail(routine, FERRY_ERR_ARG_SIZE, trim(message), ierr)
+    end if
+  end subroutine check_point_array
+
   !> A field on a partition: direction FERRY_FIELD_OUT or FERRY_FIELD_IN, a FERRY_TYPE_*,
   !> and bundle values per point (the first, fastest array dimension).
   subroutine ferry_coupler_def_field(coupler, partition, name, direction, type, bundle, &
@@ -803,15 +917,6 @@ contains
       call fail(routine, FERRY_ERR_ARG_SIZE, trim(message), ierr)
     end if
   end subroutine check_field_array
-
-  ! The address C receives for a contiguous array; NULL when it is empty (c_loc needs
-  ! an element).
-  function address(data) result(p)
-    type(*), dimension(..), intent(in), target :: data
-    type(c_ptr) :: p
-    p = c_null_ptr
-    if (size(data) > 0) p = c_loc(data)
-  end function address
 
   ! One put and one get specific per Fortran type.
 #define FERRY_ELEMENT real(c_double)

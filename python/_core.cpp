@@ -21,4 +21,6 @@ NB_MODULE(_core, m) {
   py::bind_layout(m);
   py::bind_exchange(m);
   py::bind_coupler(m);
+  py::bind_buffer(m);
+  py::bind_halo(m);
 }

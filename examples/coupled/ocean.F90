@@ -1,10 +1,11 @@
-! The demo's ocean (Fortran): every hour it reads the averaged fluxes and puts its sea
-! surface temperature. In the first run (start 0, no restart file yet) it also puts
+! The demo's ocean (Fortran) on a 5-degree longitude-latitude grid with a rectangular
+! continent (land masked): every hour it reads the averaged fluxes (regridded from the
+! atmosphere's grid, 0 on land) and puts its sea surface temperature. In the first run (start 0, no restart file yet) it also puts
 ! the SST at start - lag, the value the atmosphere receives at time 0.
 !
 !   mpiexec -n 2 atmosphere CONFIG : -n 1 ocean CONFIG START LENGTH : ...
 program ocean
-  use, intrinsic :: iso_fortran_env, only: int64, real64
+  use, intrinsic :: iso_fortran_env, only: int32, int64, real64
   use mpi
   use ferry
   implicit none
@@ -16,7 +17,8 @@ program ocean
   integer :: ierr, comm, rank, nranks, grid, part, sst_field, fluxes_field, status
   integer(int64) :: n, i
   integer(int64), allocatable :: ids(:)
-  real(real64), allocatable :: sst(:), fluxes(:, :), lat(:)
+  integer(int32), allocatable :: mask(:)
+  real(real64), allocatable :: sst(:), fluxes(:, :), lon(:), lat(:)
   real(real64) :: start, length, time
   character(len=512) :: config, arg
 
@@ -36,6 +38,17 @@ program ocean
   call ferry_layout_create_orange(nx, ny, nranks, rank, layout, ierr)   ! latitude bands
   call ferry_check(ierr)
   call ferry_coupler_def_partition(coupler, grid, 'bands', layout, part, ierr)
+  call ferry_layout_local_size(layout, n, ierr)
+  allocate (ids(n), sst(n), fluxes(2, n), lon(n), lat(n), mask(n))
+  call ferry_layout_get_ids(layout, ids, ierr)     ! 0-based global ids
+  lon = 2.5_real64 + 5 * real(mod(ids, nx), real64)
+  lat = -87.5_real64 + 5 * real(ids / nx, real64)
+  ! The continent: the box the weight file's land mask covers (run_demo.sh).
+  mask = merge(0, 1, lon > 100 .and. lon < 140 .and. lat > -30 .and. lat < 30)
+  call ferry_coupler_set_coordinates(coupler, part, lon, lat, ierr)
+  call ferry_check(ierr)
+  call ferry_coupler_set_mask(coupler, part, mask, ierr)
+  call ferry_check(ierr)
   call ferry_coupler_def_field(coupler, part, 'sst', FERRY_FIELD_OUT, FERRY_TYPE_FLOAT64, 1, &
                                sst_field, ierr)
   call ferry_coupler_def_field(coupler, part, 'fluxes_in', FERRY_FIELD_IN, FERRY_TYPE_FLOAT64, 2, &
@@ -44,10 +57,6 @@ program ocean
   call ferry_coupler_enddef(coupler, ierr)
   call ferry_check(ierr)
 
-  call ferry_layout_local_size(layout, n, ierr)
-  allocate (ids(n), sst(n), fluxes(2, n), lat(n))
-  call ferry_layout_get_ids(layout, ids, ierr)     ! 0-based global ids
-  lat = -87.5_real64 + 5 * real(ids / nx, real64)
   fluxes = 0
 
   if (start == 0) then                             ! no restart file in the first run

@@ -16,10 +16,22 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 
 "$build/bin/ferry" validate "$here/coupled.yaml"
 
+# The SST's weights, from the ocean's grid (5 degrees, centres from 2.5E, 87.5S; the
+# continent masked as ocean.F90 masks it) to the atmosphere's Gaussian grid n24.
+make_weights() {
+  mkdir -p "$work"
+  printf '%s\n' 'gridtype = lonlat' 'xsize = 72' 'ysize = 36' 'xfirst = 2.5' 'xinc = 5' \
+    'yfirst = -87.5' 'yinc = 5' > "$work/ocean_grid.txt"
+  cdo -s -f nc -setctomiss,0 -setclonlatbox,0,100,140,-30,30 -const,1,"$work/ocean_grid.txt" \
+    "$work/ocean_mask.nc"
+  cdo -s gencon,n24 "$work/ocean_mask.nc" "$work/sst_ocean_to_atm.nc"
+}
+
 # run NAME START LENGTH: one coupled run in $work/NAME, restart files carried over.
 run() {
   local dir=$work/$1 start=$2 length=$3
   mkdir -p "$dir"
+  ln -sf "$work/sst_ocean_to_atm.nc" "$dir/sst_ocean_to_atm.nc"
   sed -e "s/^  start: .*/  start: $start/" -e "s/^  length: .*/  length: $length/" \
     "$here/coupled.yaml" > "$dir/coupled.yaml"
   (cd "$dir" && mpiexec -n 2 "$build/bin/demo_atmosphere" coupled.yaml "$start" "$length" \
@@ -28,6 +40,7 @@ run() {
 }
 
 rm -rf "$work"
+make_weights
 echo "== chained: days 0-2, then days 2-4 from the restart files"
 run chained 0 172800
 run chained 172800 172800

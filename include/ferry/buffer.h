@@ -59,6 +59,8 @@ int ferry_buffer_load(ferry_buffer* buffer, const void* data, int64_t step);
 int ferry_buffer_close(ferry_buffer* buffer);
 /* Slots of every requester rank's ring. Not collective. */
 int ferry_buffer_get_capacity(const ferry_buffer* buffer, int64_t* steps);
+/* The FERRY_TYPE_* of the values, on requester and worker ranks. Not collective. */
+int ferry_buffer_get_type(const ferry_buffer* buffer, int* type);
 
 /* Collective over worker_comm, which holds exactly the ranks of one worker group:
  * start/end (ndims values each, ndims as the requester's shape) name the box this

@@ -77,6 +77,9 @@ class Coupler {
   FieldId def_field(PartitionId partition, const std::string& name, FieldDirection direction,
                     Datatype type, int bundle = 1);
 
+  /// This rank's number of points of a partition: the length of the arrays the set_*
+  /// calls read (times ncorner for corners). Not collective.
+  std::int64_t partition_points(PartitionId partition) const;
   /// This rank's number of values of a field (local points x bundle), and its type:
   /// what a put or get reads or writes. For bindings that check buffer sizes.
   std::int64_t field_values(FieldId field) const;
@@ -85,6 +88,9 @@ class Coupler {
   /// Collective over the whole run: checks every declaration against the configuration
   /// (fields declared on one side only, type or bundle mismatches, undeclared fields in
   /// the configuration) and builds every exchange, failing identically on every rank.
+  /// Regridded exchanges read their weight files or compute their weights from the
+  /// declared coordinates and masks here; Errc::ArgSize when a file's grid sizes are
+  /// not the declared grids', Errc::Arg when metadata a method needs is missing.
   void enddef();
 
   /// Puts this rank's values of an Out field at model time `time` (seconds since the

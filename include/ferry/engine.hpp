@@ -50,6 +50,7 @@ struct EngineOptions {
 struct Capabilities {
   bool persistent = false;   ///< setup creates persistent requests or windows
   bool one_sided = false;    ///< uses MPI RMA
+  bool holds_fields = false; ///< offers stage() and take(): fields wait in its own buffers
 };
 
 /// What one exchange of every field costs this rank on the wire: messages and bytes
@@ -93,6 +94,17 @@ class Engine {
   /// Makes MPI progress and never blocks, so callers can wait with a timeout. Not
   /// collective.
   virtual bool test() = 0;
+  /// For callers whose fields become ready one at a time (the coupler's puts), with
+  /// Capabilities::holds_fields: copies field f's values from `src` into the engine's
+  /// send buffer now, so the caller may reuse `src` at once. The next begin() sends
+  /// them without reading its src[f]; it must move every field (mask nullptr). Only
+  /// between end() and begin(). Not collective. Others raise Errc::Unsupported.
+  virtual void stage(std::size_t field, const void* src);
+  /// The other side, with Capabilities::holds_fields: a begin() given dst[f] == nullptr
+  /// leaves field f in the engine's receive buffer, and after end() take(f, dst)
+  /// copies it to `dst`, as often as wanted until the next stage() or begin(). Not
+  /// collective. Others raise Errc::Unsupported.
+  virtual void take(std::size_t field, void* dst);
   /// What an exchange of every field sends from this rank. Not collective; after setup.
   virtual Traffic traffic() const = 0;
   /// What the engine decided so far. Not collective.

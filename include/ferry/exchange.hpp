@@ -30,6 +30,11 @@ class Exchange {
   /// with components < 1, Errc::Unsupported when the engine cannot run on this MPI.
   Exchange(MPI_Comm comm, const Layout& src, const Layout& dst, std::vector<FieldSpec> fields,
            const std::string& engine = "default", const EngineOptions& options = {});
+  /// Collective, as above, over a plan built before (Plan::build) on `comm` or on a
+  /// communicator of the same ranks in the same order: exchanges between the same
+  /// layouts share one plan instead of building and holding one each.
+  Exchange(MPI_Comm comm, std::shared_ptr<const Plan> plan, std::vector<FieldSpec> fields,
+           const std::string& engine = "default", const EngineOptions& options = {});
   ~Exchange();
   Exchange(Exchange&&) noexcept;
   Exchange& operator=(Exchange&&) noexcept;
@@ -42,6 +47,17 @@ class Exchange {
   void end();
   /// Not collective: true when end() would not wait (makes MPI progress, never blocks).
   bool test();
+
+  /// Not collective. With an engine whose capabilities() hold fields: copies field f's
+  /// source values into the engine now (the caller may reuse `src` at once); the next
+  /// begin() sends them without reading src[f]. See Engine::stage. Errc::Unsupported
+  /// for other engines.
+  void stage(std::size_t field, const void* src);
+  /// Not collective. After end() of a begin() given dst[f] == nullptr: copies field f's
+  /// received values to `dst`. See Engine::take.
+  void take(std::size_t field, void* dst) const;
+  /// What the engine offers (Capabilities::holds_fields: stage and take).
+  Capabilities capabilities() const;
 
   /// Convenience for one field.
   void execute(const void* src, void* dst) { execute(&src, &dst, nullptr); }
@@ -60,6 +76,9 @@ class Exchange {
   MPI_Comm comm() const noexcept;
 
  private:
+  void make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields, const std::string& engine);
+  void set_up_engine(const EngineOptions& options, double start);
+
   struct State;
   std::unique_ptr<State> state_;
 };

@@ -138,6 +138,9 @@ int ferry_coupler_set_corners(ferry_coupler* coupler, int partition, int ncorner
                               const double* lon, const double* lat);
 int ferry_coupler_set_areas(ferry_coupler* coupler, int partition, const double* area);
 int ferry_coupler_set_mask(ferry_coupler* coupler, int partition, const int32_t* mask);
+/* This rank's number of points of a partition: the length of the arrays above (times
+ * ncorner for corners). Not collective. */
+int ferry_coupler_partition_points(const ferry_coupler* coupler, int partition, int64_t* points);
 /* Declares a field on a partition: direction FERRY_FIELD_OUT or FERRY_FIELD_IN, a
  * FERRY_TYPE_*, and `bundle` values per point (levels or members, the fastest index:
  * value[point * bundle + b]). Not collective. */
@@ -167,5 +170,9 @@ int ferry_coupler_destroy(ferry_coupler** coupler);
 #ifdef __cplusplus
 }
 #endif
+
+/* The other parts of the C API, each in its own header (each includes this one). */
+#include "ferry/buffer.h"
+#include "ferry/halo.h"
 
 #endif /* FERRY_FERRY_H */

@@ -15,5 +15,9 @@ void bind_layout(nb::module_& m);
 void bind_exchange(nb::module_& m);
 /// ferry.Coupler, its handles, ferry.FieldDirection and ferry.Status.
 void bind_coupler(nb::module_& m);
+/// ferry.TimeSeriesBuffer, ferry.TimeSeriesReader and ferry.BufferMode.
+void bind_buffer(nb::module_& m);
+/// ferry.Halo, ferry.CellGraph, ferry.GeodesicMesh and ferry.partition_cells.
+void bind_halo(nb::module_& m);
 
 }  // namespace ferry::python

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -61,6 +62,35 @@ class CouplerBinding {
 
   PartitionId def_partition(GridId grid, const std::string& name, const Layout& layout) {
     return coupler_->def_partition(grid, name, layout);
+  }
+
+  void set_coordinates(PartitionId partition, nb::handle lon, nb::handle lat) {
+    const char* function = "Coupler.set_coordinates";
+    const double* lon_values = point_values<double>(partition, lon, 1, function, "lon");
+    coupler_->set_coordinates(partition, lon_values,
+                              point_values<double>(partition, lat, 1, function, "lat"));
+  }
+
+  void set_corners(PartitionId partition, int ncorner, nb::handle lon, nb::handle lat) {
+    const char* function = "Coupler.set_corners";
+    if (ncorner < 1) return coupler_->set_corners(partition, ncorner, nullptr, nullptr);  // raises
+    const double* lon_values = point_values<double>(partition, lon, ncorner, function, "lon");
+    coupler_->set_corners(partition, ncorner, lon_values,
+                          point_values<double>(partition, lat, ncorner, function, "lat"));
+  }
+
+  void set_areas(PartitionId partition, nb::handle area) {
+    coupler_->set_areas(partition,
+                        point_values<double>(partition, area, 1, "Coupler.set_areas", "area"));
+  }
+
+  void set_mask(PartitionId partition, nb::handle mask) {
+    coupler_->set_mask(partition,
+                       point_values<std::int32_t>(partition, mask, 1, "Coupler.set_mask", "mask"));
+  }
+
+  std::int64_t partition_points(PartitionId partition) const {
+    return coupler_->partition_points(partition);
   }
 
   FieldId def_field(PartitionId partition, const std::string& name, const Direction& direction,
@@ -116,6 +146,19 @@ class CouplerBinding {
     }
     // After the coupler has checked `comm` (MPI_COMM_NULL would make MPI_Comm_rank fail).
     MPI_Comm_rank(comm, &rank_);
+  }
+
+  // The values of grid metadata array `what`: `per_point` values of `type` for each of
+  // this rank's points of the partition, as an array of shape (points,) or (points, per_point).
+  template <class T>
+  const T* point_values(PartitionId partition, nb::handle array, int per_point,
+                        const std::string& function, const char* what) const {
+    const std::int64_t points = coupler_->partition_points(partition);  // Errc::Arg if unknown
+    const Datatype type = std::is_same_v<T, double> ? Datatype::Float64 : Datatype::Int32;
+    return static_cast<const T*>(
+        readable_buffer(array, {type, points, per_point, "corners"},
+                        {function + ": " + what, rank_,
+                         "Size it with Coupler.partition_points (the layout's local size)"}));
   }
 
   // What a put or get of `field` reads or writes: points x bundle values of the field's type.
@@ -179,6 +222,19 @@ void bind_coupler(nb::module_& m) {
            "Declares a grid of `component` with nx x ny points (ny = 1: unstructured).")
       .def("def_partition", &CouplerBinding::def_partition, "grid"_a, "name"_a, "layout"_a,
            "Declares which points of `grid` this rank holds.")
+      .def("set_coordinates", &CouplerBinding::set_coordinates, "partition"_a, "lon"_a.none(),
+           "lat"_a.none(),
+           "Optional grid metadata, before enddef: the centres of this rank's points of the\n"
+           "partition (degrees), float64 arrays of shape (points,) in layout order.")
+      .def("set_corners", &CouplerBinding::set_corners, "partition"_a, "ncorner"_a, "lon"_a.none(),
+           "lat"_a.none(),
+           "Cell corners (degrees): float64 arrays of shape (points, ncorner), ncorner >= 3.")
+      .def("set_areas", &CouplerBinding::set_areas, "partition"_a, "area"_a.none(),
+           "Cell areas: a float64 array of shape (points,).")
+      .def("set_mask", &CouplerBinding::set_mask, "partition"_a, "mask"_a.none(),
+           "Mask: an int32 array of shape (points,), 1 for a valid point, 0 for a masked one.")
+      .def("partition_points", &CouplerBinding::partition_points, "partition"_a,
+           "This rank's number of points of the partition: the length of the set_* arrays.")
       .def("def_field", &CouplerBinding::def_field, "partition"_a, "name"_a, "direction"_a,
            "dtype"_a, "bundle"_a = 1,
            "Declares a field on a partition: direction \"out\" (put) or \"in\" (get), a dtype\n"

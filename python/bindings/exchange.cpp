@@ -13,6 +13,7 @@
 #include "bindings/buffers.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/datatypes.hpp"
+#include "bindings/engine_options.hpp"
 #include "ferry/error.hpp"
 
 namespace ferry::python {
@@ -47,24 +48,6 @@ std::vector<FieldSpec> field_specs(nb::handle fields) {
   std::vector<FieldSpec> specs;
   for (nb::handle field : fields) specs.push_back(field_spec(field, specs.size()));
   return specs;
-}
-
-// Engine options are text in C++; Python may give booleans and numbers too.
-EngineOptions engine_options(const nb::dict& options) {
-  EngineOptions result;
-  for (auto [key, value] : options) {
-    const auto name = nb::cast<std::string>(nb::str(key));
-    if (PyBool_Check(value.ptr()))
-      result.values[name] = nb::cast<bool>(value) ? "true" : "false";
-    else if (nb::isinstance<nb::str>(value) || nb::isinstance<nb::int_>(value) ||
-             nb::isinstance<nb::float_>(value))
-      result.values[name] = nb::cast<std::string>(nb::str(value));
-    else
-      throw Error(Errc::Arg, "Exchange: option \"" + name + "\" has a " +
-                                 nb::cast<std::string>(nb::inst_name(value)) +
-                                 " value; give a str, bool or number");
-  }
-  return result;
 }
 
 class ExchangeBinding {
@@ -130,7 +113,7 @@ class ExchangeBinding {
                        const std::string& engine, const nb::dict& options) {
     const MPI_Comm c = comm_from_python(comm, "Exchange");
     std::vector<FieldSpec> specs = field_specs(fields);
-    const EngineOptions opts = engine_options(options);
+    const EngineOptions opts = engine_options(options, "Exchange");
     nb::gil_scoped_release unlocked;  // collective: other Python threads may run meanwhile
     return Exchange(c, src, dst, std::move(specs), engine, opts);
   }

@@ -254,6 +254,52 @@ def test_mismatched_arrays_and_calls_out_of_order(comm, who, shared_dir):
         assert error.value.code == ferry.Errc.STATE
 
 
+def test_grid_metadata_of_a_partition(comm, who, shared_dir):
+    # Centres, corners, areas and mask of this rank's points, computed from the ids
+    # (a regular NX x NY grid); then the size, dtype and order checks.
+    config = write_config(comm, shared_dir, exchange("t", "field: t_atm", "field: t_ocn", 200))
+    coupler = ferry.Coupler(comm, who.names(), config)
+    atm, ocn = partitions(coupler, who)
+    part, layout = atm or ocn
+    n = layout.local_size
+    assert coupler.partition_points(part) == n
+    ids = layout.ids
+    lon = (ids % NX + 0.5) * 360.0 / NX
+    lat = -90.0 + (ids // NX + 0.5) * 180.0 / NY
+    half_lon, half_lat = 180.0 / NX, 90.0 / NY
+    corner_lon = lon[:, None] + half_lon * np.array([-1.0, 1.0, 1.0, -1.0])
+    corner_lat = lat[:, None] + half_lat * np.array([-1.0, -1.0, 1.0, 1.0])
+    coupler.set_coordinates(part, lon, lat)
+    coupler.set_corners(part, 4, corner_lon, corner_lat)
+    coupler.set_areas(part, np.cos(np.radians(lat)))
+    coupler.set_mask(part, (ids % 3 != 0).astype(np.int32))
+
+    def error_of(call, *args):
+        with pytest.raises(ferry.Error) as error:
+            call(part, *args)
+        return error.value
+
+    short = error_of(coupler.set_coordinates, lon, lat[:-1])
+    assert short.code == ferry.Errc.ARG_SIZE
+    assert str(short).startswith(f"Coupler.set_coordinates: lat has {n - 1} values on rank {comm.rank}")
+    flat = error_of(coupler.set_corners, 4, corner_lon.ravel(), corner_lat.ravel())
+    assert flat.code == ferry.Errc.ARG_SIZE and "Coupler.set_corners: lon" in str(flat)
+    few = error_of(coupler.set_corners, 2, corner_lon[:, :2].copy(), corner_lat[:, :2].copy())
+    assert few.code == ferry.Errc.ARG and "at least 3 corners" in str(few)
+    strided = error_of(coupler.set_areas, np.ones(2 * n)[::2])
+    assert strided.code == ferry.Errc.ARG and "Coupler.set_areas: area" in str(strided)
+    boolean = error_of(coupler.set_mask, ids % 3 != 0)
+    assert boolean.code == ferry.Errc.ARG and "Coupler.set_mask: mask" in str(boolean)
+    if who.atm:
+        coupler.def_field(atm[0], "t_atm", "out", np.float64)
+    if who.ocn:
+        coupler.def_field(ocn[0], "t_ocn", "in", np.float64)
+    coupler.enddef()
+    late = error_of(coupler.set_areas, np.ones(n))
+    assert late.code == ferry.Errc.STATE and "only allowed before enddef" in str(late)
+    coupler.finalize()
+
+
 def test_configuration_errors_are_the_same_on_every_rank(comm, who, shared_dir):
     config = write_config(comm, shared_dir, exchange("t", "field: t_atm", "field: t_ocn", 200))
     with pytest.raises(ferry.Error) as error:

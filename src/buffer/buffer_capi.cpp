@@ -82,6 +82,13 @@ int ferry_buffer_get_capacity(const ferry_buffer* buffer, int64_t* steps) {
   });
 }
 
+int ferry_buffer_get_type(const ferry_buffer* buffer, int* type) {
+  const char* function = "ferry_buffer_get_type";
+  return guarded(function, [&] {
+    output(type, function) = static_cast<int>(deref(buffer, function, "buffer").buffer.type());
+  });
+}
+
 int ferry_buffer_attach(ferry_buffer* buffer, MPI_Comm worker_comm, int ndims,
                         const int64_t* start, const int64_t* end, ferry_buffer_reader** reader) {
   const char* function = "ferry_buffer_attach";

@@ -7,8 +7,20 @@
 #include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
+#include "util/streaming_copy.hpp"
 
 namespace ferry::detail {
+
+namespace {
+
+// Slots this large are written with streaming stores. A slot is rewritten only
+// `capacity` loads later, so in a ring of large steps it has left the cache, and
+// ordinary stores would first read every line from memory (read for ownership),
+// doubling the memory traffic of a load. Smaller slots cost little either way, and a
+// ring of them may stay in cache, where the readers find them.
+constexpr std::int64_t kStreamingSlotBytes = std::int64_t{256} << 10;
+
+}  // namespace
 
 RingWriter::RingWriter(const BufferConnection& connection)
     : connection_(connection),
@@ -50,9 +62,17 @@ void RingWriter::load(const void* data, std::int64_t step) {
   window.update(self_, layout.stamp(slot), 1, &stamp_word_, MPI_REPLACE);
   window.flush(self_);
   window.sync();  // the stamp change before any byte of the copy
-  if (slot_bytes_ > 0)
-    std::memcpy(window.base() + layout.data(slot, slot_bytes_), data,
-                static_cast<std::size_t>(slot_bytes_));
+  if (slot_bytes_ > 0) {
+    // MPI_Win_sync need not order streaming stores (its fence may not drain them),
+    // so streaming_copy fences them itself: the copy stays after the kNoLoad stamp
+    // and before the new one, as a plain copy does.
+    char* const slot_data = window.base() + layout.data(slot, slot_bytes_);
+    const auto bytes = static_cast<std::size_t>(slot_bytes_);
+    if (slot_bytes_ >= kStreamingSlotBytes)
+      streaming_copy(slot_data, data, bytes);
+    else
+      std::memcpy(slot_data, data, bytes);
+  }
   window.sync();  // the whole copy before the new stamp
   step_word_ = step;
   stamp_word_ = loads_;

@@ -14,8 +14,9 @@ namespace ferry::detail {
 /// (stamp = kNoLoad); copy the step; record its step number and stamp the slot with
 /// the load number; publish the new count in the progress word. Each group of
 /// control writes is an MPI atomic completed by MPI_Win_flush before the next, and
-/// MPI_Win_sync orders them against the copy (plain stores), so a reader that sees
-/// a stamp unchanged after reading a slot read it whole.
+/// MPI_Win_sync (plus the fences of streaming_copy, for large slots) orders them
+/// against the copy, so a reader that sees a stamp unchanged after reading a slot
+/// read it whole.
 class RingWriter {
  public:
   /// Not collective. `connection` must be a requester rank's and outlive the writer.

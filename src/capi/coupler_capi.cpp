@@ -112,6 +112,14 @@ int ferry_coupler_set_mask(ferry_coupler* coupler, int partition, const int32_t*
   });
 }
 
+int ferry_coupler_partition_points(const ferry_coupler* coupler, int partition, int64_t* points) {
+  const char* function = "ferry_coupler_partition_points";
+  return guarded(function, [&] {
+    output(points, function) =
+        coupler_of(coupler, function).partition_points(ferry::PartitionId{partition});
+  });
+}
+
 int ferry_coupler_def_field(ferry_coupler* coupler, int partition, const char* name,
                             int direction, int type, int bundle, int* field) {
   const char* function = "ferry_coupler_def_field";

@@ -50,6 +50,16 @@ void EngineOptions::check_all_read(std::string_view engine) const {
                 "\" (value \"", value, "\"). See the engine's page in docs/user/engines for its options");
 }
 
+void Engine::stage(std::size_t /*field*/, const void* /*src*/) {
+  throw Error(Errc::Unsupported, detail::cat(name(), ": stage() is not offered by this engine ",
+                                             "(Capabilities::holds_fields is false)"));
+}
+
+void Engine::take(std::size_t /*field*/, void* /*dst*/) {
+  throw Error(Errc::Unsupported, detail::cat(name(), ": take() is not offered by this engine ",
+                                             "(Capabilities::holds_fields is false)"));
+}
+
 std::string resolve_engine_name(const std::string& requested) {
   if (requested.empty() || requested == "default") {
     const char* env = std::getenv("FERRY_ENGINE");

@@ -8,7 +8,10 @@
 
 #include "coupling/config/config.hpp"
 #include "coupling/declarations.hpp"
+#include "coupling/block_points.hpp"
 #include "coupling/link.hpp"
+#include "coupling/regrid.hpp"
+#include "coupling/regrid_weights.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/log.hpp"
@@ -144,6 +147,84 @@ Side resolve_side(const ExchangeConfig& e, const FieldRef& ref, FieldDirection d
   return out;
 }
 
+// Collective over `run`: one Route per link, shared by links between the same
+// partitions on the same ranks (same key, and on every rank the same layouts).
+std::vector<std::shared_ptr<const coupling::Route>> build_routes(const Comm& run,
+                                                                 const std::vector<LinkSpec>& specs,
+                                                                 detail::Timers& timers) {
+  std::vector<int> shares(specs.size(), -1);  // an earlier link with the same key
+  std::vector<int> same(specs.size(), 1);
+  for (std::size_t l = 0; l < specs.size(); ++l)
+    for (std::size_t m = 0; m < l && shares[l] < 0; ++m)
+      if (specs[m].route_key == specs[l].route_key) {
+        shares[l] = static_cast<int>(m);
+        same[l] = specs[m].moved_from == specs[l].moved_from &&
+                  specs[m].moved_to == specs[l].moved_to;
+      }
+  if (!same.empty())
+    FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, same.data(), static_cast<int>(same.size()), MPI_INT,
+                                 MPI_MIN, run.get()));
+  std::vector<std::shared_ptr<const coupling::Route>> routes(specs.size());
+  for (std::size_t l = 0; l < specs.size(); ++l) {
+    if (shares[l] >= 0 && same[l]) {
+      routes[l] = routes[static_cast<std::size_t>(shares[l])];
+      continue;
+    }
+    const LinkSpec& spec = specs[l];
+    detail::ScopedTimer timer(timers, spec.config->name, detail::TimerCategory::Setup);
+    routes[l] = std::make_shared<const coupling::Route>(run, spec.source_member, spec.target_member,
+                                                        spec.moved_from, spec.moved_to,
+                                                        spec.moved_size);
+  }
+  return routes;
+}
+
+// What a component declared for the points of a partition: areas and mask.
+GridPointData declared_points(const coupling::PartitionDecl& p) {
+  GridPointData points;
+  if (!p.area.empty() || p.layout.local_size() == 0) points.area = p.area;
+  if (!p.mask.empty()) points.mask = p.mask;
+  return points;
+}
+
+// Collective over `run`: the product of a regridded entry, on the ranks that run it.
+std::unique_ptr<coupling::Regrid> make_regrid(const LinkSpec& spec, const coupling::Route& route) {
+  const coupling::RegridConfig& config = spec.config->regrid;
+  if (!route.link.valid()) return nullptr;
+  const bool on_source = config.map_on == MapOn::Src;
+  const Comm& product = on_source ? route.source : route.target;
+  coupling::RegridGrids grids;
+  grids.link = &route.link;
+  grids.product = &product;
+  grids.source = spec.source_partition;
+  grids.target = spec.target_partition;
+  grids.block = spec.block.get();
+  grids.source_size = spec.source_size;
+  grids.target_size = spec.target_size;
+  grids.source_nx = spec.source_nx;
+  const Weights weights = coupling::regrid_weights(config, grids, where(*spec.config));
+  // Conservation: the other side's declared areas and mask, at the block.
+  GridPointData block_points;
+  if (config.conservation)
+    block_points = coupling::block_areas_and_mask(
+        {&route.link, on_source ? spec.target_partition : spec.source_partition, spec.block.get(),
+         on_source ? spec.target_size : spec.source_size, where(*spec.config)});
+  if (!product.valid()) return nullptr;
+  const coupling::PartitionDecl& own = on_source ? *spec.source_partition : *spec.target_partition;
+  return std::make_unique<coupling::Regrid>(
+      product, config, weights, on_source ? *spec.source_layout : *spec.block,
+      on_source ? *spec.block : *spec.target_layout, spec.specs,
+      on_source ? declared_points(own) : std::move(block_points),
+      on_source ? std::move(block_points) : declared_points(own), where(*spec.config));
+}
+
+// This rank's block of `size` points over the ranks of a side (it must be one of them).
+std::shared_ptr<const Layout> block_over(const std::set<int>& ranks, int rank, std::int64_t size) {
+  const auto part = std::distance(ranks.begin(), ranks.find(rank));
+  return std::make_shared<const Layout>(
+      Layout::block(size, static_cast<int>(ranks.size()), static_cast<int>(part)));
+}
+
 }  // namespace
 
 LinkSpec Coupler::State::resolve(const ExchangeConfig& e,
@@ -160,28 +241,59 @@ LinkSpec Coupler::State::resolve(const ExchangeConfig& e,
     FERRY_CHECK(s.type == t.type && s.bundle == t.bundle, Errc::Arg, where(e), ": source field \"",
                 s.field, "\" (", datatype_name(s.type), " x ", s.bundle, ") and target field \"", t.field,
                 "\" (", datatype_name(t.type), " x ", t.bundle, ") differ in type or bundle size");
-    FERRY_CHECK(s.grid_size == t.grid_size, Errc::Arg, where(e), ": source grid \"", s.grid, "\" has ",
-                s.grid_size, " points and target grid \"", t.grid, "\" has ", t.grid_size,
-                "; exchanges between grids of different sizes need regridding weights");
+    FERRY_CHECK(s.grid_size == t.grid_size || e.regrid.enabled(), Errc::Arg, where(e),
+                ": source grid \"", s.grid, "\" has ", s.grid_size, " points and target grid \"", t.grid,
+                "\" has ", t.grid_size, "; exchanges between different grids need regridding: give "
+                "\"weights\" (a file) or \"method\"");
+    FERRY_CHECK(!e.regrid.enabled() || s.type == Datatype::Float64 || s.type == Datatype::Float32,
+                Errc::Arg, where(e), ": field \"", s.field, "\" is ", datatype_name(s.type),
+                "; regridding sums weighted values, so regridded fields are float64 or float32");
     spec.specs.push_back({s.type, s.bundle});
     spec.source_names.push_back(s.field);
     spec.target_names.push_back(t.field);
   }
   spec.source_grid = source.fields.front()->grid;
   spec.target_grid = target.fields.front()->grid;
-  spec.grid_size = source.fields.front()->grid_size;
+  spec.source_size = source.fields.front()->grid_size;
+  spec.target_size = target.fields.front()->grid_size;
+  spec.source_nx = source.fields.front()->grid_nx;
   spec.source_member = source.ranks.count(run.rank()) != 0;
   spec.target_member = target.ranks.count(run.rank()) != 0;
-  auto layout_of = [&](const std::string& component, const std::string& name) -> const Layout* {
+  auto partition_of = [&](const std::string& component,
+                          const std::string& name) -> const coupling::PartitionDecl* {
     for (const coupling::FieldDecl& f : declarations.fields) {
       const coupling::PartitionDecl& p = declarations.partitions[static_cast<std::size_t>(f.partition)];
       if (declarations.grids[static_cast<std::size_t>(p.grid)].component == component && f.name == name)
-        return &p.layout;
+        return &p;
     }
     return nullptr;
   };
-  if (spec.source_member) spec.source_layout = layout_of(e.source.component, e.source.fields.front());
-  if (spec.target_member) spec.target_layout = layout_of(e.target.component, e.target.fields.front());
+  if (spec.source_member) {
+    spec.source_partition = partition_of(e.source.component, e.source.fields.front());
+    spec.source_layout = &spec.source_partition->layout;
+  }
+  if (spec.target_member) {
+    spec.target_partition = partition_of(e.target.component, e.target.fields.front());
+    spec.target_layout = &spec.target_partition->layout;
+  }
+  // With regridding, the link moves the product's block side instead of one partition.
+  spec.moved_size = spec.source_size;
+  spec.moved_from = spec.source_layout;
+  spec.moved_to = spec.target_layout;
+  if (e.regrid.map_on == MapOn::Src && e.regrid.enabled()) {
+    spec.moved_size = spec.target_size;
+    if (spec.source_member) spec.block = block_over(source.ranks, run.rank(), spec.target_size);
+    spec.moved_from = spec.block.get();
+  } else if (e.regrid.enabled()) {
+    if (spec.target_member) spec.block = block_over(target.ranks, run.rank(), spec.source_size);
+    spec.moved_to = spec.block.get();
+  }
+  for (const Side* side : {&source, &target}) {
+    const CatalogueEntry& first = *side->fields.front();
+    spec.route_key += detail::cat(first.component, "\t", first.grid, "\t", first.partition, "\t",
+                                  detail::list_first(side->ranks, side->ranks.size()), "\n");
+  }
+  if (e.regrid.enabled()) spec.route_key += "regridded by " + e.name;  // blocks are its own
   return spec;
 }
 
@@ -281,7 +393,8 @@ PartitionId Coupler::def_partition(GridId grid, const std::string& name, const L
 }
 
 namespace {
-coupling::PartitionDecl& partition_of(coupling::Declarations& d, PartitionId id, const char* call) {
+template <class Declarations>
+auto& partition_of(Declarations& d, PartitionId id, const char* call) {
   FERRY_CHECK(id.value >= 0 && id.value < static_cast<int>(d.partitions.size()), Errc::Arg,
               "Coupler::", call, ": partition id ", id.value, " was not returned by def_partition");
   return d.partitions[static_cast<std::size_t>(id.value)];
@@ -346,6 +459,10 @@ FieldId Coupler::def_field(PartitionId partition, const std::string& name, Field
   return {static_cast<int>(s.declarations.fields.size()) - 1};
 }
 
+std::int64_t Coupler::partition_points(PartitionId partition) const {
+  return partition_of(state_->declarations, partition, "partition_points").layout.local_size();
+}
+
 std::int64_t Coupler::field_values(FieldId field) const {
   const auto& f = state_->field(field, "field_values");
   const auto& p = state_->declarations.partitions[static_cast<std::size_t>(f.partition)];
@@ -369,8 +486,16 @@ void Coupler::enddef() {
       specs.push_back(s.resolve(e, catalogue));
     }
   });
-  for (LinkSpec& spec : specs)
-    s.links.push_back(std::make_unique<Link>(s.run, std::move(spec), s.config, s.timers));
+  const std::vector<std::shared_ptr<const coupling::Route>> routes = build_routes(s.run, specs, s.timers);
+  for (std::size_t l = 0; l < specs.size(); ++l) {
+    std::unique_ptr<coupling::Regrid> regrid;
+    if (specs[l].config->regrid.enabled()) {
+      detail::ScopedTimer timer(s.timers, specs[l].config->name, detail::TimerCategory::Setup);
+      detail::agree_on(s.run, [&] { regrid = make_regrid(specs[l], *routes[l]); });
+    }
+    s.links.push_back(
+        std::make_unique<Link>(std::move(specs[l]), routes[l], std::move(regrid), s.config, s.timers));
+  }
 
   // Which links each declared field of this rank feeds or is fed by.
   s.field_links.assign(s.declarations.fields.size(), {});

@@ -13,7 +13,7 @@ std::vector<CatalogueEntry> gather_catalogue(const Comm& comm, const Declaration
     const PartitionDecl& p = mine.partitions[static_cast<std::size_t>(f.partition)];
     const GridDecl& g = mine.grids[static_cast<std::size_t>(p.grid)];
     text << g.component << '\t' << f.name << '\t' << g.name << '\t' << p.name << '\t' << g.size()
-         << '\t' << static_cast<int>(f.direction) << '\t' << static_cast<int>(f.type) << '\t'
+         << '\t' << g.nx << '\t' << static_cast<int>(f.direction) << '\t' << static_cast<int>(f.type) << '\t'
          << f.bundle << '\n';
   }
   const std::string local = text.str();
@@ -41,7 +41,7 @@ std::vector<CatalogueEntry> gather_catalogue(const Comm& comm, const Declaration
       std::getline(cols, e.field, '\t');
       std::getline(cols, e.grid, '\t');
       std::getline(cols, e.partition, '\t');
-      cols >> e.grid_size >> direction >> type >> e.bundle;
+      cols >> e.grid_size >> e.grid_nx >> direction >> type >> e.bundle;
       e.direction = static_cast<FieldDirection>(direction);
       e.type = static_cast<Datatype>(type);
       e.rank = r;

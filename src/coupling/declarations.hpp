@@ -53,6 +53,7 @@ struct CatalogueEntry {
   std::string grid;
   std::string partition;
   std::int64_t grid_size = 0;
+  std::int64_t grid_nx = 0;  ///< the grid's first dimension
   FieldDirection direction = FieldDirection::Out;
   Datatype type = Datatype::Float64;
   int bundle = 1;

@@ -19,13 +19,6 @@ using detail::TimerCategory;
 
 constexpr double kNever = -std::numeric_limits<double>::infinity();
 
-// The members of a group as a communicator of their own (Comm() elsewhere).
-Comm split(const Comm& run, bool member) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  FERRY_CALL_MPI(MPI_Comm_split(run.get(), member ? 0 : MPI_UNDEFINED, run.rank(), &comm));
-  return member ? Comm::adopt(comm) : Comm();
-}
-
 // The coupler's put/get need engines whose two sides progress independently: a put
 // returns before the destination arrives. The butterfly forwards data through ranks
 // of both components at once, so it cannot serve put/get, alone or inside adaptive.
@@ -61,46 +54,58 @@ EngineOptions options_of(const ExchangeConfig& config) {
 
 }  // namespace
 
-Link::Link(const Comm& run, LinkSpec spec, const Config& config, detail::Timers& timers)
+Link::Link(LinkSpec spec, std::shared_ptr<const Route> route, std::unique_ptr<Regrid> regrid,
+           const Config& config, detail::Timers& timers)
     : spec_(std::move(spec)),
       clock_(config.start, config.length, spec_.config->period, spec_.config->lag),
       output_directory_(config.output_directory),
       watchdog_seconds_(config.watchdog_seconds),
-      timers_(timers) {
+      imbalance_timer_(config.imbalance_timer),
+      timers_(timers),
+      route_(std::move(route)),
+      regrid_(std::move(regrid)) {
   ScopedTimer timer(timers_, name(), TimerCategory::Setup);
-  link_comm_ = split(run, spec_.source_member || spec_.target_member);
-  source_comm_ = split(run, spec_.source_member);
-  target_comm_ = split(run, spec_.target_member);
   const std::size_t fields = spec_.specs.size();
-  if (link_comm_.valid()) {
-    const Layout none = Layout::none(spec_.grid_size);
-    exchange_ = std::make_unique<Exchange>(
-        link_comm_.get(), spec_.source_member ? *spec_.source_layout : none,
-        spec_.target_member ? *spec_.target_layout : none, spec_.specs,
-        engine_for_coupling(*spec_.config), options_of(*spec_.config));
+  const ExchangeConfig& c = *spec_.config;
+  if (route_->link.valid()) {
+    exchange_ = std::make_unique<Exchange>(route_->link.get(), route_->plan, spec_.specs,
+                                           engine_for_coupling(c), options_of(c));
+    // Output files need every field's values at once, which the engine does not show;
+    // a product reads and writes whole fields too.
+    engine_holds_ = exchange_->capabilities().holds_fields && !c.output && !c.regrid.enabled();
   }
+  regrid_before_ = regrid_ && c.regrid.map_on == MapOn::Src;
+  regrid_after_ = regrid_ && c.regrid.map_on == MapOn::Dst;
   send_from_.assign(fields, nullptr);
   receive_into_.assign(fields, nullptr);
 
-  const ExchangeConfig& c = *spec_.config;
   if (spec_.source_member) {
-    const bool waits = fields > 1 || c.transform != Transform::Instant || c.lag > 0;
-    for (std::size_t f = 0; waits && f < fields; ++f)
-      staging_.emplace_back(value_count(spec_.source_layout, f) * datatype_size(spec_.specs[f].type));
-    if (c.transform != Transform::Instant)
-      for (std::size_t f = 0; f < fields; ++f)
-        transforms_.emplace_back(c.transform, spec_.specs[f].type,
-                                 static_cast<std::int64_t>(value_count(spec_.source_layout, f)));
+    sends_caller_array_ =
+        !engine_holds_ && fields == 1 && c.transform == Transform::Instant && c.lag <= 0;
+    if (c.transform != Transform::Instant) {
+      std::size_t largest = 0;
+      for (std::size_t f = 0; f < fields; ++f) {
+        const auto values = value_count(spec_.source_layout, f);
+        transforms_.emplace_back(c.transform, spec_.specs[f].type, static_cast<std::int64_t>(values));
+        largest = std::max(largest, values * datatype_size(spec_.specs[f].type));
+      }
+      if (engine_holds_) scratch_.resize(largest);
+    }
     ready_.assign(fields, 0);
     last_put_.assign(fields, kNever);
     next_put_ = clock_.first_put_time();
   }
   if (spec_.target_member) {
-    if (fields > 1 || spec_.source_member)
+    // A regridded field gets its masked points filled in these copies.
+    if (!engine_holds_ && (fields > 1 || spec_.source_member || c.regrid.enabled()))
       for (std::size_t f = 0; f < fields; ++f)
         received_.emplace_back(value_count(spec_.target_layout, f) * datatype_size(spec_.specs[f].type));
     next_get_.assign(fields, clock_.first_get_time());
     last_get_.assign(fields, kNever);
+    const std::vector<std::int32_t>& mask = spec_.target_partition->mask;
+    if (c.regrid.enabled())
+      for (std::size_t i = 0; i < mask.size(); ++i)
+        if (mask[i] == 0) masked_targets_.push_back(static_cast<std::int64_t>(i));
   }
   if (spec_.source_member) read_restart();
 }
@@ -141,29 +146,30 @@ int Link::put(std::size_t index, double time, const void* data) {
               " s). Put the field at every coupling time (and, with a lag and no restart file, "
               "once at start - lag right after enddef)");
 
-  // The period's value: transformed, or the put itself, kept if it must wait.
+  // The period's value, transformed or the put itself, goes into the engine when it
+  // can hold it and the value is sent in this run; else the link keeps it (staging).
+  const double target = clock_.target_of(next_put_);
+  const bool into_engine = engine_holds_ && clock_.received_in_run(target);
+  if (into_engine) complete_send(next_put_);  // the engine's send buffer must be free
   const void* value = data;
   if (!transforms_.empty()) {
     ScopedTimer transform(timers_, name(), TimerCategory::Transform);
     transforms_[index].add(data);
-    transforms_[index].take(staging_[index].data());
-    value = staging_[index].data();
-  } else if (!staging_.empty()) {
-    ScopedTimer pack(timers_, name(), TimerCategory::Pack);
-    std::memcpy(staging_[index].data(), data, staging_[index].size());
-    value = staging_[index].data();
+    void* out = into_engine ? scratch_.data() : staging(index);
+    transforms_[index].take(out);
+    value = out;
   }
-  send_from_[index] = value;
+  hand_over(index, value, into_engine);
   ready_[index] = 1;
   if (std::find(ready_.begin(), ready_.end(), 0) != ready_.end()) return kStatusSent;
 
   int status = kStatusSent;
-  const double target = clock_.target_of(next_put_);
   if (clock_.received_in_run(target)) {
+    time_imbalance(route_->source, source_component());
     send(target);
     if (spec_.config->output)
-      status |= output(source_comm_, "source", target, send_from_, spec_.source_names,
-                       spec_.source_grid, *spec_.source_layout);
+      status |= output(route_->source, "source", target, send_from_, spec_.source_names,
+                       spec_.source_grid, spec_.source_size, *spec_.source_layout);
   } else {
     pending_ = true;  // for the next run: written to the restart file at finalize
   }
@@ -172,28 +178,81 @@ int Link::put(std::size_t index, double time, const void* data) {
   return status;
 }
 
-void Link::send(double target) {
-  if (in_flight_) {
-    FERRY_CHECK(!spec_.target_member, Errc::State, "put for exchange \"", name(), "\" at time ",
-                target - clock_.lag(), " s: this rank also gets the exchange and has not yet got the "
-                "value for ", in_flight_target_,
-                " s. On ranks that put and get one exchange, call get before the next put (order "
-                "exchanges of one coupling time with sequence)");
-    // A put never runs more than one period ahead: the previous value must be delivered.
-    const double waited = wait_or_fail([&] { return exchange_->test(); }, watchdog_seconds_, [&] {
-      return detail::cat("put for exchange \"", name(), "\" at time ", target - clock_.lag(),
-                         " s has waited ", watchdog_seconds_, " s for component \"",
-                         target_component(), "\" to get the value for ", in_flight_target_,
-                         " s. Check that every coupling time is got, or raise watchdog.timeout");
-    });
-    timers_.add(name(), TimerCategory::Wait, waited);
-    ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
-    exchange_->end();
-    in_flight_ = false;
+void Link::time_imbalance(const Comm& side, const std::string& component) {
+  if (!imbalance_timer_) return;
+  // What a rank waits here is its component's slower ranks catching up; without the
+  // barrier it would show up later as waiting for the partner or inside the transfer.
+  // Non-blocking, so that the watchdog turns a rank that never comes into an error.
+  MPI_Request request = MPI_REQUEST_NULL;
+  FERRY_CALL_MPI(MPI_Ibarrier(side.get(), &request));
+  const double waited = wait_or_fail(
+      [&] {
+        int done = 0;
+        FERRY_CALL_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+        return done != 0;
+      },
+      watchdog_seconds_,
+      [&] {
+        return detail::cat("exchange \"", name(), "\": the imbalance timer has waited ",
+                           watchdog_seconds_, " s for the other ranks of component \"", component,
+                           "\" to reach this exchange. Make the puts and gets in the same order "
+                           "on every rank of a component, or set output.imbalance: false");
+      });
+  timers_.add(name(), TimerCategory::Imbalance, waited);
+}
+
+void Link::hand_over(std::size_t index, const void* value, bool into_engine) {
+  ScopedTimer pack(timers_, name(), TimerCategory::Pack);
+  if (into_engine) {
+    exchange_->stage(index, value);
+    send_from_[index] = nullptr;
+    return;
   }
-  for (std::size_t f = 0; f < received_.size(); ++f) receive_into_[f] = received_[f].data();
+  if (!sends_caller_array_ && value != staging(index)) {
+    std::memcpy(staging(index), value, staging_[index].size());
+    value = staging(index);
+  }
+  send_from_[index] = value;
+}
+
+char* Link::staging(std::size_t index) {
+  if (staging_.empty())
+    for (std::size_t f = 0; f < spec_.specs.size(); ++f)
+      staging_.emplace_back(value_count(spec_.source_layout, f) * datatype_size(spec_.specs[f].type));
+  return staging_[index].data();
+}
+
+void Link::complete_send(double put_time) {
+  if (!in_flight_) return;
+  FERRY_CHECK(!spec_.target_member, Errc::State, "put for exchange \"", name(), "\" at time ",
+              put_time, " s: this rank also gets the exchange and has not yet got the value for ",
+              in_flight_target_,
+              " s. On ranks that put and get one exchange, call get before the next put (order "
+              "exchanges of one coupling time with sequence)");
+  // A put never runs more than one period ahead: the previous value must be delivered.
+  const double waited = wait_or_fail([&] { return exchange_->test(); }, watchdog_seconds_, [&] {
+    return detail::cat("put for exchange \"", name(), "\" at time ", put_time, " s has waited ",
+                       watchdog_seconds_, " s for component \"", target_component(),
+                       "\" to get the value for ", in_flight_target_,
+                       " s. Check that every coupling time is got, or raise watchdog.timeout");
+  });
+  timers_.add(name(), TimerCategory::Wait, waited);
   ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
-  exchange_->begin(send_from_.data(), receive_into_.data());
+  exchange_->end();
+  in_flight_ = false;
+}
+
+void Link::send(double target) {
+  complete_send(target - clock_.lag());
+  point_arrivals(receive_into_.size(), nullptr);
+  const void* const* from = send_from_.data();
+  if (regrid_before_) {
+    ScopedTimer product(timers_, name(), TimerCategory::Transform);
+    regrid_->apply(send_from_.data(), regrid_->block().data());
+    from = regrid_->block().data();
+  }
+  ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
+  exchange_->begin(from, receive_into_.data());
   in_flight_ = true;
   in_flight_target_ = target;
 }
@@ -216,34 +275,35 @@ int Link::get(std::size_t index, double time, void* data) {
 
   int status = kStatusReceived;
   if (!has_received_ || !clock_.same(received_time_, time)) {
-    receive(time, received_.empty() ? data : nullptr);
+    time_imbalance(route_->target, target_component());
+    receive(time, index, data);
     if (spec_.config->output) {
       std::vector<const void*> values;
       for (std::size_t f = 0; f < spec_.specs.size(); ++f)
         values.push_back(received_.empty() ? data : received_[f].data());
-      status |= output(target_comm_, "target", time, values, spec_.target_names,
-                       spec_.target_grid, *spec_.target_layout);
+      status |= output(route_->target, "target", time, values, spec_.target_names,
+                       spec_.target_grid, spec_.target_size, *spec_.target_layout);
     }
   }
   if (!received_.empty()) {
     ScopedTimer pack(timers_, name(), TimerCategory::Pack);
     std::memcpy(data, received_[index].data(), received_[index].size());
+  } else if (receive_into_[index] != data) {  // the engine holds it
+    ScopedTimer pack(timers_, name(), TimerCategory::Pack);
+    exchange_->take(index, data);
   }
   if (clock_.from_previous_run(time)) status |= kStatusFromRestart;
   return status;
 }
 
-void Link::receive(double time, void* single_destination) {
+void Link::receive(double time, std::size_t index, void* data) {
   if (!in_flight_) {
     FERRY_CHECK(!spec_.source_member, Errc::State, "get for exchange \"", name(), "\" at time ", time,
                 " s: this rank also puts the exchange and has not put the value for ", time,
                 " s yet (the put at ", time - clock_.lag(),
                 " s). On ranks that put and get one exchange, put first (order exchanges of one "
                 "coupling time with sequence)");
-    if (single_destination != nullptr)
-      receive_into_[0] = single_destination;
-    else
-      for (std::size_t f = 0; f < received_.size(); ++f) receive_into_[f] = received_[f].data();
+    point_arrivals(index, data);
     const std::vector<const void*> no_source(spec_.specs.size(), nullptr);
     ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
     exchange_->begin(no_source.data(), receive_into_.data());
@@ -267,11 +327,33 @@ void Link::receive(double time, void* single_destination) {
   in_flight_ = false;
   has_received_ = true;
   received_time_ = time;
+  finish_arrival();
+}
+
+void Link::point_arrivals(std::size_t index, void* data) {
+  // The product's block (map_on dst), else the link's copies, else the caller's array
+  // of the field got now (index) while the others wait for their gets.
+  for (std::size_t f = 0; f < receive_into_.size(); ++f)
+    receive_into_[f] = regrid_after_        ? regrid_->block()[f]
+                       : !received_.empty() ? received_[f].data()
+                       : f == index         ? data
+                                            : nullptr;
+}
+
+void Link::finish_arrival() {
+  const RegridConfig& regrid = spec_.config->regrid;
+  if (!regrid.enabled()) return;
+  ScopedTimer product(timers_, name(), TimerCategory::Transform);
+  std::vector<void*> values;
+  for (auto& field : received_) values.push_back(field.data());
+  if (regrid_after_) regrid_->apply(regrid_->block().data(), values.data());
+  for (std::size_t f = 0; f < values.size(); ++f)
+    fill_points(spec_.specs[f], values[f], masked_targets_, regrid.fill);
 }
 
 int Link::output(const Comm& comm, const char* side, double time,
                  const std::vector<const void*>& data, const std::vector<std::string>& names,
-                 const std::string& grid, const Layout& layout) {
+                 const std::string& grid, std::int64_t grid_size, const Layout& layout) {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
   std::vector<FieldRecord> records;
   std::vector<const Layout*> layouts;
@@ -279,7 +361,7 @@ int Link::output(const Comm& comm, const char* side, double time,
     FieldRecord r;
     r.name = names[f];
     r.grid = grid;
-    r.global_size = spec_.grid_size;
+    r.global_size = grid_size;
     r.components = spec_.specs[f].components;
     r.type = spec_.specs[f].type;
     r.time = time;
@@ -297,8 +379,9 @@ void Link::read_restart() {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
   const std::string path = restart_path();
   int exists = 0;
-  if (source_comm_.rank() == 0) exists = std::ifstream(path).good() ? 1 : 0;
-  FERRY_CALL_MPI(MPI_Bcast(&exists, 1, MPI_INT, 0, source_comm_.get()));
+  const Comm& source_comm = route_->source;
+  if (source_comm.rank() == 0) exists = std::ifstream(path).good() ? 1 : 0;
+  FERRY_CALL_MPI(MPI_Bcast(&exists, 1, MPI_INT, 0, source_comm.get()));
   // Without a file, a lagged exchange takes its first value from a put at start - lag.
   if (!exists) return;
 
@@ -306,7 +389,7 @@ void Link::read_restart() {
     FieldRecord r;
     r.name = spec_.source_names[f] + suffix;
     r.grid = spec_.source_grid;
-    r.global_size = spec_.grid_size;
+    r.global_size = spec_.source_size;
     r.components = spec_.specs[f].components;
     r.type = suffix.empty() ? spec_.specs[f].type : Datatype::Float64;
     r.time = time;
@@ -314,18 +397,19 @@ void Link::read_restart() {
   };
   if (c.lag > 0) {
     for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
-      FieldFile::read(source_comm_, path, expected(f, "", clock_.start()), *spec_.source_layout,
-                      staging_[f].data());
-      send_from_[f] = staging_[f].data();
+      FieldFile::read(source_comm, path, expected(f, "", clock_.start()), *spec_.source_layout,
+                      staging(f));
+      hand_over(f, staging(f), engine_holds_);
     }
     send(clock_.start());
+    if (engine_holds_) staging_ = {};  // the engine holds the values now
     next_put_ = clock_.next(next_put_);
   }
   // An accumulation the previous run left unfinished, for the coupling time next_put_.
   for (std::size_t f = 0; f < transforms_.size(); ++f) {
     std::vector<double> state(value_count(spec_.source_layout, f));
     try {
-      const FieldRecord stored = FieldFile::read(source_comm_, path, expected(f, ":accumulated", next_put_),
+      const FieldRecord stored = FieldFile::read(source_comm, path, expected(f, ":accumulated", next_put_),
                                                  *spec_.source_layout, state.data());
       transforms_[f].restore(state, static_cast<int>(stored.numbers.at("count")));
     } catch (const Error& e) {
@@ -343,7 +427,7 @@ void Link::write_restart() {
     FieldRecord r;
     r.name = spec_.source_names[f];
     r.grid = spec_.source_grid;
-    r.global_size = spec_.grid_size;
+    r.global_size = spec_.source_size;
     r.components = spec_.specs[f].components;
     r.type = spec_.specs[f].type;
     if (pending_) {
@@ -362,7 +446,7 @@ void Link::write_restart() {
       data.push_back(transforms_[f].state().data());
     }
   }
-  if (!records.empty()) FieldFile::write(source_comm_, restart_path(), records, layouts, data);
+  if (!records.empty()) FieldFile::write(route_->source, restart_path(), records, layouts, data);
 }
 
 void Link::finalize() {

@@ -9,6 +9,8 @@
 #include "coupling/config/config.hpp"
 #include "coupling/coupling_clock.hpp"
 #include "coupling/declarations.hpp"
+#include "coupling/regrid.hpp"
+#include "coupling/route.hpp"
 #include "coupling/time_transform.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/exchange.hpp"
@@ -22,11 +24,24 @@ struct LinkSpec {
   std::vector<FieldSpec> specs;     ///< per field of the entry: type and bundle
   std::vector<std::string> source_names, target_names;
   std::string source_grid, target_grid;
-  std::int64_t grid_size = 0;
+  std::int64_t source_size = 0, target_size = 0;  ///< points of the source and target grids
+  std::int64_t source_nx = 0;       ///< the source grid's first dimension
   bool source_member = false;       ///< this rank declared the source fields
   bool target_member = false;       ///< this rank declared the target fields
+  const PartitionDecl* source_partition = nullptr;  ///< on source members
+  const PartitionDecl* target_partition = nullptr;  ///< on target members
   const Layout* source_layout = nullptr;
   const Layout* target_layout = nullptr;
+  /// What the exchange moves: the partitions' layouts over a grid of moved_size
+  /// points, or with regridding, one side replaced by a block of the other grid on
+  /// the ranks that run the product (see regrid.hpp).
+  std::int64_t moved_size = 0;
+  const Layout* moved_from = nullptr;
+  const Layout* moved_to = nullptr;
+  std::shared_ptr<const Layout> block;  ///< regridded, on the product ranks
+  /// The same on every rank for entries between the same partitions on the same
+  /// ranks: candidates for sharing one Route.
+  std::string route_key;
 };
 
 /// One exchange entry on one rank. A source rank's put at a coupling time completes
@@ -34,12 +49,18 @@ struct LinkSpec {
 /// starts the next; a destination rank's get starts and completes the receive. On a
 /// rank that is both, the put starts the exchange and the get completes it, so gets
 /// and puts must interleave. Fields of one entry travel together: the send starts at
-/// the last field's put; the first field's get receives them all.
+/// the last field's put; the first field's get receives them all. Between those
+/// calls the fields wait in the engine's buffers when it can hold them (a put packs
+/// its field at once, a get unpacks its own), else in copies the link keeps. A
+/// regridded entry runs its product (Regrid) in the send of the source ranks (map_on
+/// src) or in the receive of the destination ranks (map_on dst), then fills the
+/// target's masked points in the link's copies.
 class Link {
  public:
-  /// Collective over `run` (every rank of the run, members or not): splits the
-  /// communicators, builds the Exchange, reads the restart file of lagged fields.
-  Link(const Comm& run, LinkSpec spec, const Config& config, detail::Timers& timers);
+  /// Collective over `run` (every rank of the run, members or not): builds the
+  /// Exchange over the route's plan, reads the restart file of lagged fields.
+  Link(LinkSpec spec, std::shared_ptr<const Route> route, std::unique_ptr<Regrid> regrid,
+       const Config& config, detail::Timers& timers);
   ~Link();
 
   const std::string& name() const noexcept { return spec_.config->name; }
@@ -59,10 +80,17 @@ class Link {
   void finalize();
 
  private:
+  void time_imbalance(const Comm& side, const std::string& component);
+  void hand_over(std::size_t index, const void* value, bool into_engine);
+  char* staging(std::size_t index);
+  void complete_send(double put_time);
   void send(double target);
-  void receive(double time, void* single_destination);
+  void receive(double time, std::size_t index, void* data);
+  void point_arrivals(std::size_t index, void* data);
+  void finish_arrival();
   int output(const Comm& comm, const char* side, double time, const std::vector<const void*>& data,
-             const std::vector<std::string>& names, const std::string& grid, const Layout& layout);
+             const std::vector<std::string>& names, const std::string& grid, std::int64_t grid_size,
+             const Layout& layout);
   void read_restart();
   void write_restart();
   std::string restart_path() const;
@@ -72,14 +100,21 @@ class Link {
   CouplingClock clock_;
   std::string output_directory_;
   double watchdog_seconds_ = 0;
+  bool imbalance_timer_ = false;  // output.imbalance: a timed barrier before each exchange
   detail::Timers& timers_;
-  Comm link_comm_;    // source and destination members
-  Comm source_comm_;  // source members (restart and output files)
-  Comm target_comm_;  // destination members (output files)
+  std::shared_ptr<const Route> route_;
   std::unique_ptr<Exchange> exchange_;
+  std::unique_ptr<Regrid> regrid_;           // on the ranks that run the product
+  bool regrid_before_ = false;               // map_on src: product before the move
+  bool regrid_after_ = false;                // map_on dst: product after the move
+  std::vector<std::int64_t> masked_targets_;  // regridded: target points kept at fill
+  bool engine_holds_ = false;  // fields wait in the engine (Capabilities::holds_fields)
 
   // Source side.
-  std::vector<std::vector<char>> staging_;   // the period's values, when they must wait
+  bool sends_caller_array_ = false;          // one instant field, no lag: begin reads the put's array
+  std::vector<std::vector<char>> staging_;   // the period's values when the link keeps them
+                                             // (engine_holds_: only for the restart file)
+  std::vector<char> scratch_;                // a transformed value on its way into the engine
   std::vector<TimeTransform> transforms_;    // non-instant transforms only
   std::vector<const void*> send_from_;
   std::vector<char> ready_;                  // field put for the coupling time next_put_
@@ -89,6 +124,7 @@ class Link {
 
   // Destination side.
   std::vector<std::vector<char>> received_;  // all fields, when several or on a source rank
+                                             // and the engine cannot hold them
   std::vector<void*> receive_into_;
   std::vector<double> next_get_;
   std::vector<double> last_get_;

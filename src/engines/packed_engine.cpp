@@ -1,5 +1,7 @@
 #include "engines/packed_engine.hpp"
 
+#include <algorithm>
+
 #include "util/check.hpp"
 #include "util/mpi.hpp"
 
@@ -28,6 +30,8 @@ void PackedEngine::setup(const Plan& plan, const Comm& comm, const std::vector<F
   copies_ = PlanCopies(plan);
   src_.assign(fields.size(), nullptr);
   dst_.assign(fields.size(), nullptr);
+  staged_.assign(fields.size(), 0);
+  held_.assign(fields.size(), 0);
   setup_transfer(options);
 }
 
@@ -50,19 +54,47 @@ void PackedEngine::begin(const void* const* src, void* const* dst, const std::ui
   FERRY_CHECK(plan_ != nullptr, Errc::State, name(), ": begin before setup");
   FERRY_CHECK(!in_flight_, Errc::State, name(),
               ": begin called twice without end. Complete each exchange with end()");
+  FERRY_CHECK(mask == nullptr || std::find(staged_.begin(), staged_.end(), 1) == staged_.end(),
+              Errc::State, name(),
+              ": begin with a mask after stage(); staged fields travel with every field. Pass "
+              "mask nullptr");
   if (fields_.select(mask)) size_blocks();
   for (std::size_t f = 0; f < fields_.size(); ++f) {
     src_[f] = static_cast<const char*>(src ? src[f] : nullptr);
     dst_[f] = static_cast<char*>(dst ? dst[f] : nullptr);
+    held_[f] = fields_.active(f) && dst_[f] == nullptr ? 1 : 0;
   }
 
   for (std::size_t k = 0; k < send_displs_.size(); ++k)
-    copies_.pack(k, fields_, src_.data(), send_buffer_.data() + send_displs_[k]);
+    for (std::size_t f = 0; f < fields_.size(); ++f)
+      if (fields_.active(f) && !staged_[f])
+        copies_.pack_field(k, fields_, f, src_[f], send_buffer_.data() + send_displs_[k]);
   in_flight_ = true;
   start_transfer();
 
   // The rank's own points move while the messages are on the wire.
-  copies_.copy_self(fields_, src_.data(), dst_.data());
+  if (copies_.self_count() > 0) copy_own_points();
+  std::fill(staged_.begin(), staged_.end(), 0);
+}
+
+void PackedEngine::copy_own_points() {
+  for (std::size_t f = 0; f < fields_.size(); ++f) {
+    if (!fields_.active(f)) continue;
+    if (staged_[f] && dst_[f] != nullptr)
+      copies_.unpack_self_field(fields_, f, self_block(), dst_[f]);
+    else if (!staged_[f] && dst_[f] != nullptr)
+      copies_.copy_self_field(fields_, f, src_[f], dst_[f]);
+    else if (!staged_[f])
+      copies_.pack_self_field(fields_, f, src_[f], self_block());
+    // Staged and held: the values already wait in the self block.
+  }
+}
+
+char* PackedEngine::self_block() {
+  if (self_buffer_.empty())
+    self_buffer_.assign(static_cast<std::size_t>(copies_.self_count()) * fields_.point_bytes_all(),
+                        0);
+  return self_buffer_.data();
 }
 
 bool PackedEngine::test() {
@@ -75,7 +107,40 @@ void PackedEngine::end() {
   in_flight_ = false;
   finish_transfer();
   for (std::size_t k = 0; k < recv_displs_.size(); ++k)
-    copies_.unpack(k, fields_, recv_buffer_.data() + recv_displs_[k], dst_.data());
+    for (std::size_t f = 0; f < fields_.size(); ++f)
+      if (fields_.active(f) && dst_[f] != nullptr)
+        copies_.unpack_field(k, fields_, f, recv_buffer_.data() + recv_displs_[k], dst_[f]);
+}
+
+void PackedEngine::check_field(const char* call, std::size_t field) const {
+  FERRY_CHECK(plan_ != nullptr, Errc::State, name(), ": ", call, " before setup");
+  FERRY_CHECK(!in_flight_, Errc::State, name(), ": ", call,
+              " while an exchange is in flight. Complete it with end() first");
+  FERRY_CHECK(field < fields_.size(), Errc::ArgRange, name(), ": ", call, " of field ", field,
+              "; the exchange has ", fields_.size(), " fields");
+}
+
+void PackedEngine::stage(std::size_t field, const void* src) {
+  check_field("stage", field);
+  // Staged values sit where an exchange of every field puts them.
+  if (fields_.select(nullptr)) size_blocks();
+  std::fill(held_.begin(), held_.end(), 0);  // their own points share the self block
+  const auto* from = static_cast<const char*>(src);
+  for (std::size_t k = 0; k < send_displs_.size(); ++k)
+    copies_.pack_field(k, fields_, field, from, send_buffer_.data() + send_displs_[k]);
+  if (copies_.self_count() > 0) copies_.pack_self_field(fields_, field, from, self_block());
+  staged_[field] = 1;
+}
+
+void PackedEngine::take(std::size_t field, void* dst) {
+  check_field("take", field);
+  FERRY_CHECK(held_[field], Errc::State, name(), ": take of field ", field,
+              ": the last exchange did not leave it in the receive buffer (begin() with dst[",
+              field, "] == nullptr does, until the next stage() or begin())");
+  auto* to = static_cast<char*>(dst);
+  for (std::size_t k = 0; k < recv_displs_.size(); ++k)
+    copies_.unpack_field(k, fields_, field, recv_buffer_.data() + recv_displs_[k], to);
+  if (copies_.self_count() > 0) copies_.unpack_self_field(fields_, field, self_block(), to);
 }
 
 }  // namespace ferry::detail

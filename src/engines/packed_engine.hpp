@@ -15,7 +15,9 @@ namespace ferry::detail {
 /// (so one message per peer carries every field), calls start_transfer(), then
 /// copies the rank's own points directly; `end` calls finish_transfer() and
 /// unpacks. Buffers are sized once in setup for all fields; a mask only shortens
-/// the blocks, so nothing is allocated per exchange.
+/// the blocks, so nothing is allocated per exchange. Fields wait in these buffers
+/// between calls (stage, take): the send and receive blocks hold them, except the
+/// rank's own points, which wait in a block of their own sized at its first use.
 class PackedEngine : public Engine {
  public:
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
@@ -23,6 +25,8 @@ class PackedEngine : public Engine {
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) final;
   void end() final;
   bool test() final;
+  void stage(std::size_t field, const void* src) final;
+  void take(std::size_t field, void* dst) final;
   Traffic traffic() const override;
 
  protected:
@@ -50,6 +54,9 @@ class PackedEngine : public Engine {
 
  private:
   void size_blocks();
+  void check_field(const char* call, std::size_t field) const;
+  void copy_own_points();
+  char* self_block();
 
   const Plan* plan_ = nullptr;
   const Comm* comm_ = nullptr;
@@ -60,6 +67,9 @@ class PackedEngine : public Engine {
   std::vector<int> send_bytes_, send_displs_, recv_bytes_, recv_displs_;
   std::vector<const char*> src_;
   std::vector<char*> dst_;
+  std::vector<std::uint8_t> staged_;  // per field: stage() put it in the send blocks
+  std::vector<std::uint8_t> held_;    // per field: the last exchange left it for take()
+  std::vector<char> self_buffer_;     // own points of staged or held fields
   bool in_flight_ = false;
 };
 

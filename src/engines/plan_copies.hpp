@@ -11,7 +11,9 @@ namespace ferry::detail {
 
 /// The copies between user fields and per-peer blocks (and the rank's own points)
 /// of one plan. A block holds the active fields one after the other: field f of a
-/// block of `count` points starts at count * FieldSet::prefix_bytes(f).
+/// block of `count` points starts at count * FieldSet::prefix_bytes(f). The rank's
+/// own points can also wait in a block of their own, laid out the same way (an
+/// engine holding fields between a caller's calls keeps them there).
 class PlanCopies {
  public:
   PlanCopies() = default;
@@ -24,10 +26,25 @@ class PlanCopies {
   /// Copies the rank's own points of every active field from src to dst.
   void copy_self(const FieldSet& fields, const char* const* src, char* const* dst) const;
 
+  /// The same for field f alone (placed in the block as if every active field were).
+  void pack_field(std::size_t k, const FieldSet& fields, std::size_t f, const char* src,
+                  char* block) const;
+  void unpack_field(std::size_t k, const FieldSet& fields, std::size_t f, const char* block,
+                    char* dst) const;
+  void copy_self_field(const FieldSet& fields, std::size_t f, const char* src, char* dst) const;
+
+  /// The rank's own points of field f into, and out of, a block of self_count() points.
+  void pack_self_field(const FieldSet& fields, std::size_t f, const char* src, char* block) const;
+  void unpack_self_field(const FieldSet& fields, std::size_t f, const char* block,
+                         char* dst) const;
+  std::int64_t self_count() const noexcept { return self_.count(); }
+
  private:
   std::vector<CopyRuns> send_;
   std::vector<CopyRuns> recv_;
   CopyRuns self_;
+  CopyRuns self_to_block_;
+  CopyRuns self_from_block_;
 };
 
 }  // namespace ferry::detail

@@ -1,5 +1,6 @@
 #include "ferry/exchange.hpp"
 
+#include <memory>
 #include <utility>
 
 #include "util/agree.hpp"
@@ -9,7 +10,7 @@ namespace ferry {
 
 struct Exchange::State {
   Comm comm;
-  Plan plan;
+  std::shared_ptr<const Plan> plan;
   std::vector<FieldSpec> fields;
   std::string engine_name;
   std::unique_ptr<Engine> engine;
@@ -22,9 +23,34 @@ Exchange::Exchange(MPI_Comm comm, const Layout& src, const Layout& dst,
                    std::vector<FieldSpec> fields, const std::string& engine,
                    const EngineOptions& options)
     : state_(std::make_unique<State>()) {
+  const double start = MPI_Wtime();
+  make_engine_for(comm, std::move(fields), engine);
+  State& s = *state_;
+  s.plan = std::make_shared<const Plan>(Plan::build(s.comm, src, dst));
+  set_up_engine(options, start);
+}
+
+Exchange::Exchange(MPI_Comm comm, std::shared_ptr<const Plan> plan, std::vector<FieldSpec> fields,
+                   const std::string& engine, const EngineOptions& options)
+    : state_(std::make_unique<State>()) {
+  const double start = MPI_Wtime();
+  make_engine_for(comm, std::move(fields), engine);
+  State& s = *state_;
+  detail::agree_on(s.comm, [&] {
+    FERRY_CHECK(plan && plan->comm_size() == s.comm.size() && plan->rank() == s.comm.rank(),
+                Errc::Arg, "Exchange: the plan given was built on another communicator (rank ",
+                plan ? plan->rank() : -1, " of ", plan ? plan->comm_size() : 0, ", here rank ",
+                s.comm.rank(), " of ", s.comm.size(),
+                "). Build it with Plan::build on the exchange's communicator");
+  });
+  s.plan = std::move(plan);
+  set_up_engine(options, start);
+}
+
+void Exchange::make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields,
+                               const std::string& engine) {
   State& s = *state_;
   s.comm = Comm::dup(comm);
-  const double start = MPI_Wtime();
   s.fields = std::move(fields);
   detail::agree_on(s.comm, [&] {
     s.engine_name = resolve_engine_name(engine);
@@ -32,9 +58,12 @@ Exchange::Exchange(MPI_Comm comm, const Layout& src, const Layout& dst,
     FERRY_CHECK(!s.fields.empty(), Errc::Arg,
                 "Exchange: no fields given. Describe at least one field (type and components)");
   });
-  s.plan = Plan::build(s.comm, src, dst);
+}
+
+void Exchange::set_up_engine(const EngineOptions& options, double start) {
+  State& s = *state_;
   detail::agree_on(s.comm, [&] {
-    s.engine->setup(s.plan, s.comm, s.fields, options);
+    s.engine->setup(*s.plan, s.comm, s.fields, options);
     options.check_all_read(s.engine_name);
   });
   s.setup_seconds = MPI_Wtime() - start;
@@ -49,13 +78,26 @@ void Exchange::execute(const void* const* src, void* const* dst, const std::uint
   end();
 }
 
+namespace {
+
+// The state of an exchange for `call`, which needs an exchange in flight (started by
+// begin()) or none. Errc::State if the object was moved from, failed, or is in the
+// other case.
+template <class State>
+State& usable(const std::unique_ptr<State>& state, const char* call, bool in_flight) {
+  FERRY_CHECK(state, Errc::State, "Exchange::", call, ": the exchange was moved from");
+  FERRY_CHECK(!state->failed, Errc::State, "Exchange::", call,
+              ": an earlier exchange failed; this object can only be destroyed");
+  FERRY_CHECK(state->in_flight == in_flight, Errc::State, "Exchange::", call,
+              in_flight ? ": no exchange in flight; call begin() first"
+                        : ": the previous begin() has not been completed by end()");
+  return *state;
+}
+
+}  // namespace
+
 void Exchange::begin(const void* const* src, void* const* dst, const std::uint8_t* mask) {
-  FERRY_CHECK(state_, Errc::State, "Exchange::begin: the exchange was moved from");
-  State& s = *state_;
-  FERRY_CHECK(!s.failed, Errc::State,
-              "Exchange::begin: an earlier exchange failed; this object can only be destroyed");
-  FERRY_CHECK(!s.in_flight, Errc::State,
-              "Exchange::begin: the previous begin() has not been completed by end()");
+  State& s = usable(state_, "begin", false);
   try {
     s.engine->begin(src, dst, mask);
   } catch (...) {
@@ -66,11 +108,7 @@ void Exchange::begin(const void* const* src, void* const* dst, const std::uint8_
 }
 
 void Exchange::end() {
-  FERRY_CHECK(state_, Errc::State, "Exchange::end: the exchange was moved from");
-  State& s = *state_;
-  FERRY_CHECK(!s.failed, Errc::State,
-              "Exchange::end: an earlier exchange failed; this object can only be destroyed");
-  FERRY_CHECK(s.in_flight, Errc::State, "Exchange::end: no exchange in flight; call begin() first");
+  State& s = usable(state_, "end", true);
   s.in_flight = false;
   try {
     s.engine->end();
@@ -81,11 +119,7 @@ void Exchange::end() {
 }
 
 bool Exchange::test() {
-  FERRY_CHECK(state_, Errc::State, "Exchange::test: the exchange was moved from");
-  State& s = *state_;
-  FERRY_CHECK(!s.failed, Errc::State,
-              "Exchange::test: an earlier exchange failed; this object can only be destroyed");
-  FERRY_CHECK(s.in_flight, Errc::State, "Exchange::test: no exchange in flight; call begin() first");
+  State& s = usable(state_, "test", true);
   try {
     return s.engine->test();
   } catch (...) {
@@ -94,7 +128,16 @@ bool Exchange::test() {
   }
 }
 
-const Plan& Exchange::plan() const noexcept { return state_->plan; }
+void Exchange::stage(std::size_t field, const void* src) {
+  usable(state_, "stage", false).engine->stage(field, src);
+}
+
+void Exchange::take(std::size_t field, void* dst) const {
+  usable(state_, "take", false).engine->take(field, dst);
+}
+
+Capabilities Exchange::capabilities() const { return state_->engine->capabilities(); }
+const Plan& Exchange::plan() const noexcept { return *state_->plan; }
 const std::vector<FieldSpec>& Exchange::fields() const noexcept { return state_->fields; }
 const std::string& Exchange::engine_name() const noexcept { return state_->engine_name; }
 Traffic Exchange::traffic() const { return state_->engine->traffic(); }

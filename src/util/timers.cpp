@@ -20,6 +20,7 @@ const char* timer_category_name(TimerCategory category) noexcept {
     case TimerCategory::Pack: return "pack";
     case TimerCategory::Transform: return "transform";
     case TimerCategory::Io: return "io";
+    case TimerCategory::Imbalance: return "imbalance";
     case TimerCategory::Count: break;
   }
   return "unknown";

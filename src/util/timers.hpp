@@ -11,8 +11,10 @@ namespace ferry::detail {
 
 /// What a timed span was spent on. `wait` is time blocked for a partner (imbalance
 /// and transfer), `transfer` time inside the engine's calls, `pack` copies in and out
-/// of coupler buffers, `transform` time transforms, `io` restart and output files.
-enum class TimerCategory { Setup, Put, Get, Wait, Transfer, Pack, Transform, Io, Count };
+/// of coupler buffers, `transform` time transforms, `io` restart and output files,
+/// `imbalance` a barrier over the component's ranks before an exchange (on request):
+/// waiting for the slower ranks of the same component.
+enum class TimerCategory { Setup, Put, Get, Wait, Transfer, Pack, Transform, Io, Imbalance, Count };
 
 const char* timer_category_name(TimerCategory category) noexcept;
 

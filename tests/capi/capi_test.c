@@ -10,43 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_checks.h"
+
 /* An 8 x 5 grid, so box and orange layouts have a shape; N = 40 ids. */
 enum { NX = 8, NY = 5, N = NX * NY };
 
-static int g_rank = 0;
 static int g_size = 1;
-static int g_failures = 0;
 static const char* g_engine = "p2p";
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", g_rank, __FILE__, \
-              __LINE__, #cond);                                                \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-      ++g_failures;                                                            \
-    }                                                                          \
-  } while (0)
-
-/* A call that must succeed; on failure prints the library's message. */
-#define CHECK_OK(call) \
-  CHECK((call) == FERRY_SUCCESS, "%s", ferry_last_error_message())
 
 /* Field 0: float64, 2 components; field 1: int32. `step` makes each exchange's data new. */
 static double value_f64(int64_t gid, int component, int step) {
   return 1000.0 * (double)gid + (double)component + 0.25 * step;
 }
 static int32_t value_i32(int64_t gid, int step) { return (int32_t)(7 * gid + 3 + step); }
-
-/* A call that must fail with `code` and a message containing `text`. */
-static void expect_error(int rc, int code, const char* text, const char* what) {
-  const char* message = ferry_last_error_message();
-  CHECK(rc == code, "%s: got code %d (%s), expected %d (%s); message: %s", what, rc,
-        ferry_error_string(rc), code, ferry_error_string(code), message);
-  CHECK(strstr(message, text) != NULL, "%s: message \"%s\" does not contain \"%s\"", what,
-        message, text);
-}
 
 /* Collective: every id of 0..N-1 is held exactly once across the ranks. */
 static void check_partition(const ferry_layout* layout, const char* name) {
@@ -277,10 +253,5 @@ int main(int argc, char** argv) {
   test_layouts();
   test_errors();
 
-  int failed = g_failures > 0;
-  int any_failed = 0;
-  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (failed) fprintf(stderr, "(rank %d failed: %d checks)\n", g_rank, g_failures);
-  MPI_Finalize();
-  return any_failed;
+  return finish_checks();
 }

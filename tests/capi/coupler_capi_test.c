@@ -12,34 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_checks.h"
+
 /* A 12 x 5 grid: box blocks on atm, round robin on ocn. */
 enum { NX = 12, NY = 5, N = NX * NY, LEVELS = 3 };
 
-static int g_rank = 0;
 static int g_size = 1;
-static int g_failures = 0;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", g_rank, __FILE__, \
-              __LINE__, #cond);                                                \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-      ++g_failures;                                                            \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_OK(call) CHECK((call) == FERRY_SUCCESS, "%s", ferry_last_error_message())
-
-/* A call that must fail with `code` and a message containing `text`. */
-static void expect_error(int rc, int code, const char* text, const char* what) {
-  const char* message = ferry_last_error_message();
-  CHECK(rc == code, "%s: got code %d (%s), expected %d (%s); message: %s", what, rc,
-        ferry_error_string(rc), code, ferry_error_string(code), message);
-  CHECK(strstr(message, text) != NULL, "%s: message \"%s\" does not contain \"%s\"", what,
-        message, text);
-}
 
 /* What the source puts at global id `gid`, time `t`, level `level` (exact in double). */
 static double value_f64(int64_t gid, double t, int level) {
@@ -154,6 +132,10 @@ static void test_run(void) {
       lat[i] = (double)(ids[i / 4] / NX) * 30.0 - 60.0;
     }
     for (int64_t i = 0; i < n; ++i) mask[i] = 1;
+    int64_t points = -1;
+    CHECK_OK(ferry_coupler_partition_points(c, part, &points));
+    CHECK(points == n, "partition_points gives %lld, expected the layout's %lld", (long long)points,
+          (long long)n);
     CHECK_OK(ferry_coupler_set_coordinates(c, part, lon, lat));
     CHECK_OK(ferry_coupler_set_corners(c, part, 4, lon, lat));
     CHECK_OK(ferry_coupler_set_areas(c, part, lon));
@@ -333,6 +315,8 @@ static void test_argument_errors(void) {
                "ferry_coupler_set_corners: a cell needs at least 3 corners; got 2", "two corners");
   expect_error(ferry_coupler_set_areas(c, part + 7, &v), FERRY_ERR_ARG,
                "was not returned by def_partition", "unknown partition");
+  expect_error(ferry_coupler_partition_points(c, part + 7, NULL), FERRY_ERR_ARG,
+               "ferry_coupler_partition_points", "NULL points");
 
   /* Collective: no rank declares the configured fields, so enddef fails on every
    * rank with the same code. */
@@ -385,10 +369,5 @@ int main(int argc, char** argv) {
     test_configuration_errors();
   }
 
-  int failed = g_failures > 0;
-  int any_failed = 0;
-  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (failed) fprintf(stderr, "(rank %d failed: %d checks)\n", g_rank, g_failures);
-  MPI_Finalize();
-  return any_failed;
+  return finish_checks();
 }

@@ -7,54 +7,27 @@
 ! paths give their codes. Failures are agreed across ranks, so every rank exits alike.
 program fortran_test
   use, intrinsic :: iso_c_binding, only: c_loc, c_ptr
-  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64, error_unit
+  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
   use mpi
   use ferry
+  use test_checks
   implicit none
 
   integer, parameter :: levels = 3
   integer(int64), parameter :: nx = 12, ny = 5, n = nx * ny
-  integer :: rank, nranks, ierr, failures, total
+  integer :: rank, nranks, ierr
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
-  failures = 0
+  call start_checks()
 
   call test_exchange()
   call test_coupler()
 
-  call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  if (failures > 0) write (error_unit, '(a,i0,a,i0,a)') '(rank ', rank, ' failed: ', &
-    failures, ' checks)'
-  call MPI_Finalize(ierr)
-  if (total > 0) stop 1
+  call finish_checks()
 
 contains
-
-  subroutine expect(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (ok) return
-    failures = failures + 1
-    write (error_unit, '(a,i0,a,a)') '[rank ', rank, '] check failed: ', what
-  end subroutine expect
-
-  ! A call that must succeed; on failure prints the library message.
-  subroutine expect_ok(code, what)
-    integer, intent(in) :: code
-    character(len=*), intent(in) :: what
-    call expect(code == FERRY_SUCCESS, what // ': ' // ferry_error_message())
-  end subroutine expect_ok
-
-  ! A call that must fail with `code` and a message containing `text`.
-  subroutine expect_error(got, code, text, what)
-    integer, intent(in) :: got, code
-    character(len=*), intent(in) :: text, what
-    call expect(got == code, what // ': wrong code, message: ' // ferry_error_message())
-    call expect(index(ferry_error_message(), text) > 0, what // ': message "' // &
-                ferry_error_message() // '" lacks "' // text // '"')
-  end subroutine expect_error
 
   ! What sources send at 0-based global id `id`, time `t`, level `level` (exact).
   elemental real(real64) function value_f64(id, t, level)
@@ -221,6 +194,7 @@ contains
       call ferry_layout_create_box(nx, ny, 1, atm_size, atm_rank, atm_layout, ierr)
       call ferry_coupler_def_partition(c, grid, 'rows', atm_layout, part, ierr)
       call expect_ok(ierr, 'def_partition atm')
+      call test_grid_metadata(c, part, atm_layout)
       call ferry_coupler_def_field(c, part, 't_atm', FERRY_FIELD_OUT, FERRY_TYPE_FLOAT64, 1, t_atm, ierr)
       call ferry_coupler_def_field(c, part, 'lev_atm', FERRY_FIELD_OUT, FERRY_TYPE_FLOAT64, levels, &
                                    lev_atm, ierr)
@@ -330,6 +304,9 @@ contains
       call expect_error(ierr, FERRY_ERR_ARG, 'is not contiguous', 'strided array')
       call ferry_coupler_get(c, t_atm, 700.0_real64, t_out, status, ierr)
       call expect_error(ierr, FERRY_ERR_ARG, 'was declared Out; use put', 'get of an Out field')
+      call ferry_coupler_set_areas(c, part, t_out, ierr)
+      call expect_error(ierr, FERRY_ERR_STATE, 'set_areas: only allowed before enddef', &
+                        'set_areas after enddef')
       call ferry_layout_destroy(atm_layout, ierr)
     end if
     if (ocn) call ferry_layout_destroy(ocn_layout, ierr)
@@ -338,5 +315,62 @@ contains
     call ferry_coupler_destroy(c, ierr)
     call expect_ok(ierr, 'destroy')
   end subroutine test_coupler
+
+  ! The grid metadata of a partition of the coupler: centres, corners, areas and mask
+  ! of arrays sized from ferry_coupler_partition_points, then the module's checks.
+  subroutine test_grid_metadata(c, part, layout)
+    type(ferry_coupler), intent(in) :: c
+    integer, intent(in) :: part
+    type(ferry_layout), intent(in) :: layout
+    integer(int64) :: points, local
+    integer(int64), allocatable :: ids(:)
+    real(real64), allocatable :: lon(:), lat(:), corner_lon(:, :), corner_lat(:, :), area(:)
+    integer(int32), allocatable :: mask(:)
+    integer :: k
+
+    call ferry_coupler_partition_points(c, part, points, ierr)
+    call expect_ok(ierr, 'partition_points')
+    call ferry_layout_local_size(layout, local, ierr)
+    call expect(points == local, 'partition_points is the layout''s local size')
+    allocate (ids(points))
+    call ferry_layout_get_ids(layout, ids, ierr)
+    ! Cell centres of a regular nx x ny grid, corners half a cell away, cosine areas.
+    lon = (mod(ids, nx) + 0.5_real64) * 360 / nx
+    lat = -90 + (ids / nx + 0.5_real64) * 180 / ny
+    allocate (corner_lon(4, points), corner_lat(4, points))
+    do k = 1, 4
+      corner_lon(k, :) = lon + merge(-0.5_real64, 0.5_real64, k == 1 .or. k == 4) * 360 / nx
+      corner_lat(k, :) = lat + merge(-0.5_real64, 0.5_real64, k <= 2) * 180 / ny
+    end do
+    area = cos(lat * acos(-1.0_real64) / 180)
+    mask = int(merge(0, 1, mod(ids, 3_int64) == 0), int32)
+
+    call ferry_coupler_set_coordinates(c, part, lon, lat, ierr)
+    call expect_ok(ierr, 'set_coordinates')
+    call ferry_coupler_set_corners(c, part, 4, corner_lon, corner_lat, ierr)
+    call expect_ok(ierr, 'set_corners')
+    call ferry_coupler_set_areas(c, part, area, ierr)
+    call expect_ok(ierr, 'set_areas')
+    call ferry_coupler_set_mask(c, part, mask, ierr)
+    call expect_ok(ierr, 'set_mask')
+
+    call ferry_coupler_set_coordinates(c, part, lon, lat(1:points - 1), ierr)
+    call expect_error(ierr, FERRY_ERR_ARG_SIZE, 'ferry_coupler_set_coordinates: the array lat has', &
+                      'short latitudes')
+    call ferry_coupler_set_corners(c, part, 4, corner_lon(1:3, :), corner_lat, ierr)
+    call expect_error(ierr, FERRY_ERR_ARG, 'the array lon is not contiguous', 'strided corners')
+    call ferry_coupler_set_corners(c, part, 2, reshape(corner_lon(1:2, :), [2 * points]), &
+                                   reshape(corner_lat(1:2, :), [2 * points]), ierr)
+    call expect_error(ierr, FERRY_ERR_ARG, 'a cell needs at least 3 corners', 'two corners')
+    call ferry_coupler_set_corners(c, part, 4, corner_lon, corner_lat(:, 1:points - 1), ierr)
+    call expect_error(ierr, FERRY_ERR_ARG_SIZE, 'expected', 'corners of too few points')
+    call ferry_coupler_set_areas(c, part, [area, 1.0_real64], ierr)
+    call expect_error(ierr, FERRY_ERR_ARG_SIZE, 'ferry_coupler_set_areas: the array area has', &
+                      'long areas')
+    call ferry_coupler_set_mask(c, part, mask(1:points - 1), ierr)
+    call expect_error(ierr, FERRY_ERR_ARG_SIZE, 'points of partition', 'short mask')
+    call ferry_coupler_partition_points(c, 99, points, ierr)
+    call expect_error(ierr, FERRY_ERR_ARG, 'was not returned by def_partition', 'unknown partition')
+  end subroutine test_grid_metadata
 
 end program fortran_test

@@ -140,7 +140,7 @@ class AdaptiveCache : public testing::Test {
     ferry::EngineReport first;
     ferry::EngineReport last;
   };
-  Reports run(const ferry::EngineOptions& opts, int at_least = 1) {
+  Reports run(const ferry::EngineOptions& opts, int at_least = 1, int delay_us_per_rank = 0) {
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -167,6 +167,8 @@ class AdaptiveCache : public testing::Test {
           for (int c = 0; c < fields[f].components; ++c)
             in[f].set(i, c, ferry_test::expected_value(src.ids()[static_cast<std::size_t>(i)],
                                                        static_cast<int>(f), c, round));
+      // Ranks reaching the exchange at very different times (rank r sleeps r delays).
+      if (delay_us_per_rank > 0) usleep(static_cast<useconds_t>(rank * delay_us_per_rank));
       exchange.execute(in_ptrs.data(), out_ptrs.data());
       for (std::size_t f = 0; f < fields.size(); ++f)
         for (std::int64_t i = 0; i < dst.local_size(); ++i)
@@ -272,6 +274,36 @@ TEST_F(AdaptiveCache, MalformedLinesAndUnknownEnginesAreIgnored) {
       << reports.first.text;
   EXPECT_NE(reports.first.text.find("is malformed"), std::string::npos) << reports.first.text;
   EXPECT_TRUE(same_on_all_ranks(reports.last.choice));
+}
+
+// Profiling completes and every rank takes the same decision at the same exchange when
+// the ranks arrive at each exchange milliseconds apart (the reduction of the samples
+// must not need a rank that is still computing), and the next run reads it back.
+TEST_F(AdaptiveCache, RanksArrivingAtDifferentTimesDecideTogether) {
+  ferry::EngineOptions opts = options();
+  opts.values["warmup"] = "1";
+  const Reports profiled = run(opts, 1, 3000);
+  EXPECT_TRUE(same_on_all_ranks(profiled.last.choice)) << profiled.last.choice;
+  EXPECT_TRUE(same_on_all_ranks(profiled.last.text.substr(0, profiled.last.text.find('\n'))))
+      << profiled.last.text;
+  const Reports cached = run(opts, 3, 3000);
+  EXPECT_TRUE(cached.first.settled) << cached.first.text;
+  EXPECT_EQ(cached.first.choice, profiled.last.choice);
+}
+
+// An option wrong on one rank only: every rank raises that rank's error.
+TEST(AdaptiveOptions, BadOptionOnOneRankFailsOnEveryRank) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ferry::EngineOptions opts;
+  if (rank == size - 1) opts.values["warmup"] = "-1";
+  const Layout layout = Layout::block(kN, size, rank);
+  ferry_test::expect_error(
+      [&] {
+        ferry::Exchange(MPI_COMM_WORLD, layout, layout, {{Datatype::Float64, 1}}, "auto", opts);
+      },
+      ferry::Errc::Arg, "adaptive: option warmup=\"-1\" must be an integer");
 }
 
 TEST(AdaptiveOptions, BadSamplesIsAnArgumentError) {

@@ -44,6 +44,7 @@ void expect_same(const Config& a, const Config& b) {
   EXPECT_EQ(a.components, b.components);
   EXPECT_EQ(a.output_directory, b.output_directory);
   EXPECT_EQ(a.timers, b.timers);
+  EXPECT_EQ(a.imbalance_timer, b.imbalance_timer);
   EXPECT_EQ(a.watchdog_seconds, b.watchdog_seconds);
   ASSERT_EQ(a.exchanges.size(), b.exchanges.size());
   for (std::size_t i = 0; i < a.exchanges.size(); ++i) {
@@ -100,6 +101,7 @@ TEST(Config, AbsentKeysTakeTheDefaultsOfTheDataModel) {
   EXPECT_TRUE(c.components.empty());
   EXPECT_EQ(c.output_directory, defaults.output_directory);
   EXPECT_EQ(c.timers, defaults.timers);
+  EXPECT_FALSE(c.imbalance_timer);
   EXPECT_EQ(c.watchdog_seconds, defaults.watchdog_seconds);
   ASSERT_EQ(c.exchanges.size(), 1u);
   const ExchangeConfig& x = c.exchanges[0];
@@ -127,6 +129,20 @@ TEST(Config, AcceptsSignsExponentsAndEveryTransformAndEngine) {
   EXPECT_EQ(c.exchanges[0].lag, 25);
 }
 
+TEST(Config, ReadsConservativeMethodAndItsNormalisation) {
+  const RegridConfig plain =
+      parse_config(one_exchange("    method: {name: conservative}\n"), "c.yaml").exchanges[0].regrid;
+  EXPECT_EQ(plain.source, WeightSource::Conservative);
+  EXPECT_EQ(plain.normalisation, ferry::ConservativeNormalisation::FracArea);
+  const RegridConfig dest =
+      parse_config(one_exchange("    method: {name: conservative, normalisation: destarea}\n"), "c.yaml")
+          .exchanges[0]
+          .regrid;
+  EXPECT_EQ(dest.normalisation, ferry::ConservativeNormalisation::DestArea);
+  expect_parse_error(one_exchange("    method: {name: conservative, normalisation: area}\n"),
+                     R"(^c\.yaml:8:49: normalisation must be one of fracarea, destarea; got "area")");
+}
+
 TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
   expect_parse_error(one_exchange("    enigne: p2p\n"),
                      R"(^c\.yaml:8:5: unknown key "enigne" in exchange "sst"; did you mean "engine"\?$)");
@@ -135,7 +151,21 @@ TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
   expect_parse_error(one_exchange("    frobnicate: 1\n"),
                      R"(^c\.yaml:8:5: unknown key "frobnicate" in exchange "sst"; valid keys: name, )"
                      R"(source, target, period, lag, sequence, transform, engine, engine_options, )"
-                     R"(output, restart$)");
+                     R"(output, restart, weights, method, map_on, mode, fill, conservation, sum$)");
+}
+
+TEST(Config, ImbalanceTimerIsAnOutputSwitchThatRoundTrips) {
+  const std::string yaml = one_exchange("") + "output: {timers: true, imbalance: true}\n";
+  const Config c = parse_config(yaml, "c.yaml");
+  EXPECT_TRUE(c.imbalance_timer);
+  EXPECT_TRUE(parse_config(format_config(c), "written.yaml").imbalance_timer);
+  expect_parse_error(one_exchange("") + "output: {imbalance: 1}\n",
+                     R"(^c\.yaml:8:21: imbalance must be true or false; got "1"$)");
+  expect_parse_error(one_exchange("") + "output: {imbalanse: true}\n",
+                     R"(^c\.yaml:8:10: unknown key "imbalanse" in output; did you mean "imbalance"\?$)");
+  expect_parse_error(one_exchange("") + "output: {frobnicate: true}\n",
+                     R"(^c\.yaml:8:10: unknown key "frobnicate" in output; valid keys: directory, )"
+                     R"(timers, imbalance$)");
 }
 
 TEST(ConfigErrors, WrongTypeSaysWhatIsExpected) {

@@ -37,6 +37,10 @@ int run(Arguments& args, const Context& context) {
   bench::ExchangeBenchConfig config = take_scenario_options(args);
   const std::string engine = args.take_value("--engine").value_or("all");
   config.repeat = static_cast<int>(args.take_int("--repeat", kDefaultRepeat, 1, 1 << 20));
+  // The adaptive engine validates these itself.
+  for (const char* option : {"candidates", "samples", "warmup"})
+    if (auto value = args.take_value(std::string("--") + option))
+      config.adaptive_options.values[option] = *value;
   const bool json = args.take_switch("--json");
   args.expect_all_taken();
   const std::vector<std::string> engines = engines_to_run(engine);
@@ -57,7 +61,7 @@ int run(Arguments& args, const Context& context) {
 Command bench_exchange_command() {
   return {
       "bench exchange", "time one redistribution per engine against the memcpy bound",
-      "usage: mpiexec -n P ferry bench exchange --scenario gamil|toy|large [options]\n"
+      "usage: mpiexec -n P ferry bench exchange --scenario NAME [options]\n"
       "\n"
       "Moves the scenario's float64 fields from a source to a destination decomposition\n"
       "with each engine: one verified warm-up exchange, then --repeat timed ones, each\n"
@@ -72,6 +76,10 @@ Command bench_exchange_command() {
           "  --engine NAME|all      an engine of this build (see ferry info), baseline (a\n"
           "                         hand-written Isend/Irecv exchange), or all: baseline and\n"
           "                         every engine (default all)\n"
+          "  --candidates LIST      the adaptive engine's candidates, comma-separated\n"
+          "                         (default: every candidate engine of this build)\n"
+          "  --samples K            exchanges adaptive times per candidate (default 3)\n"
+          "  --warmup K             exchanges per candidate before the timed ones (default 2)\n"
           "  --repeat R             timed exchanges per engine (default 10)\n"
           "  --json                 one JSON object per engine and line instead of a table\n",
       run};

@@ -44,10 +44,14 @@ decltype(auto) arg_errors_as_usage(Step&& step) {
 Command info_command();
 Command bench_exchange_command();
 Command bench_pingpong_command();
+Command bench_kernels_command();
+Command bench_collectives_command();
 Command bench_buffer_command();
 Command bench_halo_command();
+Command bench_regrid_command();
 Command bench_coupling_command();
 Command tune_command();
+Command tune_kernels_command();
 Command validate_command();
 Command config_doc_command();
 Command import_namcouple_command();

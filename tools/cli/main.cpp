@@ -28,9 +28,13 @@ constexpr double kErrorAgreementSeconds = 10.0;
 std::vector<Command> all_commands() {
   return {ferry::cli::info_command(), ferry::cli::bench_exchange_command(),
           ferry::cli::bench_pingpong_command(),
+          ferry::cli::bench_kernels_command(),
+          ferry::cli::bench_collectives_command(),
           ferry::cli::bench_buffer_command(),
           ferry::cli::bench_halo_command(),
+          ferry::cli::bench_regrid_command(),
           ferry::cli::bench_coupling_command(), ferry::cli::tune_command(),
+          ferry::cli::tune_kernels_command(),
           ferry::cli::validate_command(), ferry::cli::config_doc_command(),
           ferry::cli::import_namcouple_command(),
           ferry::cli::report_command()};

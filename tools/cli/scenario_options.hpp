@@ -6,8 +6,9 @@
 
 namespace ferry::cli {
 
-/// Takes --scenario (UsageError if missing), --fields, --msgs-per-proc, --points and
-/// --groups into a configuration; the other members keep their defaults.
+/// Takes --scenario (UsageError if missing), --fields, --msgs-per-proc, --points,
+/// --points-per-proc and --groups into a configuration; the other members keep their
+/// defaults.
 bench::ExchangeBenchConfig take_scenario_options(Arguments& args);
 
 /// The help text of those flags, one aligned line or more per flag.

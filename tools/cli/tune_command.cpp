@@ -1,6 +1,5 @@
 // `ferry tune`: profiles one scenario's exchange with the adaptive engine and
 // records its choice in the tuning cache, so later runs start tuned.
-#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -8,6 +7,7 @@
 #include "exchange_bench.hpp"
 #include "mpi_library.hpp"
 #include "scenario_options.hpp"
+#include "tuning_options.hpp"
 
 namespace ferry::cli {
 
@@ -17,15 +17,9 @@ constexpr int kDefaultSamples = 3;
 
 int run(Arguments& args, const Context& context) {
   const bench::ExchangeBenchConfig config = take_scenario_options(args);
-  std::string cache = args.take_value("--cache").value_or("");
+  const std::string cache = take_cache_path(args);
   const auto samples = args.take_int("--samples", kDefaultSamples, 1, 1000);
   args.expect_all_taken();
-  if (cache.empty()) {
-    const char* env = std::getenv("FERRY_TUNING_CACHE");
-    cache = env ? env : "";
-  }
-  if (cache.empty())
-    throw UsageError("no tuning cache to fill: give --cache FILE or set FERRY_TUNING_CACHE");
 
   bench::ExchangeBench bench =
       arg_errors_as_usage([&] { return bench::ExchangeBench(context.comm, config); });
@@ -50,7 +44,7 @@ int run(Arguments& args, const Context& context) {
 
 Command tune_command() {
   return {"tune", "profile a scenario with the adaptive engine and fill the tuning cache",
-          "usage: mpiexec -n P ferry tune --scenario gamil|toy|large [options]\n"
+          "usage: mpiexec -n P ferry tune --scenario NAME [options]\n"
           "\n"
           "Runs the scenario's exchange (as ferry bench exchange) with the adaptive engine\n"
           "until it has timed every candidate and chosen, checks the received values, and\n"
@@ -59,9 +53,7 @@ Command tune_command() {
           "whose exchange has the same signature (ranks, groups, points, bytes per point,\n"
           "messages, bytes, MPI library) on the same cache skips profiling.\n"
           "\n" +
-              std::string(kScenarioOptionsHelp) +
-              "  --cache FILE           the tuning cache (default $FERRY_TUNING_CACHE; one of\n"
-              "                         the two is required)\n"
+              std::string(kScenarioOptionsHelp) + kCacheOptionHelp +
               "  --samples K            exchanges timed per candidate (default 3)\n",
           run};
 }

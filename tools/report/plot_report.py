@@ -17,6 +17,7 @@ SHARES = [
     ("computation", "#9e9e9e"),
     ("communication", "#1f77b4"),
     ("waiting", "#d62728"),
+    ("imbalance", "#e377c2"),
     ("copies", "#ff7f0e"),
     ("io", "#8c564b"),
     ("setup", "#2ca02c"),

@@ -13,12 +13,12 @@ namespace {
 using bench::fixed;
 
 constexpr Share kShares[] = {Share::Computation, Share::Communication, Share::Waiting,
-                             Share::Copies,      Share::Io,            Share::Setup,
-                             Share::Other};
+                             Share::Imbalance,   Share::Copies,        Share::Io,
+                             Share::Setup,       Share::Other};
 
 // Short column headers, in the order of kShares.
-constexpr const char* kShareColumns[] = {"comp_%", "comm_%", "wait_%", "copy_%",
-                                         "io_%",   "setup_%", "other_%"};
+constexpr const char* kShareColumns[] = {"comp_%", "comm_%", "wait_%",  "imbal_%",
+                                         "copy_%", "io_%",   "setup_%", "other_%"};
 
 std::string percent(double fraction) { return fixed(100.0 * fraction, 1); }
 
@@ -49,7 +49,8 @@ std::string shares_table(const std::vector<ComponentRun>& runs) {
       table.str() +
       "\nrun_s: wall time of the slowest rank, from the Coupler's construction to finalize.\n"
       "comp: outside ferry (the model's work); comm: inside the engines (transfer); wait: "
-      "blocked for the\npartner component (imbalance); copy: coupler buffers and time "
+      "blocked for the\npartner component (wait); imbal: waiting for the component's own "
+      "slower ranks (imbalance,\nwith output.imbalance); copy: coupler buffers and time "
       "transforms (pack, transform);\nio: restart and output files; setup: building the "
       "exchanges; other: the rest of put and get.\n";
   if (scaling)

@@ -20,11 +20,13 @@ ComponentRun component_run(TimerFile file) {
   auto set = [&](Share s, double seconds) { run.seconds[static_cast<std::size_t>(s)] = seconds; };
   set(Share::Communication, of(TimerCategory::Transfer));
   set(Share::Waiting, of(TimerCategory::Wait));
+  set(Share::Imbalance, of(TimerCategory::Imbalance));
   set(Share::Copies, of(TimerCategory::Pack) + of(TimerCategory::Transform));
   set(Share::Io, of(TimerCategory::Io));
   set(Share::Setup, of(TimerCategory::Setup));
   double parts = 0;
-  for (Share s : {Share::Communication, Share::Waiting, Share::Copies, Share::Io, Share::Setup})
+  for (Share s : {Share::Communication, Share::Waiting, Share::Imbalance, Share::Copies, Share::Io,
+                  Share::Setup})
     parts += run.seconds_of(s);
   // Setup, put and get span all of ferry's work but finalize's (its last waits and
   // restart writes): where the parts add up to more, the parts are the time inside.
@@ -45,6 +47,7 @@ const char* share_name(Share share) noexcept {
     case Share::Computation: return "computation";
     case Share::Communication: return "communication";
     case Share::Waiting: return "waiting";
+    case Share::Imbalance: return "imbalance";
     case Share::Copies: return "copies";
     case Share::Io: return "io";
     case Share::Setup: return "setup";

@@ -15,7 +15,8 @@ namespace ferry::report {
 enum class Share {
   Computation,    ///< outside ferry: the model's own work
   Communication,  ///< inside the engines' calls (transfer)
-  Waiting,        ///< blocked for the partner component: load imbalance (wait)
+  Waiting,        ///< blocked for the partner component: imbalance between components (wait)
+  Imbalance,      ///< waiting for the component's own slower ranks (imbalance, on request)
   Copies,         ///< into and out of coupler buffers, time transforms (pack, transform)
   Io,             ///< restart and output files (io)
   Setup,          ///< building the exchanges (setup)

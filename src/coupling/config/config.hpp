@@ -2,8 +2,14 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "ferry/conservation.hpp"
+#include "ferry/global_sum.hpp"
+#include "ferry/online_weights.hpp"
+#include "ferry/remap.hpp"
 
 namespace ferry::coupling {
 
@@ -31,6 +37,26 @@ struct FieldRef {
   std::vector<std::string> fields;
 };
 
+/// Where the weights of a regridded exchange come from.
+enum class WeightSource { None, File, Nearest, Gaussian, Bilinear, Conservative };
+
+/// The regridding keys of one exchange entry (none given: the grids are the same).
+struct RegridConfig {
+  WeightSource source = WeightSource::None;
+  std::string weights;       ///< File: the SCRIP or ESMF weight file
+  int neighbours = 4;        ///< Nearest, Gaussian: source points per destination point
+  double variance = 0.1;     ///< Gaussian: in units of the mean source spacing squared
+  bool periodic = true;      ///< Bilinear: the source grid wraps around in longitude
+  /// Conservative: what the weights of a target cell add up to
+  ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
+  MapOn map_on = MapOn::Dst;
+  RemapMode mode = RemapMode::Bfb;
+  double fill = 0;           ///< value of masked destination points and rows without links
+  std::optional<Conserve> conservation;
+  SumMethod sum = SumMethod::Reprosum;
+  bool enabled() const noexcept { return source != WeightSource::None; }
+};
+
 /// One `exchanges:` entry.
 struct ExchangeConfig {
   std::string name;        ///< unique; defaults to "<first source field>-><first target field>"
@@ -44,6 +70,7 @@ struct ExchangeConfig {
   std::map<std::string, std::string> engine_options;
   bool output = false;     ///< write every exchanged field to NetCDF (like OASIS EXPOUT)
   std::string restart;     ///< restart file name; "" = "<name>_restart.nc" in the output directory
+  RegridConfig regrid;
   SourceLocation where;    ///< the entry, for errors found at enddef
 };
 
@@ -56,6 +83,7 @@ struct Config {
   std::vector<ExchangeConfig> exchanges;
   std::string output_directory = ".";   ///< restart, output and timer files
   bool timers = true;                   ///< write timer JSON at finalize
+  bool imbalance_timer = false;         ///< time a barrier before each exchange (output.imbalance)
   double watchdog_seconds = 600;        ///< a get that waits longer fails; 0 = never
   std::string path;                     ///< the file the configuration came from
 };

@@ -71,6 +71,57 @@ std::vector<std::string> engine_choices() {
   return choices;
 }
 
+// An optional choice whose first value is the default.
+Key choice(std::string name, std::vector<std::string> choices, std::string doc) {
+  Key key = optional(std::move(name), KeyType::Choice, choices.front(), std::move(doc));
+  key.choices = std::move(choices);
+  return key;
+}
+
+Key weights_key() {
+  Key weights = optional(
+      "weights", KeyType::String, "",
+      "A SCRIP or ESMF remapping file (as written by CDO gen* or ESMF_RegridWeightGen) "
+      "from the source grid to the target grid: the exchange is regridded with it. Give "
+      "either `weights` or `method`; neither means both sides are on the same grid.");
+  weights.default_doc = "none";
+  return weights;
+}
+
+Key method_key() {
+  Key name = required("name", KeyType::Choice,
+                      "`nearest`: inverse-distance weights of the nearest source points "
+                      "(OASIS DISTWGT, CDO gendis); `gaussian`: Gaussian weights of them "
+                      "(OASIS GAUSWGT); `bilinear`: bilinear on a logically rectangular "
+                      "source grid (CDO genbil); `conservative`: first-order conservative "
+                      "from the cell corners, on cells that are longitude-latitude "
+                      "rectangles (CDO gencon; OASIS SCRIPR CONSERV).");
+  name.choices = {"nearest", "gaussian", "bilinear", "conservative"};
+  Key method = optional(
+      "method", KeyType::Mapping, "",
+      "Weights computed at enddef from the centres (set_coordinates) or, for "
+      "`conservative`, the cell corners (set_corners), and the masks (set_mask) the "
+      "components declare, instead of a weight file.");
+  method.default_doc = "none";
+  return with_children(
+      method,
+      {name,
+       bounded(optional("neighbours", KeyType::Integer, "4",
+                        "`nearest` and `gaussian`: source points per destination point."),
+               Bound::Positive),
+       bounded(optional("variance", KeyType::Number, "0.1",
+                        "`gaussian`: the variance of the Gaussian in units of the mean "
+                        "source spacing squared."),
+               Bound::Positive),
+       optional("periodic", KeyType::Boolean, "true",
+                "`bilinear`: the source grid wraps around in longitude (a global grid)."),
+       choice("normalisation", {"fracarea", "destarea"},
+              "`conservative`: what the weights of a target cell add up to: `fracarea` "
+              "divides by the cell's overlap with the valid source cells (a constant stays "
+              "that constant, also next to masked source cells); `destarea` divides by the "
+              "cell's area (the weights add up to the fraction covered).")});
+}
+
 Key exchanges_key() {
   Key exchanges = required(
       "exchanges", KeyType::List,
@@ -130,9 +181,31 @@ Key exchanges_key() {
        optional("output", KeyType::Boolean, "false",
                 "Also write every exchanged field to a NetCDF file in `output.directory` "
                 "(the OASIS EXPOUT)."),
-       restart});
-  // Regridding keys (weights file, method, map_on, mode, conservation, sum) join
-  // this list when regridding arrives; the parser and the reference need no change.
+       restart, weights_key(), method_key(),
+       choice("map_on", {"dst", "src"},
+              "Where the sparse product of a regridded exchange runs: `dst` moves the source "
+              "field to the target ranks and remaps there; `src` remaps on the source ranks "
+              "and moves the result. Both give the same bits with `mode: bfb`."),
+       choice("mode", {"bfb", "sum"},
+              "How a regridded exchange forms its sums: `bfb` sums every destination point "
+              "in the weights' order on one rank (the same bits on any number of ranks); "
+              "`sum` (with `map_on: src`) sends partial sums, fewer bytes but last bits that "
+              "depend on the decomposition."),
+       optional("fill", KeyType::Number, "0",
+                "Value of the destination points that receive nothing: the points the target "
+                "grid masks (set_mask) and the points without weights."),
+       choice("conservation", {"none", "global", "global_positive", "basin_balance",
+                               "basin_positive"},
+              "Correction of a regridded field so that its area integral matches the "
+              "source's (the OASIS CONSERV): `global` adds the residual per unit area "
+              "(GLOBAL), `global_positive` scales (GLBPOS), `basin_balance` and "
+              "`basin_positive` keep the mean per unit of unmasked area (BASBAL, BASPOS). "
+              "Cell areas and masks come from set_areas and set_mask, else from the weight "
+              "file."),
+       choice("sum", {"reprosum", "gather", "lsum8", "lsum16", "ddpdd"},
+              "The global sum of the conservation: `reprosum` and `gather` give the same "
+              "bits on any number of ranks, `lsum8` is fastest, `lsum16` and `ddpdd` are "
+              "more precise than lsum8.")});
 }
 
 }  // namespace
@@ -171,7 +244,14 @@ Key config_schema() {
           {optional("directory", KeyType::String, ".",
                     "Directory of the restart, field output and timer files."),
            optional("timers", KeyType::Boolean, "true",
-                    "Write the timers of every exchange as JSON at finalize.")}),
+                    "Write the timers of every exchange as JSON at finalize."),
+           optional("imbalance", KeyType::Boolean, "false",
+                    "Time a barrier over the sending (or receiving) ranks of a component "
+                    "right before each exchange starts, as the timer `imbalance`: the "
+                    "waiting for the slower ranks of the same component, told apart from "
+                    "communication and from waiting for the partner (`ferry report`). "
+                    "Costs one barrier per exchange and coupling time, and needs every "
+                    "rank of a component to make its puts and gets in the same order.")}),
       with_children(
           optional("watchdog", KeyType::Mapping, "", "Turns a hang into an error."),
           {in_seconds(optional("timeout", KeyType::Number, "600",

@@ -92,12 +92,15 @@ std::string format_config(const Config& config) {
   if (!config.components.empty()) out << "components: " << names(config.components) << "\n";
   out << "exchanges:\n";
   for (const ExchangeConfig& x : config.exchanges) write_exchange(out, x);
-  if (config.output_directory != defaults.output_directory || config.timers != defaults.timers) {
+  if (config.output_directory != defaults.output_directory || config.timers != defaults.timers ||
+      config.imbalance_timer != defaults.imbalance_timer) {
     out << "output:\n";
     if (config.output_directory != defaults.output_directory)
       out << "  directory: " << yaml_scalar(config.output_directory) << "\n";
     if (config.timers != defaults.timers)
       out << "  timers: " << (config.timers ? "true" : "false") << "\n";
+    if (config.imbalance_timer != defaults.imbalance_timer)
+      out << "  imbalance: " << (config.imbalance_timer ? "true" : "false") << "\n";
   }
   if (config.watchdog_seconds != defaults.watchdog_seconds)
     out << "watchdog:\n  timeout: " << detail::format_number(config.watchdog_seconds) << "\n";

@@ -3,7 +3,9 @@
 // listed components).
 #include <yaml-cpp/yaml.h>
 
+#include <initializer_list>
 #include <map>
+#include <optional>
 
 #include "coupling/config/config.hpp"
 #include "coupling/config/quote.hpp"
@@ -73,6 +75,64 @@ void check_component(const CheckedMapping& side, const std::vector<std::string>&
                                            : hint + " (components: " + joined(components) + ")"));
 }
 
+// The value of a Choice key of an exchange: `values` in the order of the schema's choices.
+template <class Enum>
+Enum choice_of(const CheckedMapping& entry, const std::string& key,
+               std::initializer_list<Enum> values) {
+  const std::string text = entry.text(key);
+  const Key root = config_schema();
+  const Key* exchanges = find_child(root, "exchanges");
+  const Key* schema = exchanges ? find_child(*exchanges, key) : nullptr;
+  FERRY_ASSERT(schema != nullptr && schema->choices.size() == values.size(), "key \"", key,
+               "\" has no matching choices in the schema");
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (schema->choices[i] == text) return values.begin()[i];
+  FERRY_ASSERT(false, key, " \"", text, "\" passed the schema check");
+  return *values.begin();
+}
+
+RegridConfig build_regrid(const CheckedMapping& entry) {
+  RegridConfig r;
+  if (entry.has("weights") && entry.has("method"))
+    entry.fail("method", "give either \"weights\" or \"method\" " +
+                             detail::in_context(entry.context()) + ", not both");
+  if (entry.has("weights")) {
+    r.source = WeightSource::File;
+    r.weights = entry.text("weights");
+  } else if (entry.has("method")) {
+    const CheckedMapping method = entry.mapping("method");
+    const std::string name = method.text("name");
+    r.source = name == "nearest"    ? WeightSource::Nearest
+               : name == "gaussian" ? WeightSource::Gaussian
+               : name == "bilinear" ? WeightSource::Bilinear
+                                    : WeightSource::Conservative;
+    r.neighbours = static_cast<int>(method.integer("neighbours"));
+    r.variance = method.number("variance");
+    r.periodic = method.boolean("periodic");
+    r.normalisation = method.text("normalisation") == "destarea"
+                          ? ConservativeNormalisation::DestArea
+                          : ConservativeNormalisation::FracArea;
+  } else {
+    for (const char* key : {"map_on", "mode", "fill", "conservation", "sum"})
+      if (entry.has(key))
+        entry.fail(key, ferry::detail::cat("\"", key, "\" ", detail::in_context(entry.context()),
+                                           " regrids, but the exchange has no \"weights\" or "
+                                           "\"method\"; give one, or remove \"", key, "\""));
+    return r;
+  }
+  r.map_on = choice_of(entry, "map_on", {MapOn::Dst, MapOn::Src});
+  r.mode = choice_of(entry, "mode", {RemapMode::Bfb, RemapMode::Sum});
+  r.fill = entry.number("fill");
+  r.conservation = choice_of<std::optional<Conserve>>(
+      entry, "conservation",
+      {std::nullopt, Conserve::Global, Conserve::GlobalPositive, Conserve::BasinBalance,
+       Conserve::BasinPositive});
+  r.sum = choice_of(entry, "sum",
+                    {SumMethod::Reprosum, SumMethod::Gather, SumMethod::Lsum8, SumMethod::Lsum16,
+                     SumMethod::Ddpdd});
+  return r;
+}
+
 ExchangeConfig build_exchange(const CheckedMapping& entry,
                               const std::vector<std::string>& components) {
   const CheckedMapping source = entry.mapping("source");
@@ -98,6 +158,7 @@ ExchangeConfig build_exchange(const CheckedMapping& entry,
   x.engine_options = entry.text_map("engine_options");
   x.output = entry.boolean("output");
   x.restart = entry.text("restart");
+  x.regrid = build_regrid(entry);
   x.where = entry.where();
   return x;
 }
@@ -135,6 +196,7 @@ Config parse_config(const std::string& yaml_text, const std::string& name) {
   const CheckedMapping output = top.mapping("output");
   config.output_directory = output.text("directory");
   config.timers = output.boolean("timers");
+  config.imbalance_timer = output.boolean("imbalance");
   config.watchdog_seconds = top.mapping("watchdog").number("timeout");
   return config;
 }

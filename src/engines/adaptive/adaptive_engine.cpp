@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "engines/adaptive/plan_signature.hpp"
 #include "engines/butterfly/butterfly_engine.hpp"
@@ -66,12 +67,26 @@ std::vector<std::string> candidate_engines(const std::string& requested) {
   return chosen;
 }
 
-// Collective: every rank gets rank 0's `text`.
+// Collective: every rank gets rank 0's `text`. One broadcast when it fits in
+// kInlineText bytes (a cache path and entry do), a second one for the rest otherwise.
 void broadcast_text(const Comm& comm, std::string& text) {
+  constexpr std::size_t kInlineText = 1024;
+  std::vector<char> block(sizeof(std::uint64_t) + kInlineText, '\0');
   std::uint64_t length = text.size();
-  FERRY_CALL_MPI(MPI_Bcast(&length, 1, MPI_UINT64_T, 0, comm.get()));
+  if (comm.rank() == 0) {
+    std::memcpy(block.data(), &length, sizeof length);
+    std::memcpy(block.data() + sizeof length, text.data(),
+                std::min<std::size_t>(length, kInlineText));
+  }
+  FERRY_CALL_MPI(MPI_Bcast(block.data(), static_cast<int>(block.size()), MPI_BYTE, 0, comm.get()));
+  std::memcpy(&length, block.data(), sizeof length);
+  if (comm.rank() != 0)
+    text.assign(block.data() + sizeof length,
+                std::min<std::size_t>(static_cast<std::size_t>(length), kInlineText));
+  if (length <= kInlineText) return;
   text.resize(static_cast<std::size_t>(length));
-  FERRY_CALL_MPI(MPI_Bcast(text.data(), mpi_count<int>(length, "adaptive: broadcast text"),
+  FERRY_CALL_MPI(MPI_Bcast(text.data() + kInlineText,
+                           mpi_count<int>(length - kInlineText, "adaptive: broadcast text"),
                            MPI_CHAR, 0, comm.get()));
 }
 
@@ -90,7 +105,10 @@ std::string ms(double seconds) {
 }  // namespace
 
 Capabilities AdaptiveEngine::capabilities() const {
-  return active_ ? active_->capabilities() : Capabilities{};
+  Capabilities c = active_ ? active_->capabilities() : Capabilities{};
+  // The candidate may change at the next begin(), so fields cannot wait in one.
+  c.holds_fields = false;
+  return c;
 }
 
 Traffic AdaptiveEngine::traffic() const {
@@ -108,7 +126,10 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   FieldSet field_set;
   std::string cache_option;
   bool retune = false;
-  agree_on(comm, [&] {
+  // Errors in the options are agreed on in the signature's MAX reduction below, and
+  // only when some rank failed does agree() find and broadcast the first error.
+  std::optional<Error> failed;
+  try {
     field_set.assign(fields);
     samples_ = count_option(options, "samples", kDefaultSamples, 1,
                             "exchanges timed per candidate");
@@ -118,31 +139,24 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
     candidates_ = candidate_engines(options.get_string("candidates", ""));
     retune = options.get_bool(name(), "retune", false);
     keep_candidates_ = options.get_bool(name(), "keep_candidates", false);
-  });
-  // Every rank reduces its samples at the same exchange, so the counts must match.
-  int range[4] = {samples_, -samples_, warmup_, -warmup_};
-  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, range, 4, MPI_INT, MPI_MAX, comm.get()));
-  FERRY_CHECK(range[0] == -range[1] && range[2] == -range[3], Errc::Arg,
+  } catch (const Error& e) {
+    failed = e;
+  } catch (const std::bad_alloc&) {
+    failed = Error(Errc::NoMemory, "out of memory while setting up", comm.rank());
+  }
+  // The plan's signature keys the cache; its MAX reduction also checks that every
+  // rank has the same counts (every rank reduces its samples at the same exchange).
+  std::vector<std::int64_t> range = {failed ? 1 : 0, samples_, -samples_, warmup_, -warmup_};
+  signature_ = plan_signature(plan, comm, failed ? 0 : field_set.point_bytes_all(), range);
+  if (range[0] != 0) agree(comm, failed);  // throws on every rank
+  FERRY_CHECK(range[1] == -range[2] && range[3] == -range[4], Errc::Arg,
               "adaptive: options samples and warmup must be the same on every rank; got samples ",
-              -range[1], " to ", range[0], ", warmup ", -range[3], " to ", range[2],
+              -range[2], " to ", range[1], ", warmup ", -range[4], " to ", range[3],
               ". Give every rank the same options");
 
-  const bool butterfly =
-      std::find(candidates_.begin(), candidates_.end(), kButterflyEngine) != candidates_.end();
-  const int stages = butterfly ? butterfly_stage_count(plan, comm) : 0;
-  // Rank 0's cache path holds for every rank, so all take part in the same broadcasts.
-  if (comm.rank() == 0) {
-    const char* env = std::getenv("FERRY_TUNING_CACHE");
-    cache_path_ = !cache_option.empty() ? cache_option : env ? env : "";
-  }
-  broadcast_text(comm, cache_path_);
-  if (!cache_path_.empty()) {
-    signature_ = plan_signature(plan, comm, field_set.point_bytes_all());
-    if (retune)
-      cache_notes_.push_back("retune=true: profiling even if the cache has an entry");
-    else
-      cached_ = look_up_cache(stages);
-  }
+  // Rank 0's cache path, retune option and entry hold for every rank: one broadcast.
+  // On a cache hit, setup thus costs three collectives besides the chosen engine's.
+  cached_ = look_up_cache(cache_option, retune);
   if (cached_) {
     chosen_ = cached_->choice;
     active_ = &engine_for(chosen_);
@@ -150,6 +164,9 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
     return;
   }
 
+  const bool butterfly =
+      std::find(candidates_.begin(), candidates_.end(), kButterflyEngine) != candidates_.end();
+  const int stages = butterfly ? butterfly_stage_count(plan, comm) : 0;
   std::vector<Candidate> candidates;
   for (const std::string& engine : candidates_)
     candidates.push_back({engine, engine == kButterflyEngine ? "all" : ""});
@@ -160,42 +177,62 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   active_ = &engine_for(search_->current());
 }
 
-std::optional<CacheEntry> AdaptiveEngine::look_up_cache(int butterfly_stages) {
-  // Rank 0 reads the file; every rank gets the usable entry (first line) and the
-  // warnings (one per following line).
+std::optional<CacheEntry> AdaptiveEngine::look_up_cache(const std::string& cache_option,
+                                                        bool retune) {
+  // Rank 0 finds the path and reads the file; every rank gets one text: the path,
+  // then the entry (empty if none), then one line per note.
   std::string text;
   if (comm_->rank() == 0) {
-    CacheLookup lookup = find_entry(cache_path_, signature_);
-    if (lookup.entry) {
-      const std::string why = unusable_choice(lookup.entry->choice, butterfly_stages);
-      if (why.empty())
-        text = format_entry(*lookup.entry);
-      else
-        lookup.warnings.push_back(cat("tuning cache \"", cache_path_,
-                                      "\": the entry for this plan ", why,
-                                      "; ignoring it and profiling"));
-    }
-    for (const std::string& warning : lookup.warnings) {
-      FERRY_LOG_WARN(0, "adaptive: ", warning);
-      text += "\nwarning: " + warning;
+    const char* env = std::getenv("FERRY_TUNING_CACHE");
+    const std::string path = !cache_option.empty() ? cache_option : env ? env : "";
+    text = path + "\n";
+    if (!path.empty() && retune) {
+      text += "\nretune=true: profiling even if the cache has an entry";
+    } else if (!path.empty()) {
+      CacheLookup lookup = find_entry(path, signature_);
+      if (lookup.entry) text += format_entry(*lookup.entry);
+      for (const std::string& warning : lookup.warnings) {
+        FERRY_LOG_WARN(0, "adaptive: ", warning);
+        text += "\nwarning: " + warning;
+      }
     }
   }
   broadcast_text(*comm_, text);
-  auto newline = text.find('\n');
-  const std::string line = text.substr(0, newline);
-  while (newline != std::string::npos) {
-    const auto next = text.find('\n', newline + 1);
-    cache_notes_.push_back(text.substr(newline + 1, next - newline - 1));
-    newline = next;
+  std::vector<std::string> lines;
+  for (std::size_t begin = 0;;) {
+    const auto newline = text.find('\n', begin);
+    lines.push_back(text.substr(begin, newline == std::string::npos ? newline : newline - begin));
+    if (newline == std::string::npos) break;
+    begin = newline + 1;
   }
+  cache_path_ = lines[0];
+  if (cache_path_.empty()) return std::nullopt;
+  const std::string line = lines.size() > 1 ? lines[1] : "";
+  cache_notes_.insert(cache_notes_.end(), lines.begin() + std::min<std::size_t>(2, lines.size()),
+                      lines.end());
+  const std::string no_entry =
+      cat("no usable entry for this plan in \"", cache_path_, "\"; profiling");
   if (line.empty()) {
-    cache_notes_.push_back(
-        cat("no usable entry for this plan in \"", cache_path_, "\"; profiling"));
+    if (!retune) cache_notes_.push_back(no_entry);
     return std::nullopt;
   }
   std::string why;
   auto entry = parse_entry(line, why);
   FERRY_ASSERT(entry, "a cache entry formatted by rank 0 does not parse: ", why);
+  // Every rank has the same entry, so all take part in the stage count or none.
+  const bool explicit_stages = entry->choice.engine == kButterflyEngine &&
+                               entry->choice.stages != "all" && !entry->choice.stages.empty();
+  why = unusable_choice(entry->choice, explicit_stages ? butterfly_stage_count(*plan_, *comm_) : 0);
+  if (!why.empty()) {
+    const std::string warning = cat("tuning cache \"", cache_path_, "\": the entry for this plan ",
+                                    why, "; ignoring it and profiling");
+    if (comm_->rank() == 0) {
+      FERRY_LOG_WARN(0, "adaptive: ", warning);
+    }
+    cache_notes_.push_back("warning: " + warning);
+    cache_notes_.push_back(no_entry);
+    return std::nullopt;
+  }
   cache_notes_.push_back(cat("choice read from \"", cache_path_, "\"; no profiling"));
   return entry;
 }

@@ -57,7 +57,7 @@ class AdaptiveEngine final : public Engine {
   EngineReport report() const override;
 
  private:
-  std::optional<CacheEntry> look_up_cache(int butterfly_stages);
+  std::optional<CacheEntry> look_up_cache(const std::string& cache_option, bool retune);
   std::string unusable_choice(const Candidate& choice, int butterfly_stages) const;
   Engine& engine_for(const Candidate& candidate);
   void release(const Candidate& candidate);

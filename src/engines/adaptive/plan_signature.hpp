@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ferry/comm.hpp"
 #include "ferry/plan.hpp"
@@ -16,5 +18,14 @@ namespace ferry::detail {
 /// last the MPI library (the first line of MPI_Get_library_version; '|' becomes '/'
 /// so the line stays a valid cache entry). Two reductions.
 std::string plan_signature(const Plan& plan, const Comm& comm, std::size_t point_bytes);
+
+/// As above, and `also_max` (this rank's values in, the maxima over ranks out) rides
+/// in the signature's MAX reduction, so a caller needing a maximum pays no extra one.
+std::string plan_signature(const Plan& plan, const Comm& comm, std::size_t point_bytes,
+                           std::vector<std::int64_t>& also_max);
+
+/// Not collective. The MPI library as the cache keys name it: the first line of
+/// MPI_Get_library_version, '|' replaced by '/'.
+std::string mpi_library();
 
 }  // namespace ferry::detail

@@ -12,7 +12,7 @@ namespace ferry::detail {
 class AlltoallvEngine final : public PackedEngine {
  public:
   std::string_view name() const override { return "alltoallv"; }
-  Capabilities capabilities() const override { return {false, false}; }
+  Capabilities capabilities() const override { return {false, false, true}; }
 
  private:
   void setup_transfer(const EngineOptions& options) override;

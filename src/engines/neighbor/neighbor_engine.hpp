@@ -15,7 +15,7 @@ namespace ferry::detail {
 class NeighborEngine final : public PackedEngine {
  public:
   std::string_view name() const override { return "neighbor"; }
-  Capabilities capabilities() const override { return {true, false}; }
+  Capabilities capabilities() const override { return {true, false, true}; }
 
  private:
   void setup_transfer(const EngineOptions& options) override;

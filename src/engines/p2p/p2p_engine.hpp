@@ -14,7 +14,7 @@ class P2pEngine final : public PackedEngine {
  public:
   ~P2pEngine() override;
   std::string_view name() const override { return "p2p"; }
-  Capabilities capabilities() const override { return {true, false}; }
+  Capabilities capabilities() const override { return {true, false, true}; }
 
  private:
   void setup_transfer(const EngineOptions& options) override;

@@ -10,23 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_checks.h"
+
 enum { NX = 6, NY = 5, STEPS = 7, MAX_STEPS = 3 };
-
-static int g_rank = 0;
-static int g_failures = 0;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", g_rank, __FILE__, \
-              __LINE__, #cond);                                                \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-      ++g_failures;                                                            \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_OK(call) CHECK((call) == FERRY_SUCCESS, "%s", ferry_last_error_message())
 
 static int32_t value_at(int64_t gid, int64_t step) { return (int32_t)(gid * 10 + step * 1000); }
 
@@ -43,6 +29,11 @@ static void run_requester(int count, int index) {
   int64_t capacity = 0;
   CHECK_OK(ferry_buffer_get_capacity(buffer, &capacity));
   CHECK(capacity == 2, "capacity %lld, expected 2", (long long)capacity);
+  int type = -1;
+  CHECK_OK(ferry_buffer_get_type(buffer, &type));
+  CHECK(type == FERRY_TYPE_INT32, "type %d, expected FERRY_TYPE_INT32", type);
+  expect_error(ferry_buffer_get_type(buffer, NULL), FERRY_ERR_ARG, "ferry_buffer_get_type",
+               "NULL type");
 
   int32_t values[NX * NY];
   for (int64_t step = 100; step < 100 + STEPS; ++step) {
@@ -65,6 +56,9 @@ static void run_requester(int count, int index) {
 static void run_worker(MPI_Comm group, int index) {
   ferry_buffer* buffer = NULL;
   CHECK_OK(ferry_buffer_connect(MPI_COMM_WORLD, 0, &buffer));
+  int type = -1;
+  CHECK_OK(ferry_buffer_get_type(buffer, &type));
+  CHECK(type == FERRY_TYPE_INT32, "type %d on a worker, expected FERRY_TYPE_INT32", type);
 
   const int64_t start[2] = {1, index % 2};
   const int64_t end[2] = {NX - index % 2, NY};
@@ -129,10 +123,5 @@ int main(int argc, char** argv) {
     run_worker(group, g_rank - requesters);
     MPI_Comm_free(&group);
   }
-  int failed = g_failures > 0;
-  int any = 0;
-  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (failed) fprintf(stderr, "(rank %d failed)\n", g_rank);
-  MPI_Finalize();
-  return any;
+  return finish_checks();
 }

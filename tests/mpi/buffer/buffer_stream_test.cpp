@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "buffer_fixture.hpp"
@@ -179,16 +180,36 @@ TEST(BufferStream, CapacityOfOneSlot) {
 
 // A lossy reader racing a producer that never pauses, on a large box: the reads
 // that overlap a rewrite must be detected (values are checked exactly either way).
+Stream racing(std::vector<std::int64_t> shape, int steps, std::uint64_t seed) {
+  Stream s;
+  s.shape = std::move(shape);
+  s.mode = BufferMode::Lossy;
+  s.capacity = 2;
+  s.steps = steps;
+  s.seed = seed;
+  return s;
+}
+
 TEST(BufferStream, LossyRacingProducerNeverReturnsTornSteps) {
   const auto all = buffer_test::topologies(buffer_test::world_size());
   if (all.empty()) GTEST_SKIP() << "no topology for this many ranks";
-  Stream s;
-  s.shape = {300, 200};
-  s.mode = BufferMode::Lossy;
-  s.capacity = 2;
-  s.steps = 80;
-  s.seed = 4;
+  run_stream<double>(all.front(), racing({300, 200}, 80, 4), Datatype::Float64);
+}
+
+// The same race on steps whose box is over 256 KiB on every requester rank, which
+// load() copies with streaming stores, with slot sizes that are no multiple of a
+// cache line (so most slots start and end inside a line); then a lossless stream.
+TEST(BufferStream, StreamedSlotsNeverReturnTornSteps) {
+  const auto all = buffer_test::topologies(buffer_test::world_size());
+  if (all.empty()) GTEST_SKIP() << "no topology for this many ranks";
+  Stream s = racing({523, 263}, 40, 5);
   run_stream<double>(all.front(), s, Datatype::Float64);
+  s.mode = BufferMode::Lossless;
+  s.capacity = 3;
+  s.steps = 20;
+  s.producer_pause_us = 300;
+  s.consumer_pause_us = 300;
+  run_stream<double>(all.back(), s, Datatype::Float64);
 }
 
 }  // namespace

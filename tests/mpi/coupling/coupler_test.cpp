@@ -31,11 +31,15 @@ std::string header(const std::string& dir, double start, double length) {
          "\n  timers: false\nwatchdog:\n  timeout: 30\nexchanges:\n";
 }
 
+// The engine of every entry: the one under test (--engine; "auto" is the coupler's
+// default, whose fields wait in the link's copies; p2p's wait in the engine).
+std::string engine_line() { return "    engine: " + ferry_test::engine() + "\n"; }
+
 std::string exchange(const std::string& name, const std::string& src, const std::string& dst,
                      double period, const std::string& extra = "") {
   return "  - name: " + name + "\n    source: {component: atm, " + src +
          "}\n    target: {component: ocn, " + dst + "}\n    period: " + std::to_string(period) +
-         "\n" + extra;
+         "\n" + engine_line() + extra;
 }
 
 // atm holds the grid in 2-D blocks, ocn dealt round-robin.
@@ -275,6 +279,57 @@ TEST_F(CouplerTest, CouplingInsideOneComponentOnOverlappingRanks) {
       EXPECT_EQ(c.get(state_io, t, got.data()), ferry::kStatusReceived);
       EXPECT_EQ(got, values(io, t));
     }
+  }
+  c.finalize();
+}
+
+TEST_F(CouplerTest, AggregatedFieldsInsideOneComponentWithLagAndAverage) {
+  // Rank 0 puts and gets both fields of one entry, and holds its own points on both
+  // sides: they wait between put and send, and between receive and get.
+  const auto path = write_config(
+      dir_, "c.yaml",
+      "version: 1\nrun: {start: 0, length: 600}\noutput: {directory: " + dir_ +
+          ", timers: false}\nexchanges:\n  - name: phys_to_io\n    source: {component: model, "
+          "fields: [u, v]}\n    target: {component: model, fields: [u_io, v_io]}\n    period: 200\n"
+          "    lag: 100\n    transform: average\n" + engine_line());
+  Coupler c(MPI_COMM_WORLD, {"model"}, path);
+  const auto grid = c.def_grid("model", "mesh", kN);
+  const Layout phys = Layout::round_robin(kN, world_size(), world_rank());
+  const auto phys_part = c.def_partition(grid, "phys", phys);
+  const FieldId u = c.def_field(phys_part, "u", FieldDirection::Out, Datatype::Float64);
+  const FieldId v = c.def_field(phys_part, "v", FieldDirection::Out, Datatype::Float64, 2);
+  Layout io;
+  FieldId u_io, v_io;
+  if (world_rank() == 0) {
+    io = Layout::block(kN, 1, 0);
+    const auto io_part = c.def_partition(grid, "io", io);
+    u_io = c.def_field(io_part, "u_io", FieldDirection::In, Datatype::Float64);
+    v_io = c.def_field(io_part, "v_io", FieldDirection::In, Datatype::Float64, 2);
+  }
+  c.enddef();
+  // The average of the puts at t - 100 and t (coupling puts at 100, 300, ...), and the
+  // put at start - lag = -100 alone for the first target.
+  auto average = [](const Layout& layout, double t, int bundle, int member) {
+    const auto a = values(layout, t, bundle, member);
+    if (t < 0) return a;
+    const auto b = values(layout, t - 100, bundle, member);
+    std::vector<double> mean(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) mean[i] = (a[i] + b[i]) / 2;
+    return mean;
+  };
+  c.put(u, -100, values(phys, -100).data());
+  c.put(v, -100, values(phys, -100, 2, 1).data());
+  for (double t = 0; t < 600; t += 100) {
+    if (world_rank() == 0 && static_cast<int>(t) % 200 == 0) {
+      std::vector<double> got_u(kN), got_v(2 * kN);
+      // Fields of the entry in reverse order: the first get receives both.
+      EXPECT_EQ(c.get(v_io, t, got_v.data()) & ferry::kStatusReceived, ferry::kStatusReceived);
+      EXPECT_EQ(c.get(u_io, t, got_u.data()) & ferry::kStatusReceived, ferry::kStatusReceived);
+      EXPECT_EQ(got_u, average(io, t - 100, 1, 0)) << "at " << t;
+      EXPECT_EQ(got_v, average(io, t - 100, 2, 1)) << "at " << t;
+    }
+    c.put(u, t, values(phys, t).data());
+    c.put(v, t, values(phys, t, 2, 1).data());
   }
   c.finalize();
 }

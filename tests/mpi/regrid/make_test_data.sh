@@ -33,4 +33,18 @@ cdo -s -f nc -b F64 -expr,'f=1+sin(rad(clat(const)))*cos(rad(clon(const)))' -con
 cdo -s gencon,r36x18 src_n16.nc w_con_back.nc
 cdo -s remap,r36x18,w_con_back.nc src_n16.nc ref_con_back.nc
 
+# Inverse-distance weights to compare online nearest-neighbour weights with. CDO 2.1
+# treats destination points beyond the outermost row of a regular source grid
+# specially, so the sources here are a Gaussian grid and a curvilinear one (with the
+# masked field: CDO drops the masked ones among the 4 nearest points).
+cdo -s gendis,r36x18 src_n16.nc w_dis_back.nc
+cdo -s setgridtype,curvilinear src_masked.nc src_masked_curvilinear.nc
+cdo -s gendis,n16 src_masked_curvilinear.nc w_dis_masked.nc
+
+# Conservative weights where a masked box cuts destination cells: CDO's default
+# normalisation (fracarea) and destarea for the cells partly over the box.
+cdo -s -setctomiss,-999 -setclonlatbox,-999,40,120,-30,40 src.nc src_box.nc
+cdo -s gencon,n16 src_box.nc w_con_box.nc
+CDO_REMAP_NORM=destarea cdo -s gencon,n16 src_box.nc w_con_box_destarea.nc
+
 touch ready

@@ -47,6 +47,25 @@ class RequireCdoData : public testing::Environment {
   }
 };
 
+/// A file in the working directory, named "<test>_<stem>_np<ranks>.nc" so the ctest
+/// entries of a test (one per rank count) can run at once; removed when the test
+/// ends, after every rank is done with it.
+class ScratchFile {
+ public:
+  ScratchFile(const std::string& test, const std::string& stem)
+      : path_(test + "_" + stem + "_np" + std::to_string(size_of(MPI_COMM_WORLD)) + ".nc") {}
+  ~ScratchFile() {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_of(MPI_COMM_WORLD) == 0) std::remove(path_.c_str());
+  }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 /// Aborts the test on a NetCDF error, naming the call.
 #define REGRID_TEST_NC(call)                                                         \
   do {                                                                               \

@@ -27,23 +27,10 @@ using regrid_test::size_of;
 
 namespace {
 
-// File names carry the rank count, so the ctest entries of this test can run at once.
-std::string scratch_name(const std::string& stem) {
-  return "regrid_weights_" + stem + "_np" + std::to_string(size_of(MPI_COMM_WORLD)) + ".nc";
-}
-
-// Removes the file when the test ends, after every rank is done with it.
-class ScratchFile {
+// Scratch files of this test: regrid_weights_<stem>_np<ranks>.nc.
+class ScratchFile : public regrid_test::ScratchFile {
  public:
-  explicit ScratchFile(const std::string& stem) : path_(scratch_name(stem)) {}
-  ~ScratchFile() {
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (rank_of(MPI_COMM_WORLD) == 0) std::remove(path_.c_str());
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+  explicit ScratchFile(const std::string& stem) : regrid_test::ScratchFile("regrid_weights", stem) {}
 };
 
 // A small weight file to write, in SCRIP or ESMF names, possibly broken on purpose.

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Reruns the performance evaluation of the data-transfer paper with `ferry bench exchange`.
+
+Simulated: the SMPI-built ferry on a SimGrid platform (default Tansuo100 as the paper
+describes it), one simulation per configuration and engine. Real: the normal build
+under this machine's MPI at 2 to 8 ranks, every engine in one run. Results are
+appended to a JSON-lines file as they come; docs/benchmarks/scale.md gets the tables,
+the checks against the targets and the paper, and the figures (docs/benchmarks/scale/).
+
+Builds nothing: see docs/benchmarks/scale.md for the two configure lines.
+
+    .venv/bin/python benchmarks/scale/run_scale.py --quick          # a few minutes
+    .venv/bin/python benchmarks/scale/run_scale.py                  # the full set
+    .venv/bin/python benchmarks/scale/run_scale.py --report-only    # redraw from the results
+"""
+
+import argparse
+import datetime
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import experiments as experiment_list
+import launch
+import report
+import tables
+from results import ResultStore, make_record, run_key
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Engines whose simulation cost outgrows the budget: SMPI's MPI_Ialltoallv posts a
+# message for every pair of ranks, empty or not, and simulating P^2 messages takes
+# about 30 s of CPU per exchange at 192 ranks. Above the limit the engine is not
+# simulated, and the adaptive engine profiles only the engines that are.
+DEFAULT_SIM_MAX_RANKS = {"alltoallv": 96}
+SIM_LIMIT_REASON = {
+    "alltoallv": "MPI_Ialltoallv in SMPI costs O(P^2) simulated messages",
+}
+
+# Engines simulated but left out of the adaptive engine's candidates: under SMPI, rma
+# delivers wrong values in some configurations (its results say which), and adaptive
+# would then fail its check whenever it chose rma.
+SIM_NOT_CANDIDATES = {"rma": "delivers wrong values under SMPI in some configurations"}
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smpi-ferry", default=ROOT / "build-smpi/bin/ferry", type=Path,
+                        help="ferry built with smpicxx (default build-smpi/bin/ferry)")
+    parser.add_argument("--ferry", default=ROOT / "build/bin/ferry", type=Path,
+                        help="ferry built with the system MPI (default build/bin/ferry)")
+    parser.add_argument("--platform", default=ROOT / "benchmarks/platforms/tansuo100.xml",
+                        type=Path, help="SimGrid platform (default tansuo100.xml)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a few points per experiment, smaller sizes")
+    parser.add_argument("--only", default="", help="comma-separated experiment keys: "
+                        + ", ".join(e.key for e in experiment_list.experiments(False)))
+    parser.add_argument("--no-sim", action="store_true", help="skip the simulations")
+    parser.add_argument("--no-real", action="store_true", help="skip the real runs")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the runs already in the results file")
+    parser.add_argument("--report-only", action="store_true",
+                        help="run nothing; rewrite the document from the results file")
+    parser.add_argument("--sim-repeat", type=int, default=1,
+                        help="timed exchanges per simulation (default 1: the simulator "
+                        "gives the same time every exchange)")
+    parser.add_argument("--real-repeat", type=int, default=20,
+                        help="timed exchanges per real run (default 20)")
+    parser.add_argument("--sim-max-ranks", action="append", default=[], metavar="ENGINE=N",
+                        help="simulate ENGINE only up to N ranks (defaults: "
+                        + ", ".join(f"{k}={v}" for k, v in DEFAULT_SIM_MAX_RANKS.items()) + ")")
+    parser.add_argument("--timeout", type=float, default=1800,
+                        help="seconds before one run is given up (default 1800)")
+    parser.add_argument("--results", type=Path,
+                        default=ROOT / "docs/benchmarks/scale/results.jsonl")
+    parser.add_argument("--doc", type=Path, default=ROOT / "docs/benchmarks/scale.md")
+    return parser.parse_args()
+
+
+def rank_limits(overrides):
+    limits = dict(DEFAULT_SIM_MAX_RANKS)
+    for item in overrides:
+        engine, _, value = item.partition("=")
+        limits[engine] = int(value)
+    return limits
+
+
+def log(text):
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def _store_outcome(store, record, outcome):
+    common = {"wall_s": outcome.wall_s, "command": outcome.command}
+    if outcome.error:
+        store.add({**record, **common, "status": "failed", "reason": outcome.error})
+    for row in outcome.rows:
+        store.add({**record, **common, "status": "ok", "result": row})
+
+
+def _runs(engines):
+    """(label, engine) per simulation: every engine, then adaptive again on the tuning
+    cache its first run filled (the label says so)."""
+    runs = [(engine, engine) for engine in engines]
+    if tables.ADAPTIVE in engines:
+        runs.append((tables.ADAPTIVE_WARM, tables.ADAPTIVE))
+    return runs
+
+
+def simulate(experiments, store, simulator, platform, limits):
+    engines = simulator.engines()
+    log(f"simulating on {platform}; engines: {', '.join(engines)}")
+    for e in experiments:
+        for point in e.simulated:
+            # A fresh cache per configuration: the first adaptive run profiles and fills it.
+            with tempfile.TemporaryDirectory() as work:
+                cache = Path(work) / "tuning-cache"
+                simulated = [name for name in engines
+                             if point.ranks <= limits.get(name, point.ranks)]
+                candidates = [name for name in simulated
+                              if name != tables.ADAPTIVE and name not in SIM_NOT_CANDIDATES]
+                for label, engine in _runs(engines):
+                    record = make_record(e, "sim", platform, point, label)
+                    if store.has(run_key(record)):
+                        continue
+                    if engine not in simulated:
+                        limit = limits[engine]
+                        store.add({**record, "status": "skipped", "reason":
+                                   f"over {limit} ranks: {SIM_LIMIT_REASON.get(engine, '')}"})
+                        continue
+                    if label == tables.ADAPTIVE_WARM and not cache.exists():
+                        store.add({**record, "status": "skipped",
+                                   "reason": "the first adaptive run left no tuning cache"})
+                        continue
+                    extra = []
+                    if engine == tables.ADAPTIVE:
+                        # The simulator gives the same time to every exchange of a
+                        # candidate: one warm-up and one sample decide as well as more.
+                        extra = ["--warmup", "1", "--samples", "1"]
+                        if len(candidates) < len(engines) - 1:
+                            extra += ["--candidates", ",".join(candidates)]
+                    outcome = simulator.run(point, engine, cache, extra)
+                    log(f"{e.key} {point.panel} x={point.x} {label}: {outcome.wall_s:.0f} s"
+                        + (f" FAILED {outcome.error}" if outcome.error else ""))
+                    _store_outcome(store, record, outcome)
+
+
+def run_real(experiments, store, runner):
+    for e in experiments:
+        for point in e.real:
+            # Every engine with a fresh tuning cache, then adaptive again on that cache.
+            with tempfile.TemporaryDirectory() as work:
+                cache = Path(work) / "tuning-cache"
+                for label, engine in (("all", "all"), (tables.ADAPTIVE_WARM, tables.ADAPTIVE)):
+                    record = make_record(e, "real", "local", point, label)
+                    if store.has(run_key(record)):
+                        continue
+                    outcome = runner.run(point, engine, cache)
+                    log(f"{e.key} (real) {point.panel} x={point.x} {label}: "
+                        f"{outcome.wall_s:.0f} s"
+                        + (f" FAILED {outcome.error}" if outcome.error else ""))
+                    _store_outcome(store, record, outcome)
+
+
+def context_text(store, platform, started, load_before):
+    sims = [r for r in store.records if r["mode"] == "sim" and r["status"] != "skipped"]
+    wall = sum(r.get("wall_s", 0) for r in sims)
+    failed = sum(r["status"] == "failed" for r in store.records)
+    libraries = sorted({r["result"]["mpi_library"].split(",")[0] for r in store.records
+                        if r["status"] == "ok" and r["mode"] == "real"})
+    text = (f"Generated {datetime.date.today().isoformat()} from "
+            f"`{launch.relative(store.path, ROOT)}`: {len(sims)} simulations on `{platform}` "
+            f"({wall / 60:.1f} min of simulation wall time in total), {failed} failed runs.")
+    if libraries:
+        text += (f" Real runs: {', '.join(libraries)} on {os.cpu_count()} cores.")
+    if started is not None:
+        text += (f" This invocation took {(time.monotonic() - started) / 60:.1f} min; load "
+                 f"average before {load_before:.1f}, after {os.getloadavg()[0]:.1f} (other "
+                 "work on the machine slows the simulations' wall time, not their results).")
+    return text
+
+
+def main():
+    args = parse_args()
+    chosen = experiment_list.experiments(args.quick)
+    if args.only:
+        keys = set(args.only.split(","))
+        unknown = keys - {e.key for e in chosen}
+        if unknown:
+            sys.exit(f"run_scale.py: unknown experiment(s) {', '.join(sorted(unknown))}")
+        chosen = [e for e in chosen if e.key in keys]
+    platform = args.platform.stem
+    store = ResultStore(args.results, resume=args.resume or args.report_only)
+    started, load_before = None, None
+    if not args.report_only:
+        started, load_before = time.monotonic(), os.getloadavg()[0]
+        if not args.no_sim:
+            simulator = launch.Simulator(args.smpi_ferry, args.platform, ROOT, args.sim_repeat,
+                                         args.timeout)
+            simulate(chosen, store, simulator, platform, rank_limits(args.sim_max_ranks))
+        if not args.no_real:
+            run_real(chosen, store, launch.RealMpi(args.ferry, ROOT, args.real_repeat,
+                                                   args.timeout))
+    everything = experiment_list.experiments(args.quick)
+    text = report.generated(everything, store, args.doc.parent / "scale", args.doc.parent,
+                            context_text(store, platform, started, load_before))
+    report.update_document(args.doc, text, "At-scale benchmarks on simulated clusters")
+    log(f"wrote {launch.relative(args.doc, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

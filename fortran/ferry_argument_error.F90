@@ -1,0 +1,30 @@
+! module ferry_argument_error: how ferry's Fortran modules record an argument error
+! they find themselves, as the C API records its own, so that ferry_error_message()
+! gives its text. For the modules of ferry; programs have no use for it.
+module ferry_argument_error
+  use, intrinsic :: iso_c_binding, only: c_char, c_int, c_null_char
+  implicit none
+  private
+  public :: ferry_record_argument_error
+
+  interface
+    function c_record_error(routine, code, message) bind(C, name='ferry_record_error_f') &
+        result(ierr)
+      import :: c_char, c_int
+      character(kind=c_char), intent(in) :: routine(*), message(*)
+      integer(c_int), value :: code
+      integer(c_int) :: ierr
+    end function c_record_error
+  end interface
+
+contains
+
+  !> Keeps "routine: message" as the last error and sets ierr to code.
+  subroutine ferry_record_argument_error(routine, code, message, ierr)
+    character(len=*), intent(in) :: routine, message
+    integer, intent(in) :: code
+    integer, intent(out) :: ierr
+    ierr = c_record_error(routine // c_null_char, int(code, c_int), message // c_null_char)
+  end subroutine ferry_record_argument_error
+
+end module ferry_argument_error

@@ -1,0 +1,144 @@
+// Remapping weights computed in parallel from grid coordinates (no weight file needed).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "ferry/layout.hpp"
+#include "ferry/weights.hpp"
+
+namespace ferry {
+
+/// This rank's points of one grid, as Coupler::set_coordinates takes them: one
+/// longitude and latitude (degrees) per point of `layout`, in layout order, and
+/// optionally a mask (1 = valid, 0 = masked; empty = every point valid).
+struct GridPoints {
+  Layout layout = Layout::none(0);
+  std::vector<double> lon;
+  std::vector<double> lat;
+  std::vector<std::int32_t> mask;
+};
+
+/// How the k nearest source points of a destination point share its value.
+enum class NeighbourWeighting : int {
+  /// Inverse distance (OASIS DISTWGT, CDO gendis): w_i = (1/d_i) / sum_j (1/d_j).
+  InverseDistance = 0,
+  /// Gaussian (OASIS GAUSWGT): w_i = exp(-d_i^2 / (2 s^2)) / sum_j exp(-d_j^2 / (2 s^2)),
+  /// s^2 = gaussian_variance * m^2, m = mean distance from a valid source point to
+  /// its nearest other valid source point.
+  Gaussian = 1,
+};
+
+/// Logically collective: the same on every rank.
+struct NearestNeighbourOptions {
+  /// Source points per destination point (k).
+  int neighbours = 4;
+  NeighbourWeighting weighting = NeighbourWeighting::InverseDistance;
+  /// Gaussian only: the variance in units of the mean source spacing squared (> 0).
+  double gaussian_variance = 0.1;
+};
+
+/// Collective over `comm`. Weights from every valid destination point to its k
+/// nearest valid source points on the unit sphere: distances are chords (straight
+/// lines through the sphere, as CDO measures them), ties are broken by the lower
+/// source global id, and each row's links are ordered nearest first. Masked
+/// destination points get no links (Remap gives them its fill value). The result
+/// is distributed like Weights::read's and has the same bits for any number of
+/// ranks and any layouts. Each rank gives any share of the points of each grid
+/// (Layout::none(size) for none); every global id at most once over all ranks.
+///
+/// The search is distributed: source points are spread over the ranks by latitude
+/// bands; each destination point is answered by the band holding its latitude and
+/// then by the bands its k-th candidate's spherical cap reaches. No rank holds more
+/// than its band of source points. See docs/user/regrid.md.
+///
+/// Raises on every rank alike: Errc::ArgSize (lon, lat or mask not of the layout's
+/// local size), Errc::ArgRange (a global id outside its grid), Errc::Arg (grid sizes
+/// that differ between ranks, a coordinate that is not finite or a latitude outside
+/// -90..90, neighbours < 1 or more than the valid source points, gaussian_variance
+/// <= 0 or fewer than 2 valid source points with Gaussian weighting),
+/// Errc::Duplicate (a global id given twice).
+Weights nearest_neighbour_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
+                                  const NearestNeighbourOptions& options = {});
+
+/// Logically collective: the source grid of bilinear weights is logically
+/// rectangular, nx x (size / nx) points, point (i, j) with global id j * nx + i.
+struct BilinearOptions {
+  std::int64_t nx = 0;
+  /// Column nx - 1 and column 0 are neighbours (a global grid).
+  bool periodic = true;
+};
+
+/// Collective over `comm`. Bilinear weights (SCRIP's algorithm, as CDO genbil): each
+/// valid destination point is located in a cell of four neighbouring source points
+/// (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1) by solving the bilinear map in
+/// longitude and latitude; its links are those four points, in that order, with
+/// weights (1 - a)(1 - b), a (1 - b), a b, (1 - a) b. Destination points in no cell
+/// (beyond the outermost source rows) or in a cell with a masked corner get no links.
+/// Candidate cells are those around the destination point's 4 nearest source points
+/// (found as by nearest_neighbour_weights), tried by ascending cell id (the id of
+/// its corner (i, j)): the first that contains the point is used. The same bits for
+/// any number of ranks and layouts. Raises like nearest_neighbour_weights, and
+/// Errc::Arg if nx < 2 or the source size is not a multiple of nx of 2 rows or more.
+Weights bilinear_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
+                         const BilinearOptions& options);
+
+/// This rank's cells of one grid, as Coupler::set_corners takes them: `corners`
+/// corners per cell of `layout`, in layout order (cell i has corner_lon[i * corners
+/// + c], c = 0 .. corners - 1, degrees), and optionally a mask (1 = valid, 0 =
+/// masked; empty = every cell valid). Each cell must be a longitude-latitude
+/// rectangle, its edges meridians and parallels, as the cells of regular and
+/// Gaussian grids are: its corners take two latitudes and, off the poles, two
+/// longitudes (the shorter way round, less than 180 degrees apart), each latitude
+/// off the poles with both longitudes. Corners may repeat (a polar cell may give
+/// 3 corners, or 4 with two at the pole); coordinates closer than 1e-9 degrees
+/// count as the same.
+struct GridCells {
+  Layout layout = Layout::none(0);
+  int corners = 4;
+  std::vector<double> corner_lon;
+  std::vector<double> corner_lat;
+  std::vector<std::int32_t> mask;
+};
+
+/// What the weights of a destination cell add up to (SCRIP's names).
+enum class ConservativeNormalisation : int {
+  /// w = overlap / (the cell's overlap with all valid source cells), CDO gencon's
+  /// default: a constant stays that constant, also in cells partly over masked
+  /// source cells.
+  FracArea = 0,
+  /// w = overlap / (destination cell area): the weights of a partly covered cell add
+  /// up to the fraction covered.
+  DestArea = 1,
+};
+
+/// Logically collective: the same on every rank.
+struct ConservativeOptions {
+  ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
+};
+
+/// Collective over `comm`. First-order conservative weights (as CDO gencon on
+/// regular and Gaussian grids): valid destination cell d gets a link from every
+/// valid source cell s it overlaps, with weight A(s, d) / N(d), A the exact area on
+/// the unit sphere of the overlap, (overlap in longitude, radians) x (sin(north) -
+/// sin(south)), and N as `options.normalisation` says. Links of a row are ordered by
+/// source id; masked cells and destination cells over no valid source cell get no
+/// links. The weights carry both grids' cell areas (unit sphere), fractions covered
+/// and masks, as CDO's files do. The same bits for any number of ranks and layouts.
+///
+/// Source and destination cells travel to the latitude bands (one per rank, as for
+/// nearest_neighbour_weights) their latitudes reach; each overlap is computed once,
+/// by the band holding the southern edge of the overlap. See docs/user/regrid.md.
+///
+/// Raises on every rank alike: Errc::ArgSize (corner_lon, corner_lat or mask not of
+/// the layout's local size times corners, or times 1 for the mask), Errc::ArgRange
+/// (a global id outside its grid), Errc::Arg (corners < 3, grid sizes that differ
+/// between ranks, a corner that is not finite or has a latitude outside -90..90, a
+/// cell that is not a longitude-latitude rectangle or has no area, normalisation
+/// not one of the enumerators), Errc::Duplicate (a global id given twice).
+Weights conservative_weights(MPI_Comm comm, const GridCells& src, const GridCells& dst,
+                             const ConservativeOptions& options = {});
+
+}  // namespace ferry

@@ -1,0 +1,133 @@
+#include "regrid/point_tree.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "util/check.hpp"
+
+namespace ferry::regrid::detail {
+
+namespace {
+
+constexpr std::uint32_t kLeafSize = 12;
+// A node is skipped only when it is clearly beyond the worst candidate: rounding in
+// its bounds must never drop a point at exactly that distance.
+constexpr double kPruneSlack = 1 + 1e-12;
+constexpr double kAngleSlack = 1e-12;
+
+// The angle between two unit vectors, accurate for small angles too.
+double angle(const double a[3], const double b[3]) {
+  return 2 * std::asin(std::min(1.0, std::sqrt(chord2(a, b)) / 2));
+}
+
+}  // namespace
+
+PointTree::PointTree(std::vector<SpherePoint> points) : points_(std::move(points)) {
+  FERRY_CHECK(points_.size() < std::numeric_limits<std::uint32_t>::max(), Errc::Overflow,
+              "PointTree: ", points_.size(), " points on one rank; at most 2^32 - 2 fit");
+  if (!points_.empty()) build(0, static_cast<std::uint32_t>(points_.size()));
+}
+
+std::uint32_t PointTree::build(std::uint32_t begin, std::uint32_t end) {
+  const auto index = static_cast<std::uint32_t>(nodes_.size());
+  nodes_.push_back({begin, end, -1, 0.0, 0, 0, {1, 0, 0}, 4});
+  {
+    double sum[3] = {0, 0, 0};
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int a = 0; a < 3; ++a) sum[a] += points_[i].xyz[a];
+    const double norm = std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+    Node& node = nodes_[index];
+    if (norm > 1e-6) {
+      double radius = 0;
+      for (int a = 0; a < 3; ++a) node.centre[a] = sum[a] / norm;
+      for (std::uint32_t i = begin; i < end; ++i)
+        radius = std::max(radius, angle(node.centre, points_[i].xyz));
+      node.radius = radius;
+    }
+  }
+  if (end - begin <= kLeafSize) return index;
+  double low[3] = {2, 2, 2};
+  double high[3] = {-2, -2, -2};
+  for (std::uint32_t i = begin; i < end; ++i)
+    for (int a = 0; a < 3; ++a) {
+      low[a] = std::min(low[a], points_[i].xyz[a]);
+      high[a] = std::max(high[a], points_[i].xyz[a]);
+    }
+  int axis = 0;
+  for (int a = 1; a < 3; ++a)
+    if (high[a] - low[a] > high[axis] - low[axis]) axis = a;
+  const std::uint32_t mid = begin + (end - begin) / 2;
+  std::nth_element(points_.begin() + begin, points_.begin() + mid, points_.begin() + end,
+                   [axis](const SpherePoint& a, const SpherePoint& b) {
+                     return a.xyz[axis] < b.xyz[axis];
+                   });
+  const double split = points_[mid].xyz[axis];
+  const std::uint32_t left = build(begin, mid);
+  const std::uint32_t right = build(mid, end);
+  Node& node = nodes_[index];
+  node.axis = axis;
+  node.split = split;
+  node.left = left;
+  node.right = right;
+  return index;
+}
+
+double PointTree::floor2(const Node& node, const double query[3]) const {
+  const double gap = angle(node.centre, query) - node.radius - kAngleSlack;
+  if (gap <= 0) return 0;
+  const double chord = 2 * std::sin(gap / 2);
+  return chord * chord;
+}
+
+void PointTree::nearest(const double query[3], int k, double bound2,
+                        std::vector<Neighbour>& out) const {
+  if (nodes_.empty() || k < 1) return;
+  // A max-heap in the `nearer` order: its front is the worst candidate kept.
+  std::vector<Neighbour> best;
+  best.reserve(static_cast<std::size_t>(k) + 1);
+  const auto full = static_cast<std::size_t>(k);
+  auto worst2 = [&] { return best.size() < full ? bound2 : best.front().d2; };
+
+  // Nodes to visit with a lower bound of chord2 to their points, nearest on top.
+  std::vector<std::pair<std::uint32_t, double>> stack{{0u, floor2(nodes_[0], query)}};
+  while (!stack.empty()) {
+    const auto [index, bound] = stack.back();
+    stack.pop_back();
+    if (bound > worst2() * kPruneSlack) continue;
+    const Node& node = nodes_[index];
+    if (node.axis < 0) {
+      for (std::uint32_t i = node.begin; i < node.end; ++i) {
+        const Neighbour candidate{points_[i].id, chord2(query, points_[i].xyz)};
+        if (candidate.d2 > bound2) continue;
+        if (best.size() == full) {
+          if (!nearer(candidate, best.front())) continue;
+          std::pop_heap(best.begin(), best.end(), nearer);
+          best.pop_back();
+        }
+        best.push_back(candidate);
+        std::push_heap(best.begin(), best.end(), nearer);
+      }
+      continue;
+    }
+    const double gap = query[node.axis] - node.split;
+    const std::uint32_t near_child = gap <= 0 ? node.left : node.right;
+    const std::uint32_t far_child = gap <= 0 ? node.right : node.left;
+    const double near_bound = std::max(bound, floor2(nodes_[near_child], query));
+    const double far_bound =
+        std::max({bound, gap * gap, floor2(nodes_[far_child], query)});
+    // The nearer child first: its candidates make the bound that prunes the other.
+    if (far_bound < near_bound) {
+      stack.emplace_back(near_child, near_bound);
+      stack.emplace_back(far_child, far_bound);
+    } else {
+      stack.emplace_back(far_child, far_bound);
+      stack.emplace_back(near_child, near_bound);
+    }
+  }
+  std::sort_heap(best.begin(), best.end(), nearer);
+  out.insert(out.end(), best.begin(), best.end());
+}
+
+}  // namespace ferry::regrid::detail

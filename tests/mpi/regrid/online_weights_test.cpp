@@ -1,0 +1,465 @@
+// Online nearest-neighbour weights: the same bits as a serial brute-force search on any
+// rank count and layout, CDO's gendis matrices up to its single-precision distances,
+// masks honoured, written and read back bit for bit, bad input refused everywhere.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ferry/error.hpp"
+#include "ferry/global_sum.hpp"
+#include "ferry/online_weights.hpp"
+#include "regrid_test_files.hpp"
+#include "test_support.hpp"
+
+using ferry::BilinearOptions;
+using ferry::Errc;
+using ferry::GridPoints;
+using ferry::Layout;
+using ferry::NearestNeighbourOptions;
+using ferry::NeighbourWeighting;
+using ferry::Weights;
+using regrid_test::rank_of;
+using regrid_test::size_of;
+
+namespace {
+
+constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180;
+
+// A whole grid, as every rank knows it in these tests.
+struct Grid {
+  std::vector<double> lon;
+  std::vector<double> lat;
+  std::vector<std::int32_t> mask;  // empty: all valid
+  std::int64_t size() const { return static_cast<std::int64_t>(lon.size()); }
+  bool valid(std::int64_t i) const { return mask.empty() || mask[static_cast<std::size_t>(i)]; }
+};
+
+// This rank's share of `grid` for `layout`.
+GridPoints share(const Grid& grid, const Layout& layout) {
+  GridPoints points{layout, {}, {}, {}};
+  for (std::int64_t id : layout.ids()) {
+    const auto i = static_cast<std::size_t>(id);
+    points.lon.push_back(grid.lon[i]);
+    points.lat.push_back(grid.lat[i]);
+    if (!grid.mask.empty()) points.mask.push_back(grid.mask[i]);
+  }
+  return points;
+}
+
+// Cell centres of an nx x ny longitude-latitude grid, id = j * nx + i.
+Grid lonlat_grid(int nx, int ny, double lon0) {
+  Grid g;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      g.lon.push_back(lon0 + (i + 0.5) * 360.0 / nx);
+      g.lat.push_back(-90 + (j + 0.5) * 180.0 / ny);
+    }
+  return g;
+}
+
+// A 24 x 12 source grid with a masked "continent", and a 30 x 16 destination grid
+// (shifted, with some masked points) plus points that probe the corner cases: both
+// poles, a point on a source point (distance 0), one on a masked source point, and
+// longitudes outside 0..360.
+Grid masked_source() {
+  Grid g = lonlat_grid(24, 12, 0);
+  for (std::size_t i = 0; i < g.lon.size(); ++i)
+    g.mask.push_back(g.lon[i] > 60 && g.lon[i] < 150 && g.lat[i] > -30 && g.lat[i] < 45 ? 0 : 1);
+  return g;
+}
+Grid probing_destination() {
+  Grid g = lonlat_grid(30, 16, 3);
+  for (double lon : {0.0, 200.0, 7.5, 97.5, -172.5, 547.5}) g.lon.push_back(lon);
+  for (double lat : {90.0, -90.0, 7.5, 7.5, -37.5, 52.5}) g.lat.push_back(lat);
+  for (std::size_t i = 0; i < g.lon.size(); ++i) g.mask.push_back(i % 7 == 3 ? 0 : 1);
+  return g;
+}
+
+std::vector<double> unit_vector(double lon, double lat) {
+  const double lambda = lon * kRadiansPerDegree;
+  const double phi = lat * kRadiansPerDegree;
+  return {std::cos(phi) * std::cos(lambda), std::cos(phi) * std::sin(lambda), std::sin(phi)};
+}
+
+double chord2(const std::vector<double>& a, const std::vector<double>& b) {
+  const double dx = a[0] - b[0];
+  const double dy = a[1] - b[1];
+  const double dz = a[2] - b[2];
+  return dx * dx + dy * dy + dz * dz;
+}
+
+struct Link {
+  std::int64_t col;
+  double weight;
+};
+using Rows = std::map<std::int64_t, std::vector<Link>>;
+
+// Brute force over every source point: the definition the distributed search must meet.
+std::vector<std::pair<double, std::int64_t>> nearest_by_brute_force(const Grid& src, double lon,
+                                                                    double lat, std::size_t k) {
+  const std::vector<double> p = unit_vector(lon, lat);
+  std::vector<std::pair<double, std::int64_t>> all;  // (d2, id): pair order = the tie rule
+  for (std::int64_t j = 0; j < src.size(); ++j)
+    if (src.valid(j))
+      all.emplace_back(chord2(p, unit_vector(src.lon[static_cast<std::size_t>(j)],
+                                             src.lat[static_cast<std::size_t>(j)])),
+                       j);
+  std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k), all.end());
+  all.resize(k);
+  return all;
+}
+
+// The serial reference matrix, weights by the formulas of docs/user/regrid.md.
+Rows reference(const Grid& src, const Grid& dst, const NearestNeighbourOptions& options) {
+  const auto k = static_cast<std::size_t>(options.neighbours);
+  double scale2 = 0;
+  if (options.weighting == NeighbourWeighting::Gaussian) {
+    std::vector<double> spacing;
+    for (std::int64_t j = 0; j < src.size(); ++j)
+      if (src.valid(j))
+        spacing.push_back(std::sqrt(nearest_by_brute_force(src, src.lon[static_cast<std::size_t>(j)],
+                                                           src.lat[static_cast<std::size_t>(j)], 2)
+                                        .back()
+                                        .first));
+    // The exact sum, rounded once, as the library forms it on any layout.
+    const double total = ferry::global_sums(MPI_COMM_SELF, ferry::SumMethod::Reprosum, 1,
+                                            spacing.size(), spacing.data())[0];
+    const double mean = total / static_cast<double>(spacing.size());
+    scale2 = options.gaussian_variance * mean * mean;
+  }
+  Rows rows;
+  for (std::int64_t i = 0; i < dst.size(); ++i) {
+    if (!dst.valid(i)) continue;
+    const auto near = nearest_by_brute_force(src, dst.lon[static_cast<std::size_t>(i)],
+                                             dst.lat[static_cast<std::size_t>(i)], k);
+    std::vector<double> share;
+    double total = 0;
+    for (const auto& [d2, id] : near) {
+      const double d = std::sqrt(d2);
+      share.push_back(options.weighting == NeighbourWeighting::Gaussian
+                          ? std::exp(-(d2 - near[0].first) / (2 * scale2))
+                          : 1 / (d > 0 ? d : 1e-14));
+      total += share.back();
+    }
+    for (std::size_t n = 0; n < k; ++n) rows[i].push_back({near[n].second, share[n] / total});
+  }
+  return rows;
+}
+
+// The matrix of a SCRIP file, row by row, links in file order.
+Rows rows_of(const regrid_test::SerialMatrix& m) {
+  Rows rows;
+  for (std::size_t n = 0; n < m.row.size(); ++n) rows[m.row[n]].push_back({m.col[n], m.weight[n]});
+  return rows;
+}
+
+// Scratch files of this test: regrid_online_<stem>_np<ranks>.nc.
+class ScratchFile : public regrid_test::ScratchFile {
+ public:
+  explicit ScratchFile(const std::string& stem) : regrid_test::ScratchFile("regrid_online", stem) {}
+};
+
+// Computes the weights on random layouts of both grids, writes them, and checks the
+// file against the reference bit for bit, and a read-back against the weights.
+void expect_reference_bits(const NearestNeighbourOptions& options, std::uint64_t seed) {
+  const Grid src = masked_source();
+  const Grid dst = probing_destination();
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  const Weights w = ferry::nearest_neighbour_weights(
+      MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, seed)),
+      share(dst, Layout::random(dst.size(), p, me, seed + 1)), options);
+  ScratchFile file("reference");
+  w.write_scrip(MPI_COMM_WORLD, file.path());
+
+  const Rows expected = reference(src, dst, options);
+  const Rows got = rows_of(regrid_test::read_scrip(file.path()));
+  ASSERT_EQ(got.size(), expected.size()) << "rows with links (valid destination points)";
+  for (const auto& [row, links] : expected) {
+    const auto it = got.find(row);
+    ASSERT_NE(it, got.end()) << "row " << row << " has no links";
+    ASSERT_EQ(it->second.size(), links.size()) << "row " << row;
+    for (std::size_t n = 0; n < links.size(); ++n) {
+      EXPECT_EQ(it->second[n].col, links[n].col) << "row " << row << " link " << n;
+      EXPECT_EQ(it->second[n].weight, links[n].weight) << "row " << row << " link " << n;
+    }
+  }
+
+  const Weights back = Weights::read(MPI_COMM_WORLD, file.path());
+  EXPECT_EQ(back.row_start(), w.row_start());
+  EXPECT_EQ(back.cols(), w.cols());
+  EXPECT_EQ(back.values(), w.values());  // exact: written and read as double
+}
+
+TEST(OnlineWeights, InverseDistanceEqualsSerialReferenceBitForBit) {
+  NearestNeighbourOptions options;
+  options.neighbours = 5;
+  expect_reference_bits(options, 11);
+  options.neighbours = 1;
+  expect_reference_bits(options, 12);
+}
+
+TEST(OnlineWeights, GaussianEqualsSerialReferenceBitForBit) {
+  NearestNeighbourOptions options;
+  options.neighbours = 5;
+  options.weighting = NeighbourWeighting::Gaussian;
+  options.gaussian_variance = 0.5;
+  expect_reference_bits(options, 21);
+}
+
+// Every point on one rank, the others giving none: the same bits as any spread.
+TEST(OnlineWeights, AllPointsOnOneRank) {
+  const Grid src = masked_source();
+  const Grid dst = probing_destination();
+  const int me = rank_of(MPI_COMM_WORLD);
+  const int last = size_of(MPI_COMM_WORLD) - 1;
+  NearestNeighbourOptions options;
+  options.neighbours = 3;
+  const Weights one = ferry::nearest_neighbour_weights(
+      MPI_COMM_WORLD, share(src, me == last ? Layout::block(src.size(), 1, 0) : Layout::none(src.size())),
+      share(dst, me == 0 ? Layout::block(dst.size(), 1, 0) : Layout::none(dst.size())), options);
+  const Weights spread = ferry::nearest_neighbour_weights(
+      MPI_COMM_WORLD, share(src, Layout::round_robin(src.size(), last + 1, me)),
+      share(dst, Layout::block(dst.size(), last + 1, me)), options);
+  EXPECT_EQ(one.row_start(), spread.row_start());
+  EXPECT_EQ(one.cols(), spread.cols());
+  EXPECT_EQ(one.values(), spread.values());
+}
+
+// Weights of CDO 2.1's gendis (4 neighbours) on the grids of a CDO weight file.
+struct CdoCase {
+  const char* file;
+  // Rows where CDO's 4 nearest include masked points (it drops them, ferry takes
+  // the next valid ones) are left out.
+  bool skip_short_rows;
+};
+
+void expect_cdo_match(const CdoCase& c) {
+  const std::string path = regrid_test::data_path(c.file);
+  auto degrees = [&](const char* name) {
+    std::vector<double> v = regrid_test::read_all(path, name);
+    for (double& x : v) x /= kRadiansPerDegree;
+    return v;
+  };
+  Grid src{degrees("src_grid_center_lon"), degrees("src_grid_center_lat"), {}};
+  for (double m : regrid_test::read_all(path, "src_grid_imask"))
+    src.mask.push_back(static_cast<std::int32_t>(m));
+  const Grid dst{degrees("dst_grid_center_lon"), degrees("dst_grid_center_lat"), {}};
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  const Weights w = ferry::nearest_neighbour_weights(
+      MPI_COMM_WORLD, share(src, Layout::block(src.size(), p, me)),
+      share(dst, Layout::random(dst.size(), p, me, 5)));
+  ScratchFile file(std::string("cdo_") + c.file);
+  w.write_scrip(MPI_COMM_WORLD, file.path());
+  const Rows ours = rows_of(regrid_test::read_scrip(file.path()));
+  const Rows cdo = rows_of(regrid_test::read_scrip(path));
+
+  ASSERT_EQ(ours.size(), static_cast<std::size_t>(dst.size())) << "every point gets 4 links";
+  std::size_t compared = 0;
+  std::size_t ties = 0;
+  for (const auto& [row, links] : cdo) {
+    if (links.size() < 4 && c.skip_short_rows) continue;
+    const std::vector<Link>& mine = ours.at(row);
+    std::map<std::int64_t, double> theirs;
+    for (const Link& l : links) theirs[l.col] = l.weight;
+    bool same = mine.size() == theirs.size();
+    for (const Link& l : mine) same = same && theirs.count(l.col);
+    if (!same) {
+      // A tie: CDO's single-precision distances cannot tell the last neighbours apart.
+      const std::vector<double> at = unit_vector(dst.lon[static_cast<std::size_t>(row)],
+                                                 dst.lat[static_cast<std::size_t>(row)]);
+      auto distance = [&](std::int64_t col) {
+        return std::sqrt(chord2(at, unit_vector(src.lon[static_cast<std::size_t>(col)],
+                                                src.lat[static_cast<std::size_t>(col)])));
+      };
+      double their_far = 0;
+      for (const auto& entry : theirs) their_far = std::max(their_far, distance(entry.first));
+      EXPECT_NEAR(distance(mine.back().col), their_far, 1e-6 * their_far) << "row " << row;
+      ++ties;
+      continue;
+    }
+    for (const Link& l : mine)
+      EXPECT_NEAR(l.weight, theirs[l.col], 2e-8) << "row " << row << " source " << l.col;
+    ++compared;
+  }
+  EXPECT_GT(compared, ours.size() / 3);
+  EXPECT_LE(ties, ours.size() / 100) << "more ties than rounding explains";
+}
+
+TEST(OnlineWeights, MatchesCdoGendis) {
+  if (!std::ifstream(regrid_test::data_path("ready")).good())
+    GTEST_SKIP() << "no CDO-made weight files (is cdo installed?)";
+  expect_cdo_match({"w_dis_back.nc", false});
+  expect_cdo_match({"w_dis_masked.nc", true});
+}
+
+TEST(OnlineWeights, BadInputFailsEverywhere) {
+  const Grid src = masked_source();
+  const Grid dst = probing_destination();
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  const bool last = me == p - 1;
+  const GridPoints good_src = share(src, Layout::block(src.size(), p, me));
+  const GridPoints good_dst = share(dst, Layout::block(dst.size(), p, me));
+  auto run = [&](const GridPoints& s, const GridPoints& d, const NearestNeighbourOptions& o) {
+    return [&, o] { ferry::nearest_neighbour_weights(MPI_COMM_WORLD, s, d, o); };
+  };
+  NearestNeighbourOptions options;
+
+  GridPoints short_lon = good_src;
+  if (last) short_lon.lon.pop_back();
+  ferry_test::expect_same_error_everywhere(run(short_lon, good_dst, options), Errc::ArgSize,
+                                           "source points on rank [0-9]+ have [0-9]+ longitudes");
+  GridPoints bad_lat = good_dst;
+  if (last) bad_lat.lat.back() = 95;
+  ferry_test::expect_same_error_everywhere(run(good_src, bad_lat, options), Errc::Arg,
+                                           "latitude 95.*within -90..90");
+  GridPoints nan_lon = good_src;
+  if (last) nan_lon.lon.front() = std::numeric_limits<double>::quiet_NaN();
+  ferry_test::expect_same_error_everywhere(run(nan_lon, good_dst, options), Errc::Arg,
+                                           "longitude nan");
+  const GridPoints twice = share(src, Layout::block(src.size(), 1, 0));
+  if (p > 1)
+    ferry_test::expect_same_error_everywhere(run(twice, good_dst, options), Errc::Duplicate,
+                                             "source point 0 is given twice");
+  NearestNeighbourOptions too_many;
+  std::int64_t valid = 0;
+  for (std::int64_t i = 0; i < src.size(); ++i) valid += src.valid(i) ? 1 : 0;
+  too_many.neighbours = static_cast<int>(valid) + 1;
+  ferry_test::expect_same_error_everywhere(
+      run(good_src, good_dst, too_many), Errc::Arg,
+      "neighbours is " + std::to_string(valid + 1) + " but the source grid has " +
+          std::to_string(valid) + " valid");
+  NearestNeighbourOptions flat;
+  flat.weighting = NeighbourWeighting::Gaussian;
+  flat.gaussian_variance = 0;
+  ferry_test::expect_same_error_everywhere(run(good_src, good_dst, flat), Errc::Arg,
+                                           "gaussian_variance is 0");
+}
+
+// Bilinear weights of CDO 2.1's genbil on its own grids (r36x18 -> n16). CDO gives
+// the points beyond the outermost source rows distance weights; ferry gives them none.
+TEST(OnlineBilinearWeights, MatchesCdoGenbil) {
+  if (!std::ifstream(regrid_test::data_path("ready")).good())
+    GTEST_SKIP() << "no CDO-made weight files (is cdo installed?)";
+  const std::string path = regrid_test::data_path("w_bil.nc");
+  auto degrees = [&](const char* name) {
+    std::vector<double> v = regrid_test::read_all(path, name);
+    for (double& x : v) x /= kRadiansPerDegree;
+    return v;
+  };
+  const Grid src{degrees("src_grid_center_lon"), degrees("src_grid_center_lat"), {}};
+  const Grid dst{degrees("dst_grid_center_lon"), degrees("dst_grid_center_lat"), {}};
+  const auto nx = static_cast<std::int64_t>(regrid_test::read_all(path, "src_grid_dims")[0]);
+  const double outermost = *std::max_element(src.lat.begin(), src.lat.end());
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  const Weights w = ferry::bilinear_weights(
+      MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 8)),
+      share(dst, Layout::block(dst.size(), p, me)), BilinearOptions{nx, true});
+  ScratchFile file("bilinear");
+  w.write_scrip(MPI_COMM_WORLD, file.path());
+  const Rows ours = rows_of(regrid_test::read_scrip(file.path()));
+  const Rows cdo = rows_of(regrid_test::read_scrip(path));
+
+  std::size_t compared = 0;
+  for (std::int64_t row = 0; row < dst.size(); ++row) {
+    const bool inside = std::abs(dst.lat[static_cast<std::size_t>(row)]) <= outermost;
+    EXPECT_EQ(ours.count(row), inside ? 1u : 0u) << "row " << row;
+    if (!inside || !ours.count(row)) continue;
+    // A point on a cell edge lies in two cells; the corners off the edge weigh 0, or
+    // a rounding error more.
+    std::map<std::int64_t, double> theirs;
+    for (const Link& l : cdo.at(row))
+      if (std::abs(l.weight) > 1e-14) theirs[l.col] = l.weight;
+    std::size_t nonzero = 0;
+    for (const Link& l : ours.at(row)) {
+      if (std::abs(l.weight) <= 1e-14) continue;
+      ++nonzero;
+      ASSERT_EQ(theirs.count(l.col), 1u) << "row " << row << " source " << l.col;
+      EXPECT_NEAR(l.weight, theirs[l.col], 1e-12) << "row " << row << " source " << l.col;
+    }
+    EXPECT_EQ(nonzero, theirs.size()) << "row " << row;
+    ++compared;
+  }
+  EXPECT_GT(compared, static_cast<std::size_t>(dst.size()) * 9 / 10);
+}
+
+// A masked corner removes the row; every other row keeps its bits. The same bits for
+// every layout, including all points on one rank.
+TEST(OnlineBilinearWeights, MasksAndLayouts) {
+  const Grid masked = masked_source();
+  Grid open = masked;
+  open.mask.clear();
+  const Grid dst = probing_destination();
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  const BilinearOptions options{24, true};
+  const Weights all = ferry::bilinear_weights(
+      MPI_COMM_WORLD, share(open, me == 0 ? Layout::block(open.size(), 1, 0) : Layout::none(open.size())),
+      share(dst, me == p - 1 ? Layout::block(dst.size(), 1, 0) : Layout::none(dst.size())), options);
+  const Weights spread = ferry::bilinear_weights(
+      MPI_COMM_WORLD, share(open, Layout::random(open.size(), p, me, 3)),
+      share(dst, Layout::random(dst.size(), p, me, 4)), options);
+  EXPECT_EQ(all.row_start(), spread.row_start());
+  EXPECT_EQ(all.cols(), spread.cols());
+  EXPECT_EQ(all.values(), spread.values());
+
+  const Weights holed = ferry::bilinear_weights(
+      MPI_COMM_WORLD, share(masked, Layout::random(masked.size(), p, me, 5)),
+      share(dst, Layout::block(dst.size(), p, me)), options);
+  ScratchFile open_file("bilinear_open");
+  ScratchFile holed_file("bilinear_holed");
+  spread.write_scrip(MPI_COMM_WORLD, open_file.path());
+  holed.write_scrip(MPI_COMM_WORLD, holed_file.path());
+  const Rows full = rows_of(regrid_test::read_scrip(open_file.path()));
+  const Rows kept = rows_of(regrid_test::read_scrip(holed_file.path()));
+  std::size_t removed = 0;
+  for (const auto& [row, links] : full) {
+    bool wet = true;
+    for (const Link& l : links) wet = wet && masked.valid(l.col);
+    ASSERT_EQ(kept.count(row), wet ? 1u : 0u) << "row " << row;
+    if (!wet) {
+      ++removed;
+      continue;
+    }
+    for (std::size_t n = 0; n < links.size(); ++n) {
+      EXPECT_EQ(kept.at(row)[n].col, links[n].col);
+      EXPECT_EQ(kept.at(row)[n].weight, links[n].weight);
+    }
+  }
+  EXPECT_EQ(kept.size() + removed, full.size());
+  EXPECT_GT(removed, 0u);
+  // Masked destination points, and points beyond the outermost rows (latitudes
+  // beyond +-82.5 here), get no links.
+  for (const auto& [row, links] : full) {
+    EXPECT_TRUE(dst.valid(row)) << "row " << row;
+    EXPECT_LE(std::abs(dst.lat[static_cast<std::size_t>(row)]), 82.5) << "row " << row;
+  }
+}
+
+TEST(OnlineBilinearWeights, BadShapeFailsEverywhere) {
+  const Grid src = masked_source();
+  const Grid dst = probing_destination();
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  ferry_test::expect_same_error_everywhere(
+      [&] {
+        ferry::bilinear_weights(MPI_COMM_WORLD, share(src, Layout::block(src.size(), p, me)),
+                                share(dst, Layout::block(dst.size(), p, me)),
+                                BilinearOptions{25, true});
+      },
+      Errc::Arg, "source grid has 288 points and nx is 25");
+}
+
+}  // namespace

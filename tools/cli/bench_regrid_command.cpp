@@ -1,0 +1,302 @@
+// `ferry bench regrid`: an atmosphere-ocean ping-pong through 5-nearest-neighbour
+// weights, in the spirit of OASIS's T799-ORCA025 benchmark, sized for one node.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_regrid_grids.hpp"
+#include "command.hpp"
+#include "ferry/comm.hpp"
+#include "ferry/engine.hpp"
+#include "ferry/global_sum.hpp"
+#include "ferry/online_weights.hpp"
+#include "ferry/remap.hpp"
+#include "heap_usage.hpp"
+#include "mpi_library.hpp"
+#include "statistics.hpp"
+#include "text_table.hpp"
+#include "timing.hpp"
+
+namespace ferry::cli {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180;
+
+// A line "Name:   123 kB" of /proc/self/status in bytes; 0 where there is none.
+double process_status_bytes(const std::string& name) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.compare(0, name.size() + 1, name + ":") == 0)
+      return std::stod(line.substr(name.size() + 1)) * 1024;
+  return 0;
+}
+
+// Max and mean over ranks of a per-rank amount, in MiB.
+std::string mib_spread(const Comm& comm, double bytes) {
+  const bench::Spread s = bench::spread_over_ranks(comm, static_cast<std::int64_t>(bytes), true);
+  return bench::fixed(static_cast<double>(s.max) / kMiB, 1) + " / " + bench::fixed(s.mean / kMiB, 1);
+}
+
+// A fingerprint of a field's bits over all ranks: equal fingerprints, equal fields.
+std::uint64_t fingerprint(const Comm& comm, const std::vector<double>& values) {
+  std::uint64_t hash = 1469598103934665603ULL ^ static_cast<std::uint64_t>(comm.rank());
+  for (double v : values) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    hash = (hash ^ bits) * 1099511628211ULL;
+  }
+  std::uint64_t all = 0;
+  MPI_Allreduce(&hash, &all, 1, MPI_UINT64_T, MPI_BXOR, comm.get());
+  return all;
+}
+
+struct Variant {
+  std::string engine;
+  MapOn map_on;
+  RemapMode mode;
+};
+
+std::string variant_name(const Variant& v) {
+  return v.engine + (v.map_on == MapOn::Src ? " src " : " dst ") +
+         (v.mode == RemapMode::Bfb ? "bfb" : "sum");
+}
+
+std::vector<Variant> variants_for(const std::string& engine) {
+  std::vector<std::string> engines = engine_names();
+  if (engine != "all") {
+    if (std::find(engines.begin(), engines.end(), engine) == engines.end())
+      throw UsageError("--engine: unknown engine \"" + engine +
+                       "\"; see ferry info for this build's engines, or give all");
+    engines = {engine};
+  }
+  std::vector<Variant> variants;
+  for (const std::string& name : engines)
+    for (const auto& [map_on, mode] : {std::pair{MapOn::Dst, RemapMode::Bfb},
+                                       std::pair{MapOn::Src, RemapMode::Bfb},
+                                       std::pair{MapOn::Src, RemapMode::Sum}})
+      variants.push_back({name, map_on, mode});
+  return variants;
+}
+
+// The weights both ways and how they were obtained.
+struct BenchWeights {
+  Weights to_ocean;
+  Weights to_atmosphere;
+  std::string how;  // report lines
+};
+
+std::string weight_path(const std::string& dir, const char* stem, int k) {
+  return dir + "/" + stem + "_nn" + std::to_string(k) + ".nc";
+}
+
+// Reads both files; the peak memory growth is meaningful in a fresh process.
+BenchWeights read_weights(const Comm& comm, const std::string& dir, int k) {
+  const double peak_before = process_status_bytes("VmHWM");
+  const double start = MPI_Wtime();
+  BenchWeights w{Weights::read(comm.get(), weight_path(dir, "atm_to_ocean", k)),
+                 Weights::read(comm.get(), weight_path(dir, "ocean_to_atm", k)), ""};
+  const double seconds = bench::max_over_ranks(comm, MPI_Wtime() - start);
+  const double peak_growth = process_status_bytes("VmHWM") - peak_before;
+  const auto bytes = static_cast<double>(
+      std::filesystem::file_size(weight_path(dir, "atm_to_ocean", k)) +
+      std::filesystem::file_size(weight_path(dir, "ocean_to_atm", k)));
+  w.how = "weights read from " + dir + " (" + bench::fixed(bytes / kMiB, 1) + " MiB in 2 files) in " +
+          bench::fixed(seconds, 3) + " s; peak memory growth during the read per rank (max / mean): " +
+          mib_spread(comm, peak_growth) + " MiB; file size / ranks: " +
+          bench::fixed(bytes / comm.size() / kMiB, 1) + " MiB\n";
+  return w;
+}
+
+BenchWeights online_weights(const Comm& comm, const GridPoints& atm, const GridPoints& ocean,
+                            int k, const std::string& dir) {
+  NearestNeighbourOptions options;
+  options.neighbours = k;
+  const auto heap_before = bench::heap_in_use();
+  double start = MPI_Wtime();
+  Weights to_ocean = nearest_neighbour_weights(comm.get(), atm, ocean, options);
+  const double to_ocean_s = bench::max_over_ranks(comm, MPI_Wtime() - start);
+  start = MPI_Wtime();
+  Weights to_atmosphere = nearest_neighbour_weights(comm.get(), ocean, atm, options);
+  const double to_atmosphere_s = bench::max_over_ranks(comm, MPI_Wtime() - start);
+  const auto heap_after = bench::heap_in_use();
+  std::ostringstream how;
+  how << "weights computed online: atmosphere -> ocean " << bench::fixed(to_ocean_s, 3) << " s ("
+      << to_ocean.global_links() << " links), ocean -> atmosphere "
+      << bench::fixed(to_atmosphere_s, 3) << " s (" << to_atmosphere.global_links()
+      << " links); held per rank (max / mean): "
+      << mib_spread(comm, heap_before && heap_after ? static_cast<double>(*heap_after - *heap_before) : 0)
+      << " MiB\n";
+  if (!dir.empty()) {
+    start = MPI_Wtime();
+    to_ocean.write_scrip(comm.get(), weight_path(dir, "atm_to_ocean", k));
+    to_atmosphere.write_scrip(comm.get(), weight_path(dir, "ocean_to_atm", k));
+    how << "written to " << dir << " in "
+        << bench::fixed(bench::max_over_ranks(comm, MPI_Wtime() - start), 3) << " s\n";
+  }
+  return {std::move(to_ocean), std::move(to_atmosphere), how.str()};
+}
+
+// Global sums of the ocean field times cell area, per method, against lsum8.
+std::string time_sums(const Comm& comm, const GridPoints& ocean, const std::vector<double>& field,
+                      int repeat) {
+  std::vector<double> terms(field.size());
+  for (std::size_t i = 0; i < terms.size(); ++i)
+    terms[i] = ocean.mask[i] ? field[i] * std::cos(ocean.lat[i] * kRadiansPerDegree) : 0;
+  const std::vector<SumMethod> methods = {SumMethod::Lsum8, SumMethod::Lsum16, SumMethod::Ddpdd,
+                                          SumMethod::Reprosum, SumMethod::Gather};
+  std::vector<std::function<void()>> steps;
+  for (SumMethod m : methods)
+    steps.emplace_back([&, m] {
+      global_sums(comm.get(), m, 1, terms.size(), terms.data(), ocean.layout.ids().data());
+    });
+  for (const auto& step : steps) step();  // warm-up
+  const std::vector<bench::Summary> times = bench::time_in_rotation(comm, repeat, steps);
+  bench::TextTable table({"global sum", "median us", "min us", "max us", "x lsum8"});
+  for (std::size_t m = 0; m < methods.size(); ++m)
+    table.add_row({sum_method_name(methods[m]), bench::fixed(times[m].median * 1e6, 1),
+                   bench::fixed(times[m].min * 1e6, 1), bench::fixed(times[m].max * 1e6, 1),
+                   bench::fixed(times[m].median / times[0].median, 2)});
+  return table.str();
+}
+
+int run(Arguments& args, const Context& context) {
+  const int atm_n = static_cast<int>(args.take_int("--atm-n", 340, 2, 8000));
+  const int ocean_nx = static_cast<int>(args.take_int("--ocean-nx", 1152, 4, 1 << 20));
+  const int ocean_ny = static_cast<int>(args.take_int("--ocean-ny", 608, 2, 1 << 20));
+  const int k = static_cast<int>(args.take_int("--neighbours", 5, 1, 64));
+  const int repeat = static_cast<int>(args.take_int("--repeat", 100, 1, 1 << 20));
+  const std::string engine = args.take_value("--engine").value_or("all");
+  const std::string source = args.take_choice("--weights", "online", {"online", "files"});
+  const std::string dir = args.take_value("--dir").value_or("");
+  args.expect_all_taken();
+  if (context.size % 2 != 0)
+    throw UsageError("bench regrid runs the atmosphere on the first half of the ranks and the "
+                     "ocean on the second: give an even number of ranks; got " +
+                     std::to_string(context.size));
+  if (source == "files" && dir.empty())
+    throw UsageError("--weights files reads the files a run with --dir wrote: give --dir");
+  const std::vector<Variant> variants = variants_for(engine);
+
+  const Comm comm = Comm::view(context.comm);
+  const int half = context.size / 2;
+  const bool on_atm = context.rank < half;
+  const int part = on_atm ? context.rank : context.rank - half;
+  BenchWeights weights;
+  if (source == "files") weights = read_weights(comm, dir, k);
+  const BenchGrid atm_grid = BenchGrid::octahedral(atm_n);
+  const BenchGrid ocean_grid = BenchGrid::ocean(ocean_nx, ocean_ny);
+  const GridPoints atm = atm_grid.points(on_atm ? Layout::block(atm_grid.size(), half, part)
+                                                : Layout::none(atm_grid.size()));
+  const GridPoints ocean = ocean_grid.points(on_atm ? Layout::none(ocean_grid.size())
+                                                    : Layout::block(ocean_grid.size(), half, part));
+  if (source == "online") weights = online_weights(comm, atm, ocean, k, dir);
+
+  std::vector<double> atm_field(atm.lon.size());
+  for (std::size_t i = 0; i < atm_field.size(); ++i)
+    atm_field[i] = 280 + 20 * std::cos(atm.lat[i] * kRadiansPerDegree) +
+                   std::sin(2 * atm.lon[i] * kRadiansPerDegree);
+  std::vector<double> ocean_field(ocean.lon.size());
+  std::vector<double> atm_back(atm.lon.size());
+
+  bench::TextTable table({"engine map_on mode", "setup s", "ping-pong ms", "min ms", "max ms",
+                          "bytes/rank max", "bits"});
+  std::uint64_t bfb_bits = 0;
+  bool bfb_same = true;
+  for (const Variant& v : variants) {
+    RemapOptions options;
+    options.map_on = v.map_on;
+    options.mode = v.mode;
+    options.engine = v.engine;
+    options.fill_value = 0;
+    const double start = MPI_Wtime();
+    Remap to_ocean(comm.get(), weights.to_ocean, atm.layout, ocean.layout,
+                   {{Datatype::Float64, 1}}, options);
+    Remap to_atmosphere(comm.get(), weights.to_atmosphere, ocean.layout, atm.layout,
+                        {{Datatype::Float64, 1}}, options);
+    const double setup = bench::max_over_ranks(comm, MPI_Wtime() - start);
+    auto ping_pong = [&] {
+      const double* a = atm_field.data();
+      double* o = ocean_field.data();
+      to_ocean.apply(&a, &o);
+      const double* oc = ocean_field.data();
+      double* b = atm_back.data();
+      to_atmosphere.apply(&oc, &b);
+    };
+    ping_pong();  // warm-up (and the adaptive engine's first look)
+    const bench::Summary t = bench::time_in_rotation(comm, repeat, {ping_pong}).front();
+    const bench::Spread bytes = bench::spread_over_ranks(
+        comm, to_ocean.traffic().bytes + to_atmosphere.traffic().bytes, true);
+    const std::uint64_t bits = fingerprint(comm, atm_back);
+    std::string same = "-";
+    if (v.mode == RemapMode::Bfb) {
+      if (bfb_bits == 0) bfb_bits = bits;
+      same = bits == bfb_bits ? "same" : "DIFFER";
+      bfb_same = bfb_same && bits == bfb_bits;
+    }
+    table.add_row({variant_name(v), bench::fixed(setup, 3), bench::fixed(t.median * 1e3, 3),
+                   bench::fixed(t.min * 1e3, 3), bench::fixed(t.max * 1e3, 3),
+                   std::to_string(bytes.max), same});
+  }
+  const std::string sums = time_sums(comm, ocean, ocean_field, repeat);
+  const std::string memory = mib_spread(comm, process_status_bytes("VmHWM"));
+  std::int64_t wet = std::count(ocean.mask.begin(), ocean.mask.end(), 1);
+  MPI_Allreduce(MPI_IN_PLACE, &wet, 1, MPI_INT64_T, MPI_SUM, comm.get());
+
+  if (context.rank != 0) return bfb_same ? 0 : 1;
+  std::cout << "ferry bench regrid: atmosphere " << atm_grid.name() << " (" << atm_grid.size()
+            << " points) on " << half << " ranks <-> ocean " << ocean_grid.name() << " ("
+            << ocean_grid.size() << " points, " << wet << " wet) on " << half << " ranks; " << k
+            << " neighbours, inverse distance; " << repeat << " ping-pongs per row\n"
+            << bench::mpi_library_version() << "\n"
+            << weights.how << "\n"
+            << table.str() << "\n(one ping-pong = atmosphere -> ocean + ocean -> atmosphere, "
+               "slowest rank; bits: the returned atmosphere field against the first bfb row)\n\n"
+            << sums << "\npeak resident memory per rank (max / mean): " << memory << " MiB\n"
+            << (bfb_same ? "bfb rows: the same bits on every engine and map_on\n"
+                         : "error: bfb rows returned different bits; this is a bug in ferry\n")
+            << std::flush;
+  return bfb_same ? 0 : 1;
+}
+
+}  // namespace
+
+Command bench_regrid_command() {
+  return {
+      "bench regrid", "time a regridding ping-pong atmosphere <-> ocean per engine and mode",
+      "usage: mpiexec -n P ferry bench regrid [options]\n"
+      "\n"
+      "The first P/2 ranks hold an octahedral reduced atmosphere grid, the other P/2 an\n"
+      "ocean longitude-latitude grid with continents masked, both in blocks. Weights\n"
+      "both ways are k-nearest-neighbour, inverse distance, computed online in parallel\n"
+      "(or read from files written by an earlier run). Then per engine and per\n"
+      "map_on/mode (dst bfb, src bfb, src sum): --repeat ping-pongs (atmosphere ->\n"
+      "ocean -> atmosphere), each the slowest rank's time; then the global sum methods\n"
+      "on the ocean field, timed against lsum8; then the peak memory per rank.\n"
+      "\n"
+      "  --atm-n N          atmosphere O-N grid, 4 N (N + 9) points (default 340:\n"
+      "                     474640 points)\n"
+      "  --ocean-nx NX      ocean longitudes (default 1152)\n"
+      "  --ocean-ny NY      ocean latitudes, 78 S to 90 N (default 608: 700416 points)\n"
+      "  --neighbours K     nearest neighbours (default 5)\n"
+      "  --repeat R         ping-pongs per row and sums per method (default 100)\n"
+      "  --engine NAME|all  an engine of this build (see ferry info) or all (default)\n"
+      "  --weights online|files\n"
+      "                     compute the weights (default) or read them from --dir\n"
+      "  --dir DIR          online: also write the weights there as SCRIP files;\n"
+      "                     files: read them from there (run in a fresh process to see\n"
+      "                     the reading's peak memory)\n",
+      run};
+}
+
+}  // namespace ferry::cli
