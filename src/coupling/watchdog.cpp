@@ -13,9 +13,15 @@ namespace ferry::coupling {
 
 double wait_or_fail(const std::function<bool()>& ready, double timeout_seconds,
                     const std::function<std::string()>& what) {
+  // Spin first: most waits inside a coupling step are shorter than this, and a sleep
+  // costs at least the kernel's timer slack on top of its length.
+  constexpr double kSpinSeconds = 20e-3;
+  // Then sleep at most this fraction of the time waited so far, so oversleeping adds
+  // a few percent to a wait, and at most 1 ms, so a long wait leaves the core idle.
+  constexpr double kPauseFraction = 1.0 / 32.0;
+  constexpr double kMaxPauseSeconds = 1e-3;
   const double start = MPI_Wtime();
-  std::chrono::microseconds pause{0};
-  for (int polls = 0; !ready(); ++polls) {
+  while (!ready()) {
     const double waited = MPI_Wtime() - start;
     if (timeout_seconds > 0 && waited > timeout_seconds) {
       const std::string message = what();
@@ -23,12 +29,9 @@ double wait_or_fail(const std::function<bool()>& ready, double timeout_seconds,
       std::fflush(stderr);
       throw Error(Errc::State, message);
     }
-    // A short spin catches the common case of data already on its way.
-    if (polls > 1000) {
-      pause = std::min<std::chrono::microseconds>(std::chrono::microseconds(1000),
-                                                  pause + std::chrono::microseconds(20));
-      std::this_thread::sleep_for(pause);
-    }
+    if (waited > kSpinSeconds)
+      std::this_thread::sleep_for(
+          std::chrono::duration<double>(std::min(kMaxPauseSeconds, waited * kPauseFraction)));
   }
   return MPI_Wtime() - start;
 }
