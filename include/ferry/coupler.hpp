@@ -9,6 +9,7 @@
 #include "ferry/comm.hpp"
 #include "ferry/engine.hpp"
 #include "ferry/layout.hpp"
+#include "ferry/time_series_buffer.hpp"
 
 namespace ferry {
 
@@ -37,6 +38,7 @@ struct FieldId { int value = -1; };
 ///   def_grid / def_partition / def_field   per component, on the ranks that hold data
 ///   enddef()                            collective: matches the configuration, builds every exchange
 ///   put / get ...                       as the model steps
+///   load / read ...                     time-series buffers (the `buffers:` entries)
 ///   finalize()                          collective: writes restarts and timers
 ///
 /// MPI initialisation and finalisation stay with the caller.
@@ -100,8 +102,28 @@ class Coupler {
   /// are there (or the watchdog fires: Errc::State naming the field, time and partner).
   int get(FieldId field, double time, void* data);
 
+  /// Loads this rank's values of the source field of `buffer` (a `buffers:` entry of
+  /// the configuration) as time step `step` into the buffer's ring on this rank.
+  /// Not collective: called on every rank that declares the source field, with the
+  /// same strictly increasing steps. Lossless buffers wait while the target has not
+  /// read the step the slot holds. Raises Errc::Arg for an unknown buffer or a
+  /// non-increasing step, Errc::State on a rank that does not load the buffer.
+  /// See docs/user/coupler.md, "Time-series buffers".
+  void load(const std::string& buffer, const void* data, std::int64_t step);
+  /// Reads up to `max_steps` new steps of `buffer` into `out`: this rank's values of
+  /// the target field, step after step (room for max_steps x field_values()).
+  /// Collective over the ranks that declare the target field, with the same
+  /// `max_steps` (>= 1); waits until a new step is there or the source has finished.
+  /// The source ends the stream in finalize(), so read the steps you need before it
+  /// (steps loaded but not read by then are dropped). Raises Errc::Arg for an unknown buffer, Errc::State on a rank that
+  /// does not read it. See TimeSeriesReader::read.
+  ReadResult read(const std::string& buffer, void* out, std::int64_t max_steps);
+  /// The steps of this rank's last read of `buffer`, in order. Not collective.
+  const std::vector<std::int64_t>& read_steps(const std::string& buffer);
+
   /// Collective over the whole run: completes pending puts, writes restarts for lagged
-  /// fields and accumulations in progress, writes timers. No call may follow.
+  /// fields and accumulations in progress, closes the buffers (steps not read by then
+  /// are dropped), writes timers. No call may follow.
   void finalize();
 
  private:

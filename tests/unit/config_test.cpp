@@ -168,6 +168,65 @@ TEST(Config, ImbalanceTimerIsAnOutputSwitchThatRoundTrips) {
                      R"(timers, imbalance$)");
 }
 
+// A file with buffers only: a time series from one component to another.
+std::string one_buffer(const std::string& extra = "") {
+  return "version: 1\n"
+         "run: {length: 100}\n"
+         "buffers:\n"
+         "  - name: history\n"
+         "    source: {component: ocean, field: t}\n"
+         "    target: {component: atmosphere, field: t_in}\n"
+         "    capacity: 4\n" +
+         extra;
+}
+
+TEST(Config, BuffersParseWithDefaultsAndRoundTrip) {
+  const Config c = parse_config(one_buffer(), "c.yaml");
+  EXPECT_TRUE(c.exchanges.empty());
+  ASSERT_EQ(c.buffers.size(), 1u);
+  const BufferConfig& b = c.buffers[0];
+  EXPECT_EQ(b.name, "history");
+  EXPECT_EQ(b.source.component, "ocean");
+  EXPECT_EQ(b.source.fields, std::vector<std::string>{"t"});
+  EXPECT_EQ(b.target.component, "atmosphere");
+  EXPECT_EQ(b.target.fields, std::vector<std::string>{"t_in"});
+  EXPECT_EQ(b.capacity, 4);
+  EXPECT_FALSE(b.lossy);
+  EXPECT_EQ(b.where.line, 4);
+  EXPECT_EQ(b.where.column, 5);
+  const Config lossy = parse_config(one_buffer("    mode: lossy\n"), "c.yaml");
+  EXPECT_TRUE(lossy.buffers[0].lossy);
+  const Config back = parse_config(format_config(lossy), "written.yaml");
+  ASSERT_EQ(back.buffers.size(), 1u);
+  EXPECT_EQ(back.buffers[0].name, "history");
+  EXPECT_EQ(back.buffers[0].source.fields, lossy.buffers[0].source.fields);
+  EXPECT_EQ(back.buffers[0].target.component, "atmosphere");
+  EXPECT_EQ(back.buffers[0].capacity, 4);
+  EXPECT_TRUE(back.buffers[0].lossy);
+}
+
+TEST(ConfigErrors, BuffersSayWhatIsWrong) {
+  expect_parse_error(one_buffer("    mode: lossles\n"),
+                     R"(^c\.yaml:8:11: mode must be one of lossless, lossy; got "lossles")");
+  expect_parse_error(one_buffer("    capasity: 2\n"),
+                     R"(^c\.yaml:8:5: unknown key "capasity" in buffer "history"; did you mean )"
+                     R"("capacity"\?$)");
+  expect_parse_error(one_buffer("    frobnicate: 1\n"),
+                     R"(^c\.yaml:8:5: unknown key "frobnicate" in buffer "history"; valid keys: )"
+                     R"(name, source, target, capacity, mode$)");
+  expect_parse_error(one_buffer() + "  - name: history\n    source: {component: a, field: x}\n"
+                                    "    target: {component: b, field: y}\n    capacity: 1\n",
+                     R"(^c\.yaml:8:11: duplicate buffer name "history" \(first at line 4\); give )"
+                     R"(each buffer its own name$)");
+  expect_parse_error("version: 1\nrun: {length: 1}\nbuffers:\n  - name: b\n"
+                     "    source: {component: a, field: x}\n"
+                     "    target: {component: a, field: y}\n    capacity: 1\n",
+                     R"(^c\.yaml:6:25: the source and target of buffer "b" are both component "a"; )"
+                     R"(a buffer connects two components on disjoint ranks)");
+  expect_parse_error(one_buffer().replace(one_buffer().find("capacity: 4"), 11, "capacity: 0"),
+                     R"(^c\.yaml:7:15: capacity must be an integer > 0; got "0"$)");
+}
+
 TEST(ConfigErrors, WrongTypeSaysWhatIsExpected) {
   const std::string base = "version: 1\nrun: {length: 100}\nexchanges:\n  - name: sst\n"
                            "    source: {component: ocean, field: t}\n"
@@ -223,7 +282,7 @@ TEST(ConfigErrors, MissingRequiredKeys) {
                      R"(^c\.yaml:3:3: missing key "length" \(a number of seconds > 0\) in run$)");
   expect_parse_error("version: 1\nrun: {length: 1}\n",
                      R"(^c\.yaml:1:1: missing key "exchanges" \(a list of entries, each a )"
-                     R"(mapping\) at the top level$)");
+                     R"(mapping\) at the top level; give "exchanges", "buffers" or both$)");
   expect_parse_error("version: 1\nrun: {length: 1}\nexchanges:\n  - name: x\n"
                      "    source: {component: a}\n    target: {component: b, field: y}\n"
                      "    period: 1\n",

@@ -1,6 +1,7 @@
 // The coupling configuration: what a YAML file (version 1) says, after validation.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -74,6 +75,16 @@ struct ExchangeConfig {
   SourceLocation where;    ///< the entry, for errors found at enddef
 };
 
+/// One `buffers:` entry: a time series the source component loads and the target reads.
+struct BufferConfig {
+  std::string name;          ///< unique among buffers
+  FieldRef source;           ///< one field: its type and partition (a box) define the steps
+  FieldRef target;           ///< one field on the reading component: its partition is the box read
+  std::int64_t capacity = 0; ///< steps per source rank's ring (> 0)
+  bool lossy = false;        ///< mode: lossy (true) or lossless
+  SourceLocation where;      ///< the entry, for errors found at enddef
+};
+
 /// The whole file.
 struct Config {
   int version = 1;
@@ -81,6 +92,7 @@ struct Config {
   double length = 0;      ///< run length, seconds (> 0)
   std::vector<std::string> components;  ///< names allowed in exchanges (optional list; empty = any)
   std::vector<ExchangeConfig> exchanges;
+  std::vector<BufferConfig> buffers;
   std::string output_directory = ".";   ///< restart, output and timer files
   bool timers = true;                   ///< write timer JSON at finalize
   bool imbalance_timer = false;         ///< time a barrier before each exchange (output.imbalance)

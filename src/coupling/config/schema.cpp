@@ -128,6 +128,8 @@ Key exchanges_key() {
       "The exchanges: each sends one field, or a bundle of fields, from a source "
       "component to a target component at every coupling time.");
   exchanges.entry_noun = "exchange";
+  exchanges.presence = Presence::Optional;
+  exchanges.default_doc = "none (a file gives `exchanges`, `buffers` or both)";
 
   Key name = optional("name", KeyType::String, "",
                       "Unique name of the exchange, used in messages, timers and file names.");
@@ -208,6 +210,44 @@ Key exchanges_key() {
               "more precise than lsum8.")});
 }
 
+// A `source:` or `target:` of a buffer: one component and one field; `direction` is
+// how the component declares the field, `verb` what its ranks do with their box.
+Key buffer_side(const std::string& name, const std::string& direction, const std::string& verb) {
+  return with_children(
+      required(name, KeyType::Mapping,
+               "The component that " + verb + "s the time series, and its field."),
+      {required("component", KeyType::String,
+                "Name of the component, as it registers with ferry."),
+       required("field", KeyType::String,
+                "Name of a field the component declares `" + direction +
+                    "` (as the model declares it): its type is the buffer's, and each rank " +
+                    verb + "s the box of the grid its partition holds.")});
+}
+
+Key buffers_key() {
+  Key buffers = optional(
+      "buffers", KeyType::List, "",
+      "Time-series buffers: the source component loads one step after another into a "
+      "one-sided ring on its own ranks and the target component reads the steps it wants, "
+      "each rank the box of its partition (the user guide's coupler chapter, \"Time-series "
+      "buffers\"). Source and target run on disjoint ranks; the models call only load and read.");
+  buffers.default_doc = "none";
+  buffers.entry_noun = "buffer";
+  Key mode = choice("mode", {"lossless", "lossy"},
+                    "`lossless`: a load waits while the target has not read the step it would "
+                    "overwrite; `lossy`: a load never waits, and a target that falls behind gets "
+                    "the newest steps and a count of the steps it lost.");
+  return with_children(
+      buffers,
+      {required("name", KeyType::String,
+                "Unique name of the buffer, which load and read name."),
+       buffer_side("source", "Out", "load"), buffer_side("target", "In", "read"),
+       bounded(required("capacity", KeyType::Integer,
+                        "Steps each source rank keeps in its ring."),
+               Bound::Positive),
+       mode});
+}
+
 }  // namespace
 
 Key config_schema() {
@@ -239,6 +279,7 @@ Key config_schema() {
                       Bound::Positive)}),
       components,
       exchanges_key(),
+      buffers_key(),
       with_children(
           optional("output", KeyType::Mapping, "", "Where and what ferry writes."),
           {optional("directory", KeyType::String, ".",

@@ -61,6 +61,14 @@ void write_exchange(std::ostringstream& out, const ExchangeConfig& x) {
   if (x.restart != defaults.restart) out << "    restart: " << yaml_scalar(x.restart) << "\n";
 }
 
+void write_buffer(std::ostringstream& out, const BufferConfig& b) {
+  out << "  - name: " << yaml_scalar(b.name) << "\n"
+      << "    source: " << field_ref(b.source) << "\n"
+      << "    target: " << field_ref(b.target) << "\n"
+      << "    capacity: " << b.capacity << "\n";
+  if (b.lossy) out << "    mode: lossy\n";
+}
+
 }  // namespace
 
 std::string yaml_scalar(const std::string& text) {
@@ -90,8 +98,10 @@ std::string format_config(const Config& config) {
     out << "  start: " << detail::format_number(config.start) << "\n";
   out << "  length: " << detail::format_number(config.length) << "\n";
   if (!config.components.empty()) out << "components: " << names(config.components) << "\n";
-  out << "exchanges:\n";
+  if (!config.exchanges.empty()) out << "exchanges:\n";
   for (const ExchangeConfig& x : config.exchanges) write_exchange(out, x);
+  if (!config.buffers.empty()) out << "buffers:\n";
+  for (const BufferConfig& b : config.buffers) write_buffer(out, b);
   if (config.output_directory != defaults.output_directory || config.timers != defaults.timers ||
       config.imbalance_timer != defaults.imbalance_timer) {
     out << "output:\n";

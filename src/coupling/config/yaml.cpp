@@ -163,6 +163,31 @@ ExchangeConfig build_exchange(const CheckedMapping& entry,
   return x;
 }
 
+// The entries of an optional list key; none when it is absent.
+std::vector<CheckedMapping> list_entries(const CheckedMapping& top, const std::string& key) {
+  return top.has(key) ? top.entries(key) : std::vector<CheckedMapping>{};
+}
+
+BufferConfig build_buffer(const CheckedMapping& entry, const std::vector<std::string>& components) {
+  const CheckedMapping source = entry.mapping("source");
+  const CheckedMapping target = entry.mapping("target");
+  check_component(source, components);
+  check_component(target, components);
+  BufferConfig b;
+  b.name = entry.text("name");
+  b.source = {source.text("component"), {source.text("field")}};
+  b.target = {target.text("component"), {target.text("field")}};
+  if (b.source.component == b.target.component)
+    target.fail("component", "the source and target of " + entry.context() +
+                                 " are both component " + detail::quoted(b.source.component) +
+                                 "; a buffer connects two components on disjoint ranks, so "
+                                 "name the reading component as the target");
+  b.capacity = entry.integer("capacity");
+  b.lossy = entry.text("mode") == "lossy";
+  b.where = entry.where();
+  return b;
+}
+
 }  // namespace
 
 Config parse_config(const std::string& yaml_text, const std::string& name) {
@@ -179,8 +204,11 @@ Config parse_config(const std::string& yaml_text, const std::string& name) {
   config.length = run.number("length");
   config.components = top.texts("components");
 
+  if (!top.has("exchanges") && !top.has("buffers"))
+    top.fail("missing key \"exchanges\" (a list of entries, each a mapping) at the top level; "
+             "give \"exchanges\", \"buffers\" or both");
   std::map<std::string, int> first_line_of_name;
-  for (const CheckedMapping& entry : top.entries("exchanges")) {
+  for (const CheckedMapping& entry : list_entries(top, "exchanges")) {
     ExchangeConfig x = build_exchange(entry, config.components);
     const auto [first, inserted] = first_line_of_name.emplace(x.name, entry.where("name").line);
     if (!inserted)
@@ -191,6 +219,16 @@ Config parse_config(const std::string& yaml_text, const std::string& name) {
                                                       "<first source field>-><first target field>",
                              "); give each exchange its own name"));
     config.exchanges.push_back(std::move(x));
+  }
+  std::map<std::string, int> first_line_of_buffer;
+  for (const CheckedMapping& entry : list_entries(top, "buffers")) {
+    BufferConfig b = build_buffer(entry, config.components);
+    const auto [first, inserted] = first_line_of_buffer.emplace(b.name, entry.where("name").line);
+    if (!inserted)
+      entry.fail("name", ferry::detail::cat("duplicate buffer name ", detail::quoted(b.name),
+                                            " (first at line ", first->second,
+                                            "); give each buffer its own name"));
+    config.buffers.push_back(std::move(b));
   }
 
   const CheckedMapping output = top.mapping("output");
