@@ -1,9 +1,7 @@
 // Weights::write_scrip: the matrix and point data back into a SCRIP remapping file.
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
-#include <system_error>
 
 #include "coupling/io/rank_order.hpp"
 #include "ferry/config.hpp"
@@ -138,13 +136,7 @@ void Weights::write_scrip(MPI_Comm user_comm, const std::string& path) const {
       write_part(file, *this, offset);
       file.close();
     });
-    detail::agree_on(comm, [&] {
-      if (comm.rank() != 0) return;
-      std::error_code error;
-      std::filesystem::rename(partial, path, error);
-      FERRY_CHECK(!error, Errc::Io, caller, ": cannot rename \"", partial, "\" to \"", path,
-                  "\": ", error.message(), ". Check the permissions of the directory");
-    });
+    coupling::detail::move_into_place(comm, caller, partial, path);
   } catch (const Error&) {
     if (comm.rank() == 0) std::remove(partial.c_str());
     throw;

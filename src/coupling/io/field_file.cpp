@@ -377,13 +377,7 @@ void FieldFile::write(const Comm& user_comm, const std::string& path,
     });
     detail::in_rank_order(comm,
                           [&] { write_slabs(caller, partial, records, slabs, std::nullopt); });
-    agree_on(comm, [&] {
-      if (comm.rank() != 0) return;
-      std::error_code error;
-      std::filesystem::rename(partial, path, error);
-      FERRY_CHECK(!error, Errc::Io, caller, ": cannot rename \"", partial, "\" to \"", path,
-                  "\": ", error.message(), ". Check the permissions of the directory");
-    });
+    detail::move_into_place(comm, caller, partial, path);
   } catch (const Error&) {
     // Every rank raises the same error; rank 0 just cleans up after it.
     if (comm.rank() == 0) std::remove(partial.c_str());

@@ -1,9 +1,12 @@
 #include "coupling/io/rank_order.hpp"
 
+#include <filesystem>
 #include <new>
 #include <optional>
+#include <system_error>
 
 #include "util/agree.hpp"
+#include "util/check.hpp"
 #include "util/mpi.hpp"
 
 namespace ferry::coupling::detail {
@@ -33,6 +36,17 @@ void in_rank_order(const Comm& comm, const std::function<void()>& step) {
   if (comm.rank() + 1 < comm.size())
     FERRY_CALL_MPI(MPI_Send(&ok, 1, MPI_INT, comm.rank() + 1, kTokenTag, comm.get()));
   ferry::detail::agree(comm, failure);
+}
+
+void move_into_place(const Comm& comm, const char* caller, const std::string& partial,
+                     const std::string& path) {
+  ferry::detail::agree_on(comm, [&] {
+    if (comm.rank() != 0) return;
+    std::error_code error;
+    std::filesystem::rename(partial, path, error);
+    FERRY_CHECK(!error, Errc::Io, caller, ": cannot rename \"", partial, "\" to \"", path,
+                "\": ", error.message(), ". Check the permissions of the directory");
+  });
 }
 
 }  // namespace ferry::coupling::detail

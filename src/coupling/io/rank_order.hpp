@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include "ferry/comm.hpp"
 
@@ -13,5 +14,10 @@ namespace ferry::coupling::detail {
 /// theirs but still pass the token on; then every rank raises the first failure
 /// (ferry::detail::agree), so no rank waits for a token that never comes.
 void in_rank_order(const Comm& comm, const std::function<void()>& step);
+
+/// Collective over `comm`: rank 0 renames the finished file `partial` to `path`, so a
+/// reader never sees a half-written file; a failure raises Errc::Io on every rank.
+void move_into_place(const Comm& comm, const char* caller, const std::string& partial,
+                     const std::string& path);
 
 }  // namespace ferry::coupling::detail

@@ -14,6 +14,7 @@
 #include "ferry/error.hpp"
 #include "ferry/global_sum.hpp"
 #include "ferry/layout.hpp"
+#include "mpi_ranks.hpp"
 #include "test_support.hpp"
 
 using ferry::Conserve;
@@ -25,6 +26,9 @@ using ferry::SumMethod;
 
 namespace {
 
+using regrid_test::rank_of;
+using regrid_test::size_of;
+
 constexpr int kComponents = 2;
 constexpr std::int64_t kSrcPoints = 5003;
 constexpr std::int64_t kDstPoints = 3001;
@@ -32,17 +36,6 @@ constexpr Conserve kConserves[] = {Conserve::Global, Conserve::GlobalPositive,
                                    Conserve::BasinBalance, Conserve::BasinPositive};
 constexpr SumMethod kSums[] = {SumMethod::Gather, SumMethod::Lsum8, SumMethod::Lsum16,
                                SumMethod::Ddpdd, SumMethod::Reprosum};
-
-int rank_of(MPI_Comm comm) {
-  int r = 0;
-  MPI_Comm_rank(comm, &r);
-  return r;
-}
-int size_of(MPI_Comm comm) {
-  int s = 0;
-  MPI_Comm_size(comm, &s);
-  return s;
-}
 
 bool is_basin(Conserve c) { return c == Conserve::BasinBalance || c == Conserve::BasinPositive; }
 

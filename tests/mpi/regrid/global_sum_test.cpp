@@ -18,6 +18,7 @@
 #include "ferry/error.hpp"
 #include "ferry/global_sum.hpp"
 #include "ferry/layout.hpp"
+#include "mpi_ranks.hpp"
 #include "test_support.hpp"
 
 using ferry::Errc;
@@ -26,21 +27,13 @@ using ferry::SumMethod;
 
 namespace {
 
+using regrid_test::rank_of;
+using regrid_test::size_of;
+
 constexpr int kSums = 3;
 constexpr std::int64_t kPoints = 30011;
 constexpr SumMethod kMethods[] = {SumMethod::Gather, SumMethod::Lsum8, SumMethod::Lsum16,
                                   SumMethod::Ddpdd, SumMethod::Reprosum};
-
-int rank_of(MPI_Comm comm) {
-  int r = 0;
-  MPI_Comm_rank(comm, &r);
-  return r;
-}
-int size_of(MPI_Comm comm) {
-  int s = 0;
-  MPI_Comm_size(comm, &s);
-  return s;
-}
 
 // kSums terms per global point: magnitudes over 2^-60 .. 2^60 (36 decades) and both
 // signs, from mt19937_64, whose stream the standard fixes.

@@ -15,18 +15,9 @@
 #include <string>
 #include <vector>
 
-namespace regrid_test {
+#include "mpi_ranks.hpp"
 
-inline int rank_of(MPI_Comm comm) {
-  int r = 0;
-  MPI_Comm_rank(comm, &r);
-  return r;
-}
-inline int size_of(MPI_Comm comm) {
-  int s = 0;
-  MPI_Comm_size(comm, &s);
-  return s;
-}
+namespace regrid_test {
 
 /// A file made by make_test_data.sh (CTest fixture regrid_data).
 inline std::string data_path(const std::string& name) {
