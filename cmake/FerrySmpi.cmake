@@ -1,5 +1,6 @@
 # Builds under SimGrid's SMPI (CMAKE_CXX_COMPILER=smpicxx), which runs ferry on a
-# simulated cluster; see docs/benchmarks/scale.md. Sets FERRY_MPI_IS_SMPI.
+# simulated cluster; see docs/benchmarks/scale.md. Sets FERRY_MPI_IS_SMPI and, for
+# the compiler, FERRY_SMPI (code working around SMPI's limits tests it).
 include(CheckCXXSourceCompiles)
 set(CMAKE_REQUIRED_LIBRARIES MPI::MPI_CXX)
 # SMPI_SAMPLE_LOCAL marks SMPI's mpi.h.
@@ -14,7 +15,7 @@ unset(CMAKE_REQUIRED_LIBRARIES)
 if(FERRY_MPI_IS_SMPI)
   # smpicxx force-includes smpi_helpers.h, whose malloc/free macros break system
   # headers declaring them (<malloc.h>); ferry needs no SMPI_SHARED_MALLOC interception.
-  add_compile_definitions(SMPI_NO_OVERRIDE_MALLOC)
+  add_compile_definitions(SMPI_NO_OVERRIDE_MALLOC FERRY_SMPI)
   if(BUILD_SHARED_LIBS)
     message(WARNING "SMPI privatizes the globals of the simulated program, not those of "
       "shared libraries: configure with -DBUILD_SHARED_LIBS=OFF")

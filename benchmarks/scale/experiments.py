@@ -83,7 +83,7 @@ def experiments(quick):
             paper="P2P wins below about 12 messages per process, butterfly above; "
             "adaptive is best everywhere and 13.9x faster than P2P at 96.",
             simulated=_toy_messages(pick(24, 12), pick([1, 4, 12, 24], [1, 12]))
-            + pick(_toy_messages(96, [12, 48, 96]), []),
+            + pick(_toy_messages(96, [12, 48, 96]) + _toy_messages(192, [96]), []),
             real=_toy_messages(2, [1, 2]) + _toy_messages(4, [1, 2, 4]),
             paper_speedup={96: 13.9},
         ),
@@ -129,7 +129,7 @@ def experiments(quick):
             x_label="processes per model",
             paper="Adaptive best throughout: 11.68x over P2P at 96 processes (32 "
             "messages per process), 3.48x at 192 (18 messages).",
-            simulated=_pairs(pick([6, 12, 24, 48, 96], [6]), ("gamil",)),
+            simulated=_pairs(pick([6, 12, 24, 48, 96, 192], [6]), ("gamil",)),
             real=_pairs([1, 2, 4], ("gamil",)),
             paper_speedup={96: 11.68, 192: 3.48},
         ),
@@ -140,7 +140,7 @@ def experiments(quick):
             x_label="processes per model",
             paper="Below 24 processes butterfly is far behind and adaptive matches "
             "P2P; above, adaptive wins, 4.01x over P2P at 192.",
-            simulated=_pairs(pick([6, 12, 24, 48, 96], [6]), ("cesm",)),
+            simulated=_pairs(pick([6, 12, 24, 48, 96, 192], [6]), ("cesm",)),
             paper_speedup={192: 4.01},
         ),
         Experiment(

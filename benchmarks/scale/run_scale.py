@@ -39,11 +39,6 @@ SIM_LIMIT_REASON = {
     "alltoallv": "MPI_Ialltoallv in SMPI costs O(P^2) simulated messages",
 }
 
-# Engines simulated but left out of the adaptive engine's candidates: under SMPI, rma
-# delivers wrong values in some configurations (its results say which), and adaptive
-# would then fail its check whenever it chose rma.
-SIM_NOT_CANDIDATES = {"rma": "delivers wrong values under SMPI in some configurations"}
-
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -71,6 +66,9 @@ def parse_args():
     parser.add_argument("--sim-max-ranks", action="append", default=[], metavar="ENGINE=N",
                         help="simulate ENGINE only up to N ranks (defaults: "
                         + ", ".join(f"{k}={v}" for k, v in DEFAULT_SIM_MAX_RANKS.items()) + ")")
+    parser.add_argument("--sim-points-max-ranks", type=int, default=None, metavar="N",
+                        help="simulate only the configurations of at most N ranks in all, "
+                        "recording nothing for the others (a later --resume run adds them)")
     parser.add_argument("--timeout", type=float, default=1800,
                         help="seconds before one run is given up (default 1800)")
     parser.add_argument("--results", type=Path,
@@ -108,18 +106,20 @@ def _runs(engines):
     return runs
 
 
-def simulate(experiments, store, simulator, platform, limits):
+def simulate(experiments, store, simulator, platform, limits, max_ranks):
     engines = simulator.engines()
     log(f"simulating on {platform}; engines: {', '.join(engines)}")
     for e in experiments:
         for point in e.simulated:
+            if max_ranks is not None and point.ranks > max_ranks:
+                continue
             # A fresh cache per configuration: the first adaptive run profiles and fills it.
             with tempfile.TemporaryDirectory() as work:
                 cache = Path(work) / "tuning-cache"
                 simulated = [name for name in engines
                              if point.ranks <= limits.get(name, point.ranks)]
                 candidates = [name for name in simulated
-                              if name != tables.ADAPTIVE and name not in SIM_NOT_CANDIDATES]
+                              if name != tables.ADAPTIVE]
                 for label, engine in _runs(engines):
                     record = make_record(e, "sim", platform, point, label)
                     if store.has(run_key(record)):
@@ -198,7 +198,8 @@ def main():
         if not args.no_sim:
             simulator = launch.Simulator(args.smpi_ferry, args.platform, ROOT, args.sim_repeat,
                                          args.timeout)
-            simulate(chosen, store, simulator, platform, rank_limits(args.sim_max_ranks))
+            simulate(chosen, store, simulator, platform, rank_limits(args.sim_max_ranks),
+                     args.sim_points_max_ranks)
         if not args.no_real:
             run_real(chosen, store, launch.RealMpi(args.ferry, ROOT, args.real_repeat,
                                                    args.timeout))

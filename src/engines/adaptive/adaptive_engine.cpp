@@ -26,16 +26,20 @@ constexpr int kDefaultSamples = 3;
 // two on 4 ranks of one node. Timing them would favour whichever engine warms fastest.
 constexpr int kDefaultWarmup = 2;
 constexpr int kMaxExchanges = 1000;
+// A later candidate must be more than this much faster to be chosen (see
+// CandidateSearch): half a microsecond in 25 is noise, not a reason for an engine
+// with a costlier setup.
+constexpr int kDefaultMarginPercent = 2;
 
-// An integer option in [min, kMaxExchanges]; Errc::Arg with the allowed range.
-int count_option(const EngineOptions& options, const std::string& key, int fallback, int min,
-                 const char* meaning) {
+// An integer option in [min, max]; Errc::Arg with the allowed range.
+int int_option(const EngineOptions& options, const std::string& key, int fallback, int min,
+               int max, const char* meaning) {
   const std::string text = options.get_string(key, std::to_string(fallback));
   char* end = nullptr;
   const long value = std::strtol(text.c_str(), &end, 10);
-  FERRY_CHECK(!text.empty() && *end == '\0' && value >= min && value <= kMaxExchanges, Errc::Arg,
+  FERRY_CHECK(!text.empty() && *end == '\0' && value >= min && value <= max, Errc::Arg,
               "adaptive: option ", key, "=\"", text, "\" must be an integer in ", min, "..",
-              kMaxExchanges, " (", meaning, "; default ", fallback, ")");
+              max, " (", meaning, "; default ", fallback, ")");
   return static_cast<int>(value);
 }
 
@@ -67,21 +71,25 @@ std::vector<std::string> candidate_engines(const std::string& requested) {
   return chosen;
 }
 
-// Collective: every rank gets rank 0's `text`. One broadcast when it fits in
-// kInlineText bytes (a cache path and entry do), a second one for the rest otherwise.
+// Collective: every rank gets rank 0's `text`. One reduction when it fits in
+// kInlineText bytes (a cache path and entry do), a broadcast of the rest otherwise.
+// The reduction (MAX, the other ranks giving zeros) stands in for a broadcast
+// because some MPI libraries (SimGrid SMPI: ~90 us on 24 ranks) make the first
+// broadcast on a communicator pay a one-off setup, a reduction of 1 KiB does not.
 void broadcast_text(const Comm& comm, std::string& text) {
   constexpr std::size_t kInlineText = 1024;
-  std::vector<char> block(sizeof(std::uint64_t) + kInlineText, '\0');
+  std::vector<unsigned char> block(sizeof(std::uint64_t) + kInlineText, 0);
   std::uint64_t length = text.size();
   if (comm.rank() == 0) {
     std::memcpy(block.data(), &length, sizeof length);
     std::memcpy(block.data() + sizeof length, text.data(),
                 std::min<std::size_t>(length, kInlineText));
   }
-  FERRY_CALL_MPI(MPI_Bcast(block.data(), static_cast<int>(block.size()), MPI_BYTE, 0, comm.get()));
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, block.data(), static_cast<int>(block.size()),
+                               MPI_UNSIGNED_CHAR, MPI_MAX, comm.get()));
   std::memcpy(&length, block.data(), sizeof length);
   if (comm.rank() != 0)
-    text.assign(block.data() + sizeof length,
+    text.assign(reinterpret_cast<const char*>(block.data()) + sizeof length,
                 std::min<std::size_t>(static_cast<std::size_t>(length), kInlineText));
   if (length <= kInlineText) return;
   text.resize(static_cast<std::size_t>(length));
@@ -126,15 +134,17 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   FieldSet field_set;
   std::string cache_option;
   bool retune = false;
-  // Errors in the options are agreed on in the signature's MAX reduction below, and
+  // Errors in the options are agreed on in the signature's reduction below (a MAX), and
   // only when some rank failed does agree() find and broadcast the first error.
   std::optional<Error> failed;
   try {
     field_set.assign(fields);
-    samples_ = count_option(options, "samples", kDefaultSamples, 1,
-                            "exchanges timed per candidate");
-    warmup_ = count_option(options, "warmup", kDefaultWarmup, 0,
-                           "exchanges per candidate before the timed ones");
+    samples_ = int_option(options, "samples", kDefaultSamples, 1, kMaxExchanges,
+                          "exchanges timed per candidate");
+    warmup_ = int_option(options, "warmup", kDefaultWarmup, 0, kMaxExchanges,
+                         "exchanges per candidate before the timed ones");
+    margin_percent_ = int_option(options, "margin", kDefaultMarginPercent, 0, 50,
+                                 "percent by which a later candidate must be faster");
     cache_option = options.get_string("cache", "");
     candidates_ = candidate_engines(options.get_string("candidates", ""));
     retune = options.get_bool(name(), "retune", false);
@@ -144,18 +154,20 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   } catch (const std::bad_alloc&) {
     failed = Error(Errc::NoMemory, "out of memory while setting up", comm.rank());
   }
-  // The plan's signature keys the cache; its MAX reduction also checks that every
+  // The plan's signature keys the cache; the maxima of its reduction also check that every
   // rank has the same counts (every rank reduces its samples at the same exchange).
-  std::vector<std::int64_t> range = {failed ? 1 : 0, samples_, -samples_, warmup_, -warmup_};
+  std::vector<std::int64_t> range = {failed ? 1 : 0,   samples_,        -samples_, warmup_,
+                                     -warmup_,         margin_percent_, -margin_percent_};
   signature_ = plan_signature(plan, comm, failed ? 0 : field_set.point_bytes_all(), range);
   if (range[0] != 0) agree(comm, failed);  // throws on every rank
-  FERRY_CHECK(range[1] == -range[2] && range[3] == -range[4], Errc::Arg,
-              "adaptive: options samples and warmup must be the same on every rank; got samples ",
-              -range[2], " to ", range[1], ", warmup ", -range[4], " to ", range[3],
-              ". Give every rank the same options");
+  FERRY_CHECK(range[1] == -range[2] && range[3] == -range[4] && range[5] == -range[6], Errc::Arg,
+              "adaptive: options samples, warmup and margin must be the same on every rank; got "
+              "samples ",
+              -range[2], " to ", range[1], ", warmup ", -range[4], " to ", range[3], ", margin ",
+              -range[6], " to ", range[5], ". Give every rank the same options");
 
-  // Rank 0's cache path, retune option and entry hold for every rank: one broadcast.
-  // On a cache hit, setup thus costs three collectives besides the chosen engine's.
+  // Rank 0's cache path, retune option and entry hold for every rank: one reduction.
+  // On a cache hit, setup thus costs two collectives besides the chosen engine's.
   cached_ = look_up_cache(cache_option, retune);
   if (cached_) {
     chosen_ = cached_->choice;
@@ -171,7 +183,7 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   for (const std::string& engine : candidates_)
     candidates.push_back({engine, engine == kButterflyEngine ? "all" : ""});
   for (const Candidate& c : candidates) engine_for(c);
-  search_.emplace(std::move(candidates), stages);
+  search_.emplace(std::move(candidates), stages, margin_percent_ / 100.0);
   local_seconds_.assign(static_cast<std::size_t>(samples_), 0.0);
   profiling_ = true;
   active_ = &engine_for(search_->current());
@@ -299,6 +311,10 @@ void AdaptiveEngine::begin(const void* const* src, void* const* dst, const std::
     return;
   }
   sampling_ = samples_this_exchange(mask);
+  // Profiled exchanges start together. Otherwise a rank that arrives early counts
+  // its wait for the others (their previous exchange or computation) as transfer
+  // time, and that skew depends on the candidate timed before, not on this one.
+  FERRY_CALL_MPI(MPI_Barrier(comm_->get()));
   const double start = MPI_Wtime();
   active_->begin(src, dst, mask);
   exchange_seconds_ = MPI_Wtime() - start;
@@ -415,7 +431,8 @@ EngineReport AdaptiveEngine::report() const {
                  " candidates in ", exchanges_, " exchanges\n",
                  measurement_table(search_->measured(), chosen_), "  median_ms: median of ",
                  samples_, " timed exchanges (after ", warmup_,
-                 " warm-up ones) of the slowest rank's\n  time inside begin(), test() and end()\n",
+                 " warm-up ones) of the slowest rank's\n  time inside begin(), test() and end(); ",
+                 "a later candidate wins if over ", margin_percent_, " % faster\n",
                  "  profiling cost: the ", sampled_, " timed exchanges took ",
                  ms(sampled_seconds_), " ms, ", ms(chosen_total), " ms with the choice\n");
   } else if (cached_) {

@@ -74,6 +74,7 @@ class AdaptiveEngine final : public Engine {
   int samples_ = 0;
   std::vector<std::string> candidates_;  // engine names timed, in order
   int warmup_ = 0;
+  int margin_percent_ = 0;
   std::string cache_path_;  // rank 0's choice, broadcast; empty: no cache
   std::string signature_;
   std::vector<std::string> cache_notes_;  // what happened with the cache, for the report

@@ -6,9 +6,11 @@
 
 namespace ferry::detail {
 
-CandidateSearch::CandidateSearch(std::vector<Candidate> candidates, int butterfly_stages)
-    : given_(std::move(candidates)), stages_(butterfly_stages) {
+CandidateSearch::CandidateSearch(std::vector<Candidate> candidates, int butterfly_stages,
+                                 double margin)
+    : given_(std::move(candidates)), stages_(butterfly_stages), margin_(margin) {
   FERRY_ASSERT(!given_.empty(), "the adaptive engine needs at least one candidate");
+  FERRY_ASSERT(margin >= 0 && margin < 1, "margin ", margin, " outside [0, 1)");
   for (const Candidate& c : given_) has_butterfly_ = has_butterfly_ || c.engine == kButterflyEngine;
   advance();
 }
@@ -20,14 +22,14 @@ std::size_t CandidateSearch::planned() const noexcept {
 void CandidateSearch::record(double median_seconds) {
   FERRY_ASSERT(!done_, "record after the search ended");
   measured_.push_back({current_, median_seconds});
-  if (median_seconds < best().median_seconds) best_ = measured_.size() - 1;
+  if (clearly_faster(median_seconds, best().median_seconds)) best_ = measured_.size() - 1;
 
   if (current_.engine == kButterflyEngine) {
     if (current_.stages == "all") {
       kept_.assign(static_cast<std::size_t>(stages_), '1');
       kept_median_ = median_seconds;
     } else {
-      if (median_seconds < kept_median_) {
+      if (clearly_faster(median_seconds, kept_median_)) {
         kept_ = current_.stages;
         kept_median_ = median_seconds;
       }

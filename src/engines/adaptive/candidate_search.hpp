@@ -18,14 +18,19 @@ struct Measurement {
 /// was among them, the data-transfer paper's greedy pass over its stages. The pass
 /// starts from every stage kept (the "butterfly:all" measurement); for stage s = 0,
 /// 1, ... it tries the best mask so far with stage s skipped and keeps the skip if
-/// that is faster. The winner is the lowest median of all (the earliest on ties).
+/// that is clearly faster. The winner is the earliest candidate that no later one
+/// beats clearly.
+///
+/// "Clearly faster" means a median below (1 - margin) times the other's: a later
+/// candidate, usually a more complex engine with a costlier setup (butterfly masks
+/// set up during profiling, rma's windows), must win by more than timing noise.
 ///
 /// Not collective and deterministic: ranks fed the same medians walk the same path.
 class CandidateSearch {
  public:
   /// `butterfly_stages`: the plan's stage count (ignored without a butterfly candidate).
-  /// `candidates` must not be empty.
-  CandidateSearch(std::vector<Candidate> candidates, int butterfly_stages);
+  /// `candidates` must not be empty; `margin` in [0, 1).
+  CandidateSearch(std::vector<Candidate> candidates, int butterfly_stages, double margin);
 
   bool done() const noexcept { return done_; }
   /// The candidate to measure next; only while !done().
@@ -44,6 +49,7 @@ class CandidateSearch {
  private:
   std::vector<Candidate> given_;
   int stages_ = 0;
+  double margin_ = 0;
   bool has_butterfly_ = false;
   std::size_t next_given_ = 0;
   Candidate current_;
@@ -58,6 +64,9 @@ class CandidateSearch {
   double kept_median_ = 0;
 
   void advance();
+  bool clearly_faster(double median, double than) const noexcept {
+    return median < (1 - margin_) * than;
+  }
 };
 
 }  // namespace ferry::detail

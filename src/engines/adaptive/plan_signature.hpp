@@ -16,11 +16,11 @@ namespace ferry::detail {
 /// fields (`point_bytes`), messages per exchange (total, and the most one rank sends
 /// or receives), bytes sent per exchange (total, and the most one rank sends), and
 /// last the MPI library (the first line of MPI_Get_library_version; '|' becomes '/'
-/// so the line stays a valid cache entry). Two reductions.
+/// so the line stays a valid cache entry). One reduction.
 std::string plan_signature(const Plan& plan, const Comm& comm, std::size_t point_bytes);
 
 /// As above, and `also_max` (this rank's values in, the maxima over ranks out) rides
-/// in the signature's MAX reduction, so a caller needing a maximum pays no extra one.
+/// in the signature's reduction, so a caller needing a maximum pays no extra one.
 std::string plan_signature(const Plan& plan, const Comm& comm, std::size_t point_bytes,
                            std::vector<std::int64_t>& also_max);
 

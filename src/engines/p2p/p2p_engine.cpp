@@ -6,7 +6,15 @@ namespace ferry::detail {
 
 namespace {
 constexpr int kTag = 7001;
-}
+// SimGrid SMPI 3.32 deadlocks when a persistent send restarts before the receiver
+// matched its previous message (back-to-back exchanges do that); under SMPI every
+// exchange posts fresh requests instead.
+#ifdef FERRY_SMPI
+constexpr bool kPersistentRequests = false;
+#else
+constexpr bool kPersistentRequests = true;
+#endif
+}  // namespace
 
 P2pEngine::~P2pEngine() {
   int finalized = 0;
@@ -19,8 +27,9 @@ P2pEngine::~P2pEngine() {
 void P2pEngine::setup_transfer(const EngineOptions&) {
   const PlanSide& recv = plan().recv();
   const PlanSide& send = plan().send();
-  persistent_.assign(recv.peer_count() + send.peer_count(), MPI_REQUEST_NULL);
-  active_.assign(persistent_.size(), MPI_REQUEST_NULL);
+  active_.assign(recv.peer_count() + send.peer_count(), MPI_REQUEST_NULL);
+  if (!kPersistentRequests) return;
+  persistent_.assign(active_.size(), MPI_REQUEST_NULL);
   for (std::size_t k = 0; k < recv.peer_count(); ++k)
     FERRY_CALL_MPI(MPI_Recv_init(recv_buffer() + recv_displs()[k], recv_bytes()[k], MPI_BYTE,
                                  recv.peers[k], kTag, comm(), &persistent_[k]));
@@ -31,7 +40,7 @@ void P2pEngine::setup_transfer(const EngineOptions&) {
 }
 
 void P2pEngine::start_transfer() {
-  using_persistent_ = moves_all_fields();
+  using_persistent_ = kPersistentRequests && moves_all_fields();
   if (using_persistent_) {
     if (!persistent_.empty())
       FERRY_CALL_MPI(MPI_Startall(static_cast<int>(persistent_.size()), persistent_.data()));

@@ -12,6 +12,15 @@ constexpr int kTagBlock = 7101;  // setup: a destination tells a source where it
 constexpr int kTagReady = 7102;  // source -> destination: the block is filled
 constexpr int kTagFree = 7103;   // destination -> source: the block has been read
 
+// SimGrid SMPI 3.32's MPI_Win_shared_query returns the node's first base for every
+// rank, so stores into a node peer's block would land in another rank's memory;
+// under SMPI blocks are put through the network model by default.
+#ifdef FERRY_SMPI
+constexpr bool kSharedMemoryDefault = false;
+#else
+constexpr bool kSharedMemoryDefault = true;
+#endif
+
 void start_all(std::vector<MPI_Request>& requests, std::size_t first, std::size_t last) {
   if (first < last)
     FERRY_CALL_MPI(MPI_Startall(static_cast<int>(last - first), requests.data() + first));
@@ -68,7 +77,7 @@ void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<Fiel
   // that fails never leaves the others waiting in one.
   agree_on(comm, [&] {
     fields_.assign(fields);
-    shared_memory = options.get_bool(name(), "shared_memory", true);
+    shared_memory = options.get_bool(name(), "shared_memory", kSharedMemoryDefault);
     const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
     for (std::size_t k = 0; k < plan.send().peer_count(); ++k)
       mpi_count<int>(plan.send().count(k) * point_bytes, "rma: bytes of one block put to a peer");
