@@ -115,11 +115,18 @@ class Coupler {
   /// Collective over the ranks that declare the target field, with the same
   /// `max_steps` (>= 1); waits until a new step is there or the source has finished.
   /// The source ends the stream in finalize(), so read the steps you need before it
-  /// (steps loaded but not read by then are dropped). Raises Errc::Arg for an unknown buffer, Errc::State on a rank that
-  /// does not read it. See TimeSeriesReader::read.
+  /// (steps loaded but not read by then are dropped). Raises Errc::Arg for an unknown
+  /// buffer, Errc::State on a rank that does not read it. See TimeSeriesReader::read.
   ReadResult read(const std::string& buffer, void* out, std::int64_t max_steps);
   /// The steps of this rank's last read of `buffer`, in order. Not collective.
   const std::vector<std::int64_t>& read_steps(const std::string& buffer);
+  /// This rank's number of values of one step of `buffer` (its points of the source
+  /// field where it loads the buffer, of the target field where it reads it, 0
+  /// elsewhere), and the buffer's type: what load reads and read writes per step.
+  /// For bindings that check array sizes. Not collective; between enddef and
+  /// finalize. Raises Errc::Arg for an unknown buffer.
+  std::int64_t buffer_values(const std::string& buffer) const;
+  Datatype buffer_type(const std::string& buffer) const;
 
   /// Collective over the whole run: completes pending puts, writes restarts for lagged
   /// fields and accumulations in progress, closes the buffers (steps not read by then

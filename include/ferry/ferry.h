@@ -93,8 +93,8 @@ int ferry_exchange_destroy(ferry_exchange** exchange);
  *
  * Lifecycle: ferry_coupler_create (collective over every rank of the run), then
  * def_grid / def_partition / set_* / def_field on the ranks that hold data, then
- * ferry_coupler_enddef (collective), put / get as the model steps,
- * ferry_coupler_finalize (collective), and ferry_coupler_destroy before
+ * ferry_coupler_enddef (collective), put / get (and load / read of the buffers) as
+ * the model steps, ferry_coupler_finalize (collective), and ferry_coupler_destroy before
  * MPI_Finalize. Grids, partitions and fields are named by the int ids the def_*
  * calls return (-1 when they fail); they are valid for that coupler on this rank only. */
 
@@ -161,7 +161,30 @@ int ferry_coupler_put(ferry_coupler* coupler, int field, double time, const void
  * until they are there, or fails with FERRY_ERR_STATE when the watchdog fires. data is
  * written only when *status has FERRY_STATUS_RECEIVED. */
 int ferry_coupler_get(ferry_coupler* coupler, int field, double time, void* data, int* status);
-/* Collective over the run: completes pending puts, writes restarts and timers. */
+/* Time-series buffers (the `buffers:` entries of the configuration; docs/user/coupler.md).
+ * Not collective. Loads this rank's values of the source field of `buffer` as step
+ * `step` (steps strictly increase, the same on every rank that declares the source
+ * field); lossless buffers may wait for the target to read. */
+int ferry_coupler_load(ferry_coupler* coupler, const char* buffer, const void* data, int64_t step);
+/* Collective over the ranks that declare the target field, the same max_steps (>= 1)
+ * on each: waits for new steps, then writes up to max_steps of them to out, this
+ * rank's values of the target field step after step (room for max_steps x
+ * ferry_coupler_buffer_values). *n_steps == 0 means the stream ended; *first_step gets
+ * the first step read, *lost_steps the steps skipped (lossy mode). Any of the three
+ * outputs may be NULL. */
+int ferry_coupler_read(ferry_coupler* coupler, const char* buffer, void* out, int64_t max_steps,
+                       int64_t* first_step, int64_t* n_steps, int64_t* lost_steps);
+/* Not collective. Copies the steps of this rank's last read of `buffer` (n_steps
+ * values) into steps, which has room for `size` values: FERRY_ERR_ARG_SIZE if fewer. */
+int ferry_coupler_read_steps(ferry_coupler* coupler, const char* buffer, int64_t size,
+                             int64_t* steps);
+/* Not collective. This rank's number of values of one step of `buffer` (0 on ranks
+ * that neither load nor read it) and the buffer's FERRY_TYPE_*: what load reads and
+ * read writes per step. */
+int ferry_coupler_buffer_values(const ferry_coupler* coupler, const char* buffer, int64_t* values);
+int ferry_coupler_buffer_type(const ferry_coupler* coupler, const char* buffer, int* type);
+/* Collective over the run: completes pending puts, closes the buffers (steps not read
+ * by then are dropped), writes restarts and timers. */
 int ferry_coupler_finalize(ferry_coupler* coupler);
 /* Frees the coupler and its communicators and sets *coupler to NULL. Call it on every
  * rank before MPI_Finalize. */

@@ -1,5 +1,6 @@
 // ferry.Coupler: a ferry::Coupler whose put and get take NumPy arrays, checked
-// against the declared field (type, points, bundle) and read or written in place.
+// against the declared field (type, points, bundle) and read or written in place;
+// the time-series buffers of the configuration load and read NumPy arrays the same way.
 #include "ferry/coupler.hpp"
 
 #include <nanobind/stl/filesystem.h>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -19,6 +21,7 @@
 #include "bindings/buffers.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/datatypes.hpp"
+#include "bindings/nd_arrays.hpp"
 #include "ferry/error.hpp"
 
 namespace ferry::python {
@@ -123,6 +126,75 @@ class CouplerBinding {
     return static_cast<CouplingStatus>(coupler_->get(field, time, data));
   }
 
+  void load(const std::string& buffer, nb::handle values, std::int64_t step) {
+    const std::int64_t points = coupler_->buffer_values(buffer);  // Errc::Arg if unknown
+    const void* data = nullptr;
+    // A rank without values of the buffer passes none: the library tells a rank that
+    // does not load the buffer.
+    if (points > 0)
+      data = readable_buffer(
+          values, {coupler_->buffer_type(buffer), points, 1, "values"},
+          {"Coupler.load: the array for buffer \"" + buffer + "\"", rank_,
+           "Size it with Coupler.buffer_values (this rank's points of the buffer's field)"});
+    nb::gil_scoped_release unlocked;
+    coupler_->load(buffer, data, step);
+  }
+
+  // Collective over the reading ranks, so a bad argument on this rank still enters
+  // the read (without an array): every reading rank then fails alike.
+  nb::tuple read(const std::string& buffer, nb::handle out) {
+    const std::int64_t points = coupler_->buffer_values(buffer);  // Errc::Arg if unknown
+    const Datatype type = coupler_->buffer_type(buffer);
+    nb::object steps_array = nb::none();
+    std::int64_t max_steps = 0;
+    void* data = nullptr;
+    std::optional<Error> problem;
+    try {
+      // An array has a shape of at least one extent; NumPy integers have shape () too.
+      const bool is_array =
+          nb::hasattr(out, "shape") && nb::len(nb::object(out.attr("shape"))) > 0;
+      if (is_array) {
+        steps_array = nb::borrow(out);
+        max_steps = nb::cast<std::int64_t>(out.attr("shape")[0]);
+      } else {
+        max_steps = index_from_python(out, "Coupler.read: max_steps (or the output array)");
+        if (max_steps >= 1)
+          steps_array = nb::module_::import_("numpy").attr("empty")(
+              nb::make_tuple(max_steps, points), numpy_dtype(type));
+      }
+      if (points > 0 && !steps_array.is_none())
+        data = writable_array(steps_array, {type, {-1, points}},
+                              "Coupler.read: the output array of buffer \"" + buffer +
+                                  "\" on rank " + std::to_string(rank_));
+    } catch (const Error& e) {
+      problem = e;
+    }
+    ReadResult result;
+    {
+      nb::gil_scoped_release unlocked;
+      if (!problem) {
+        result = coupler_->read(buffer, data, max_steps);
+      } else {
+        try {
+          coupler_->read(buffer, nullptr, max_steps);  // fails on every reading rank
+        } catch (const Error&) {
+        }
+      }
+    }
+    if (problem) throw *problem;
+    return nb::make_tuple(steps_array[nb::slice(result.n_steps)], result.first_step,
+                          result.lost_steps);
+  }
+
+  nb::object read_steps(const std::string& buffer) {
+    return nb::module_::import_("numpy").attr("array")(nb::cast(coupler_->read_steps(buffer)),
+                                                       "dtype"_a = "int64");
+  }
+
+  std::int64_t buffer_values(const std::string& buffer) const {
+    return coupler_->buffer_values(buffer);
+  }
+
   void finalize() {
     nb::gil_scoped_release unlocked;
     coupler_->finalize();
@@ -210,6 +282,7 @@ void bind_coupler(nb::module_& m) {
       "  def_grid / def_partition / def_field   per component, on the ranks holding data\n"
       "  enddef()                             collective: builds every exchange\n"
       "  put / get ...                        as the model steps\n"
+      "  load / read ...                      time-series buffers (`buffers:` entries)\n"
       "  finalize()                           collective: writes restarts and timers\n\n"
       "`components` is the name (str) or names (list) of the components this rank runs;\n"
       "`config` the YAML configuration file, the same on every rank.")
@@ -251,8 +324,24 @@ void bind_coupler(nb::module_& m) {
       .def("get", &CouplerBinding::get, "field"_a, "time"_a, "out"_a.none(),
            "Gets this rank's values of an \"in\" field at model time `time` into `out` (in\n"
            "place; same shape rules as put). Blocks until they arrive. Returns ferry.Status.")
+      .def("load", &CouplerBinding::load, "buffer"_a, "values"_a.none(), "step"_a,
+           "Not collective: loads this rank's values of the source field of `buffer` (a\n"
+           "`buffers:` entry) as step `step`: C-contiguous, the field's dtype, shape\n"
+           "(points,). Steps strictly increase; a lossless buffer may wait for the target.")
+      .def("read", &CouplerBinding::read, "buffer"_a, "out"_a,
+           "Collective over the ranks that read `buffer`, the same max_steps on each: waits\n"
+           "for new steps, then reads up to max_steps of them. `out`: an array of shape\n"
+           "(max_steps, points) and the field's dtype, written in place, or the number\n"
+           "max_steps for a new array. Returns (values, first_step, lost_steps), values of\n"
+           "shape (n_steps, points); n_steps == 0 means the stream ended.")
+      .def("read_steps", &CouplerBinding::read_steps, "buffer"_a,
+           "The step numbers of this rank's last read of `buffer` (an int64 array).")
+      .def("buffer_values", &CouplerBinding::buffer_values, "buffer"_a,
+           "This rank's points of the buffer's field: the values of one step (0 on ranks\n"
+           "that neither load nor read it).")
       .def("finalize", &CouplerBinding::finalize,
-           "Collective over the run: completes pending puts, writes restarts and timers.");
+           "Collective over the run: completes pending puts, closes the buffers (steps not\n"
+           "read by then are dropped), writes restarts and timers.");
 }
 
 }  // namespace ferry::python

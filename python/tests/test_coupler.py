@@ -1,7 +1,8 @@
 """ferry.Coupler from Python: put/get with periods, bundles, transforms, lags and
-status flags, and a worker-style analysis component, each checked against values
-computed here. Component "atm" runs on the first half of the ranks, "ocn" on the
-rest; a single rank runs both, one after the other."""
+status flags, a worker-style analysis component, and a time-series buffer loaded and
+read with NumPy arrays, each checked against values computed here. Component "atm"
+runs on the first half of the ranks, "ocn" on the rest; a single rank runs both, one
+after the other."""
 
 import os
 import sys
@@ -37,15 +38,18 @@ def who(comm):
     return Components(comm)
 
 
-def write_config(comm, directory, exchanges, start=0, length=1000):
+def write_config(comm, directory, exchanges, start=0, length=1000, buffers=""):
     """Rank 0 writes the configuration; every rank gets its path."""
     path = os.path.join(directory, "coupling.yaml")
+    entries = (f"exchanges:\n{exchanges}" if exchanges else "") + (
+        f"buffers:\n{buffers}" if buffers else ""
+    )
     if comm.rank == 0:
         with open(path, "w") as f:
             f.write(
                 f"version: 1\nrun:\n  start: {start}\n  length: {length}\n"
                 f"output:\n  directory: {directory}\n  timers: false\n"
-                f"watchdog:\n  timeout: 30\nexchanges:\n{exchanges}"
+                f"watchdog:\n  timeout: 30\n{entries}"
             )
     comm.Barrier()
     return path
@@ -311,3 +315,89 @@ def test_configuration_errors_are_the_same_on_every_rank(comm, who, shared_dir):
         coupler.enddef()
     assert error.value.code == ferry.Errc.ARG and "coupling.yaml:" in str(error.value)
     assert comm.allgather(str(error.value)) == [str(error.value)] * comm.size
+
+
+def test_buffer_steps_are_read_back_exactly(comm, who, shared_dir):
+    # Buffer "history" from atm's t (whole rows per rank) to ocn's t_in (columns per
+    # rank): atm loads ten steps, ocn reads them, at most four per read. Its source
+    # and target run on disjoint ranks: on one rank, enddef refuses it.
+    history = (
+        "  - name: history\n    source: {component: atm, field: t}\n"
+        "    target: {component: ocn, field: t_in}\n    capacity: 3\n    mode: lossless\n"
+    )
+    coupler = ferry.Coupler(comm, who.names(), write_config(comm, shared_dir, "", buffers=history))
+    if who.atm:
+        layout = ferry.Layout.box(NX, NY, 1, who.atm_size, who.atm_rank)
+        part = coupler.def_partition(coupler.def_grid("atm", "agrid", NX, NY), "rows", layout)
+        coupler.def_field(part, "t", "out", np.float64)
+    if who.ocn:
+        layout = ferry.Layout.box(NX, NY, who.ocn_size, 1, who.ocn_rank)
+        part = coupler.def_partition(coupler.def_grid("ocn", "ogrid", NX, NY), "columns", layout)
+        coupler.def_field(part, "t_in", "in", np.float64)
+    if comm.size == 1:
+        with pytest.raises(ferry.Error) as error:
+            coupler.enddef()
+        assert error.value.code == ferry.Errc.ARG
+        assert "a buffer's source and target run on disjoint ranks" in str(error.value)
+        return
+    coupler.enddef()
+    n = layout.local_size
+    assert coupler.buffer_values("history") == n
+    with pytest.raises(ferry.Error) as error:
+        coupler.buffer_values("histroy")
+    assert error.value.code == ferry.Errc.ARG and 'did you mean "history"?' in str(error.value)
+
+    def value_at(step):
+        return layout.ids * 1000.0 + step
+
+    steps = 10
+    if who.atm:
+        for step in range(steps):
+            coupler.load("history", value_at(step), step)
+        with pytest.raises(ferry.Error) as error:
+            coupler.load("history", value_at(steps)[:-1], steps)
+        assert error.value.code == ferry.Errc.ARG_SIZE
+        assert str(error.value).startswith(
+            f'Coupler.load: the array for buffer "history" has {n - 1} values on rank {comm.rank}, '
+            f"expected {n} ({n} points)"
+        )
+        with pytest.raises(ferry.Error) as error:
+            coupler.load("history", value_at(steps).astype(np.float32), steps)
+        assert error.value.code == ferry.Errc.ARG and "dtype float32" in str(error.value)
+    else:
+        with pytest.raises(ferry.Error) as error:
+            coupler.load("history", value_at(0), 0)
+        assert error.value.code == ferry.Errc.STATE and 'does not load buffer "history"' in str(
+            error.value
+        )
+        # Collective over the ocn ranks: each fails alike, and the stream goes on.
+        with pytest.raises(ferry.Error) as error:
+            coupler.read("history", np.empty((4, n + 1)))
+        assert error.value.code == ferry.Errc.ARG_SIZE
+        assert str(error.value).startswith(
+            f'Coupler.read: the output array of buffer "history" on rank {comm.rank} has shape '
+            f"(4, {n + 1}), expected numpy.empty((n, {n}), dtype=numpy.float64)"
+        )
+        # Every step is read before anything is checked: a reader that stopped early
+        # would leave the source waiting for it, and every rank for finalize.
+        out = np.empty((4, n))
+        reads = []
+        while sum(len(values) for values, *_ in reads) < steps:
+            # A new array the first time, then `out`, written in place.
+            values, first, lost = coupler.read("history", out if reads else 4)
+            if len(values) == 0:
+                break
+            shared = np.shares_memory(values, out)
+            reads.append((values.copy(), first, lost, coupler.read_steps("history"), shared))
+    coupler.finalize()
+    if who.ocn:
+        seen = []
+        for values, first, lost, read, shared in reads:
+            assert 1 <= len(values) <= 4 and values.shape[1:] == (n,)
+            assert shared == bool(seen)
+            assert first == len(seen) and lost == 0
+            assert read.tolist() == list(range(first, first + len(values)))
+            for s, step in enumerate(read):
+                np.testing.assert_array_equal(values[s], value_at(step))
+            seen.extend(read.tolist())
+        assert seen == list(range(steps))

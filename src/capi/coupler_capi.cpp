@@ -1,4 +1,5 @@
 // The C API of the coupler: ferry::Coupler behind the opaque ferry_coupler handle.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -169,6 +170,56 @@ int ferry_coupler_get(ferry_coupler* coupler, int field, double time, void* data
   return guarded("ferry_coupler_get", [&] {
     const int done = coupler_of(coupler, "ferry_coupler_get").get(ferry::FieldId{field}, time, data);
     if (status != nullptr) *status = done;
+  });
+}
+
+int ferry_coupler_load(ferry_coupler* coupler, const char* buffer, const void* data, int64_t step) {
+  const char* function = "ferry_coupler_load";
+  return guarded(function, [&] {
+    coupler_of(coupler, function).load(text(buffer, function, "buffer name"), data, step);
+  });
+}
+
+int ferry_coupler_read(ferry_coupler* coupler, const char* buffer, void* out, int64_t max_steps,
+                       int64_t* first_step, int64_t* n_steps, int64_t* lost_steps) {
+  const char* function = "ferry_coupler_read";
+  return guarded(function, [&] {
+    const ferry::ReadResult result =
+        coupler_of(coupler, function).read(text(buffer, function, "buffer name"), out, max_steps);
+    if (first_step != nullptr) *first_step = result.first_step;
+    if (n_steps != nullptr) *n_steps = result.n_steps;
+    if (lost_steps != nullptr) *lost_steps = result.lost_steps;
+  });
+}
+
+int ferry_coupler_read_steps(ferry_coupler* coupler, const char* buffer, int64_t size,
+                             int64_t* steps) {
+  const char* function = "ferry_coupler_read_steps";
+  return guarded(function, [&] {
+    const std::string name = text(buffer, function, "buffer name");
+    const std::vector<std::int64_t>& last = coupler_of(coupler, function).read_steps(name);
+    const auto count = static_cast<int64_t>(last.size());
+    FERRY_CHECK(size >= count && (steps != nullptr || count == 0), ferry::Errc::ArgSize, function,
+                ": steps has room for ", size, " values, but the last read of buffer \"", name,
+                "\" returned ", count,
+                " steps. Pass room for the max_steps given to ferry_coupler_read");
+    std::copy(last.begin(), last.end(), steps);
+  });
+}
+
+int ferry_coupler_buffer_values(const ferry_coupler* coupler, const char* buffer, int64_t* values) {
+  const char* function = "ferry_coupler_buffer_values";
+  return guarded(function, [&] {
+    output(values, function) =
+        coupler_of(coupler, function).buffer_values(text(buffer, function, "buffer name"));
+  });
+}
+
+int ferry_coupler_buffer_type(const ferry_coupler* coupler, const char* buffer, int* type) {
+  const char* function = "ferry_coupler_buffer_type";
+  return guarded(function, [&] {
+    output(type, function) = static_cast<int>(
+        coupler_of(coupler, function).buffer_type(text(buffer, function, "buffer name")));
   });
 }
 

@@ -4,19 +4,18 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <optional>
 #include <set>
 #include <sstream>
 
 #include "coupling/config/config.hpp"
+#include "coupling/coupler_buffers.hpp"
 #include "coupling/declarations.hpp"
 #include "coupling/block_points.hpp"
+#include "coupling/entry_side.hpp"
 #include "coupling/link.hpp"
 #include "coupling/regrid.hpp"
 #include "coupling/regrid_weights.hpp"
-#include "ferry/time_series_buffer.hpp"
 #include "util/agree.hpp"
-#include "coupling/config/suggest.hpp"
 #include "util/check.hpp"
 #include "util/log.hpp"
 #include "util/mpi.hpp"
@@ -24,8 +23,8 @@
 
 namespace ferry {
 
-using coupling::BufferConfig;
 using coupling::CatalogueEntry;
+using coupling::EntrySide;
 using coupling::ExchangeConfig;
 using coupling::FieldRef;
 using coupling::Link;
@@ -42,11 +41,6 @@ void check_name(const std::string& name, const char* what) {
 
 std::string where(const ExchangeConfig& e) {
   return detail::cat(e.where.file, ":", e.where.line, ":", e.where.column, ": exchange \"", e.name,
-                     "\"");
-}
-
-std::string where(const BufferConfig& b) {
-  return detail::cat(b.where.file, ":", b.where.line, ":", b.where.column, ": buffer \"", b.name,
                      "\"");
 }
 
@@ -84,18 +78,7 @@ struct Coupler::State {
   std::vector<std::unique_ptr<Link>> links;  // configuration order
   // Per declared field: the links it feeds (Out) or is fed by (In), and its index there.
   std::vector<std::vector<std::pair<Link*, std::size_t>>> field_links;
-  // One per `buffers:` entry, in configuration order.
-  struct BufferRun {
-    const BufferConfig* config = nullptr;
-    bool source = false;  // this rank loads the buffer
-    bool target = false;  // this rank reads it
-    Comm members;         // source and target ranks of the buffer
-    Comm readers;         // the target ranks
-    Box box;              // this rank's part of the grid
-    std::optional<TimeSeriesBuffer> buffer;
-    std::optional<TimeSeriesReader> reader;
-  };
-  std::vector<BufferRun> buffers;
+  coupling::CouplerBuffers buffers;
   detail::Timers timers;
   Phase phase = Phase::Definition;
   double started = 0;
@@ -115,65 +98,9 @@ struct Coupler::State {
     return declarations.fields[static_cast<std::size_t>(id.value)];
   }
   LinkSpec resolve(const ExchangeConfig& e, const std::vector<CatalogueEntry>& catalogue) const;
-  const coupling::PartitionDecl* partition_of(const std::string& component,
-                                              const std::string& field) const;
-  void build_buffers(const std::vector<CatalogueEntry>& catalogue);
-  // The buffer `name` on a rank that reads it (`reads`) or loads it.
-  BufferRun& buffer(const std::string& name, const char* call, bool reads);
 };
 
 namespace {
-
-// The declarations of one side of an exchange, checked for consistency.
-struct Side {
-  std::vector<const CatalogueEntry*> fields;  // first declaration of each field, in entry order
-  std::set<int> ranks;                         // ranks that declare the side's fields
-};
-
-// `at`: the configuration entry, as messages name it; `entry`: "exchange" or "buffer".
-Side resolve_side(const std::string& at, const char* entry, const FieldRef& ref,
-                  FieldDirection direction, const std::vector<CatalogueEntry>& catalogue,
-                  const std::vector<std::string>& components) {
-  const char* side = direction == FieldDirection::Out ? "source" : "target";
-  FERRY_CHECK(std::binary_search(components.begin(), components.end(), ref.component), Errc::Arg,
-              at, ": ", side, " component \"", ref.component,
-              "\" is not run by any rank; components of this run: ",
-              detail::list_first(components, components.size()));
-  Side out;
-  std::map<int, std::size_t> declared_per_rank;
-  for (const std::string& name : ref.fields) {
-    const CatalogueEntry* first = nullptr;
-    for (const CatalogueEntry& c : catalogue) {
-      if (c.component != ref.component || c.field != name) continue;
-      FERRY_CHECK(c.direction == direction, Errc::Arg, at, ": component \"", ref.component,
-                  "\" declares field \"", name, "\" as ", c.direction == FieldDirection::Out ? "Out" : "In",
-                  " (rank ", c.rank, ") but the ", entry, " uses it as its ", side,
-                  ". Declare it with direction ", direction == FieldDirection::Out ? "Out" : "In");
-      if (first == nullptr) first = &c;
-      FERRY_CHECK(c.grid == first->grid && c.partition == first->partition && c.type == first->type &&
-                      c.bundle == first->bundle,
-                  Errc::Arg, at, ": field \"", name, "\" of component \"", ref.component,
-                  "\" is declared differently on ranks ", first->rank, " and ", c.rank,
-                  " (grid, partition, type or bundle). Declare it the same way on every rank");
-      ++declared_per_rank[c.rank];
-      out.ranks.insert(c.rank);
-    }
-    FERRY_CHECK(first != nullptr, Errc::Arg, at, ": component \"", ref.component,
-                "\" does not declare the ", side, " field \"", name,
-                "\" on any rank. Declare it with def_field, or correct the name in the configuration");
-    if (!out.fields.empty())
-      FERRY_CHECK(first->grid == out.fields.front()->grid && first->partition == out.fields.front()->partition,
-                  Errc::Arg, at, ": the ", side, " fields \"", out.fields.front()->field, "\" and \"",
-                  name, "\" are on different partitions; fields of one exchange travel together and "
-                  "must share a partition. Split them into separate exchanges");
-    out.fields.push_back(first);
-  }
-  for (const auto& [rank, count] : declared_per_rank)
-    FERRY_CHECK(count == ref.fields.size(), Errc::Arg, at, ": rank ", rank, " declares ", count,
-                " of the ", ref.fields.size(), " ", side,
-                " fields; fields of one exchange must be declared together on the same ranks");
-  return out;
-}
 
 // Collective over `run`: one Route per link, shared by links between the same
 // partitions on the same ranks (same key, and on every rank the same layouts).
@@ -257,10 +184,10 @@ std::shared_ptr<const Layout> block_over(const std::set<int>& ranks, int rank, s
 
 LinkSpec Coupler::State::resolve(const ExchangeConfig& e,
                                  const std::vector<CatalogueEntry>& catalogue) const {
-  const Side source =
-      resolve_side(where(e), "exchange", e.source, FieldDirection::Out, catalogue, all_components);
-  const Side target =
-      resolve_side(where(e), "exchange", e.target, FieldDirection::In, catalogue, all_components);
+  const EntrySide source = coupling::resolve_side(where(e), "exchange", e.source,
+                                                  FieldDirection::Out, catalogue, all_components);
+  const EntrySide target = coupling::resolve_side(where(e), "exchange", e.target,
+                                                  FieldDirection::In, catalogue, all_components);
   FERRY_CHECK(e.lag <= e.period, Errc::Arg, where(e), ": lag ", e.lag, " s is longer than the period ",
               e.period, " s; ferry supports 0 <= lag <= period");
   LinkSpec spec;
@@ -290,11 +217,13 @@ LinkSpec Coupler::State::resolve(const ExchangeConfig& e,
   spec.source_member = source.ranks.count(run.rank()) != 0;
   spec.target_member = target.ranks.count(run.rank()) != 0;
   if (spec.source_member) {
-    spec.source_partition = partition_of(e.source.component, e.source.fields.front());
+    spec.source_partition =
+        coupling::partition_of_field(declarations, e.source.component, e.source.fields.front());
     spec.source_layout = &spec.source_partition->layout;
   }
   if (spec.target_member) {
-    spec.target_partition = partition_of(e.target.component, e.target.fields.front());
+    spec.target_partition =
+        coupling::partition_of_field(declarations, e.target.component, e.target.fields.front());
     spec.target_layout = &spec.target_partition->layout;
   }
   // With regridding, the link moves the product's block side instead of one partition.
@@ -309,23 +238,13 @@ LinkSpec Coupler::State::resolve(const ExchangeConfig& e,
     if (spec.target_member) spec.block = block_over(target.ranks, run.rank(), spec.source_size);
     spec.moved_to = spec.block.get();
   }
-  for (const Side* side : {&source, &target}) {
+  for (const EntrySide* side : {&source, &target}) {
     const CatalogueEntry& first = *side->fields.front();
     spec.route_key += detail::cat(first.component, "\t", first.grid, "\t", first.partition, "\t",
                                   detail::list_first(side->ranks, side->ranks.size()), "\n");
   }
   if (e.regrid.enabled()) spec.route_key += "regridded by " + e.name;  // blocks are its own
   return spec;
-}
-
-const coupling::PartitionDecl* Coupler::State::partition_of(const std::string& component,
-                                                            const std::string& field) const {
-  for (const coupling::FieldDecl& f : declarations.fields) {
-    const coupling::PartitionDecl& p = declarations.partitions[static_cast<std::size_t>(f.partition)];
-    if (declarations.grids[static_cast<std::size_t>(p.grid)].component == component && f.name == field)
-      return &p;
-  }
-  return nullptr;
 }
 
 Coupler::Coupler(MPI_Comm comm, const std::vector<std::string>& components,
@@ -502,109 +421,6 @@ std::int64_t Coupler::field_values(FieldId field) const {
 
 Datatype Coupler::field_type(FieldId field) const { return state_->field(field, "field_type").type; }
 
-namespace {
-
-// The box of `shape` that `layout` holds, if its ids are exactly a range of rows times a
-// range of columns (one range for a 1-D shape) listed row by row; nullopt otherwise.
-std::optional<Box> box_of(const Layout& layout, const std::vector<std::int64_t>& shape) {
-  const std::vector<std::int64_t>& ids = layout.ids();
-  const std::int64_t nx = shape.back();
-  const auto n = static_cast<std::int64_t>(ids.size());
-  if (n == 0) return Box{std::vector<std::int64_t>(shape.size(), 0),
-                         std::vector<std::int64_t>(shape.size(), 0)};
-  const std::int64_t row = ids.front() / nx;
-  const std::int64_t column = ids.front() % nx;
-  std::int64_t width = 1;
-  while (width < n && column + width < nx &&
-         ids[static_cast<std::size_t>(width)] == ids.front() + width)
-    ++width;
-  if (n % width != 0) return std::nullopt;
-  for (std::int64_t k = 0; k < n; ++k)
-    if (ids[static_cast<std::size_t>(k)] != (row + k / width) * nx + column + k % width)
-      return std::nullopt;
-  if (shape.size() == 1) return Box{{column}, {column + width}};
-  return Box{{row, column}, {row + n / width, column + width}};
-}
-
-}  // namespace
-
-// Collective over the run: one TimeSeriesBuffer per `buffers:` entry, in configuration
-// order, over a communicator of its source and target ranks.
-void Coupler::State::build_buffers(const std::vector<CatalogueEntry>& catalogue) {
-  for (const BufferConfig& b : config.buffers) {
-    BufferRun run_state;
-    run_state.config = &b;
-    std::vector<std::int64_t> shape;
-    Datatype type = Datatype::Float64;
-    detail::agree_on(run, [&] {
-      const Side source =
-          resolve_side(where(b), "buffer", b.source, FieldDirection::Out, catalogue, all_components);
-      const Side target =
-          resolve_side(where(b), "buffer", b.target, FieldDirection::In, catalogue, all_components);
-      std::vector<int> both;
-      std::set_intersection(source.ranks.begin(), source.ranks.end(), target.ranks.begin(),
-                            target.ranks.end(), std::back_inserter(both));
-      FERRY_CHECK(both.empty(), Errc::Arg, where(b), ": rank(s) ", detail::list_first(both, 8),
-                  " declare both the source field \"", b.source.fields.front(), "\" of component \"",
-                  b.source.component, "\" and the target field \"", b.target.fields.front(),
-                  "\" of component \"", b.target.component,
-                  "\"; a buffer's source and target run on disjoint ranks. Run the two components "
-                  "on separate ranks, or couple them with an exchange");
-      const CatalogueEntry& s = *source.fields.front();
-      const CatalogueEntry& t = *target.fields.front();
-      FERRY_CHECK(s.type == t.type && s.bundle == t.bundle && s.grid_size == t.grid_size, Errc::Arg,
-                  where(b), ": source field \"", s.field, "\" (", datatype_name(s.type), " x ",
-                  s.bundle, " on ", s.grid_size, " points) and target field \"", t.field, "\" (",
-                  datatype_name(t.type), " x ", t.bundle, " on ", t.grid_size,
-                  " points) differ; a buffer moves the same type, bundle and grid size");
-      FERRY_CHECK(s.bundle == 1, Errc::Arg, where(b), ": field \"", s.field, "\" has bundle ",
-                  s.bundle, "; buffers move fields of bundle 1. Declare one field per level");
-      type = s.type;
-      const std::int64_t ny = s.grid_size / s.grid_nx;
-      shape = ny > 1 ? std::vector<std::int64_t>{ny, s.grid_nx}
-                     : std::vector<std::int64_t>{s.grid_nx};
-      run_state.source = source.ranks.count(run.rank()) != 0;
-      run_state.target = target.ranks.count(run.rank()) != 0;
-    });
-    const bool member = run_state.source || run_state.target;
-    MPI_Comm members = MPI_COMM_NULL;
-    FERRY_CALL_MPI(MPI_Comm_split(run.get(), member ? 0 : MPI_UNDEFINED, run.rank(), &members));
-    if (member) run_state.members = Comm::adopt(members);
-    detail::agree_on(run, [&] {
-      if (!member) return;
-      const FieldRef& ref = run_state.source ? b.source : b.target;
-      const coupling::PartitionDecl* p = partition_of(ref.component, ref.fields.front());
-      FERRY_ASSERT(p != nullptr, "buffer field without a declaration on a member rank");
-      const std::optional<Box> box = box_of(p->layout, shape);
-      const coupling::GridDecl& grid = declarations.grids[static_cast<std::size_t>(p->grid)];
-      FERRY_CHECK(box.has_value(), Errc::Arg, where(b), ": partition \"", p->name, "\" of grid \"",
-                  grid.name, "\" (component \"", ref.component, "\", ", grid.nx, " x ", grid.ny,
-                  ") is not a box on rank ", run.rank(), ": its ids (first ", p->layout.ids().front(),
-                  ") are not one range of rows times one range of columns listed row by row; a "
-                  "buffer loads and reads boxes of the grid. Declare the partition with "
-                  "Layout::box, Layout::orange or Layout::block");
-      run_state.box = *box;
-    });
-    detail::agree_on(run, [&] {
-      if (!member) return;
-      const BufferMode mode = b.lossy ? BufferMode::Lossy : BufferMode::Lossless;
-      if (run_state.source)
-        run_state.buffer.emplace(TimeSeriesBuffer::expose(run_state.members.get(), shape,
-                                                          run_state.box, type,
-                                                          Capacity::steps(b.capacity), mode));
-      else
-        run_state.buffer.emplace(TimeSeriesBuffer::connect(run_state.members.get(), 0));
-      MPI_Comm readers = MPI_COMM_NULL;
-      FERRY_CALL_MPI(MPI_Comm_split(run_state.members.get(), run_state.target ? 0 : MPI_UNDEFINED,
-                                    run_state.members.rank(), &readers));
-      if (!run_state.target) return;
-      run_state.readers = Comm::adopt(readers);
-      run_state.reader.emplace(run_state.buffer->attach(run_state.readers.get(), run_state.box));
-    });
-    buffers.push_back(std::move(run_state));
-  }
-}
-
 void Coupler::enddef() {
   State& s = *state_;
   detail::agree_on(s.run, [&] { s.require(Phase::Definition, "enddef"); });
@@ -631,7 +447,8 @@ void Coupler::enddef() {
         std::make_unique<Link>(std::move(specs[l]), routes[l], std::move(regrid), s.config, s.timers));
   }
 
-  s.build_buffers(catalogue);
+  s.buffers =
+      coupling::CouplerBuffers(s.run, s.config, s.declarations, catalogue, s.all_components);
 
   // Which links each declared field of this rank feeds or is fed by.
   s.field_links.assign(s.declarations.fields.size(), {});
@@ -647,12 +464,7 @@ void Coupler::enddef() {
       if (it != ref.fields.end())
         s.field_links[f].emplace_back(s.links[l].get(), static_cast<std::size_t>(it - ref.fields.begin()));
     }
-    const bool buffered = std::any_of(
-        s.config.buffers.begin(), s.config.buffers.end(), [&](const BufferConfig& b) {
-          const FieldRef& ref = field.direction == FieldDirection::Out ? b.source : b.target;
-          return ref.component == component && ref.fields.front() == field.name;
-        });
-    if (s.field_links[f].empty() && !buffered)
+    if (s.field_links[f].empty() && !s.buffers.uses(component, field.name, field.direction))
       FERRY_LOG_WARN(s.run.rank(), "component \"", component, "\" declares field \"", field.name,
                      "\", which no exchange of \"", s.config.path,
                      "\" uses; its puts and gets do nothing");
@@ -692,40 +504,29 @@ int Coupler::get(FieldId field, double time, void* data) {
   return link.get(links.front().second, time, data);
 }
 
-Coupler::State::BufferRun& Coupler::State::buffer(const std::string& name, const char* call,
-                                                  bool reads) {
-  require(Phase::Running, call);
-  std::vector<std::string> names;
-  for (BufferRun& b : buffers) {
-    names.push_back(b.config->name);
-    if (b.config->name != name) continue;
-    const FieldRef& side = reads ? b.config->target : b.config->source;
-    FERRY_CHECK(reads ? b.target : b.source, Errc::State, "Coupler::", call, ": rank ", run.rank(),
-                " does not ", reads ? "read" : "load", " buffer \"", name,
-                "\"; only the ranks that declare field \"", side.fields.front(),
-                "\" of component \"", side.component, "\" do");
-    return b;
-  }
-  const std::string hint = coupling::detail::did_you_mean(name, names);
-  FERRY_CHECK(false, Errc::Arg, "Coupler::", call, ": unknown buffer \"", name, "\"",
-              !hint.empty() ? hint
-                            : detail::cat("; the buffers of \"", config.path, "\" are: ",
-                                          names.empty() ? std::string("none")
-                                                        : detail::list_first(names, names.size()),
-                                          ". Name one of them, or add a `buffers:` entry"));
-  return buffers.front();
-}
-
 void Coupler::load(const std::string& buffer, const void* data, std::int64_t step) {
-  state_->buffer(buffer, "load", false).buffer->load(data, step);
+  state_->require(Phase::Running, "load");
+  state_->buffers.load(buffer, data, step);
 }
 
 ReadResult Coupler::read(const std::string& buffer, void* out, std::int64_t max_steps) {
-  return state_->buffer(buffer, "read", true).reader->read(out, max_steps);
+  state_->require(Phase::Running, "read");
+  return state_->buffers.read(buffer, out, max_steps);
 }
 
 const std::vector<std::int64_t>& Coupler::read_steps(const std::string& buffer) {
-  return state_->buffer(buffer, "read_steps", true).reader->steps();
+  state_->require(Phase::Running, "read_steps");
+  return state_->buffers.read_steps(buffer);
+}
+
+std::int64_t Coupler::buffer_values(const std::string& buffer) const {
+  state_->require(Phase::Running, "buffer_values");
+  return state_->buffers.values(buffer);
+}
+
+Datatype Coupler::buffer_type(const std::string& buffer) const {
+  state_->require(Phase::Running, "buffer_type");
+  return state_->buffers.type(buffer);
 }
 
 void Coupler::finalize() {
@@ -733,15 +534,7 @@ void Coupler::finalize() {
   detail::agree_on(s.run, [&] { s.require(Phase::Running, "finalize"); });
   for (auto& link : s.links) link->finalize();
   s.links.clear();
-  // Buffers in configuration order: the source closes, the target detaches, then the
-  // members free the window together.
-  for (State::BufferRun& b : s.buffers) {
-    if (b.source) b.buffer->close();
-    if (b.target) b.reader->done();
-    b.reader.reset();
-    b.buffer.reset();
-  }
-  s.buffers.clear();
+  s.buffers.close();
   s.phase = Phase::Finalized;
   if (!s.config.timers) return;
   for (const auto& [name, comm] : s.local)

@@ -6,6 +6,16 @@
 
 namespace ferry::coupling {
 
+const PartitionDecl* partition_of_field(const Declarations& declarations,
+                                        const std::string& component, const std::string& field) {
+  for (const FieldDecl& f : declarations.fields) {
+    const PartitionDecl& p = declarations.partitions[static_cast<std::size_t>(f.partition)];
+    if (declarations.grids[static_cast<std::size_t>(p.grid)].component == component && f.name == field)
+      return &p;
+  }
+  return nullptr;
+}
+
 std::vector<CatalogueEntry> gather_catalogue(const Comm& comm, const Declarations& mine) {
   // One tab-separated line per field; names cannot hold tabs or newlines (checked at def_*).
   std::ostringstream text;

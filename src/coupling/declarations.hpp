@@ -46,6 +46,11 @@ struct Declarations {
   std::vector<FieldDecl> fields;
 };
 
+/// The partition of `field` of `component` among this rank's declarations, or nullptr
+/// when this rank does not declare that field.
+const PartitionDecl* partition_of_field(const Declarations& declarations,
+                                        const std::string& component, const std::string& field);
+
 /// One field declaration as every rank sees it after enddef's gathering.
 struct CatalogueEntry {
   std::string component;

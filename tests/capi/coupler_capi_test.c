@@ -3,7 +3,8 @@
  * with puts and gets every 100 s, exchanges every 200 and 400 s, a bundle of 3
  * levels and an int32 field, every received value checked against a function of
  * the global id and time; then the error paths (codes and messages), local and
- * collective. Every rank returns the same exit code. */
+ * collective; then a time-series buffer, its values a function of the global id and
+ * step. Every rank returns the same exit code. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <ferry/ferry.h>
 #include <mpi.h>
@@ -58,8 +59,9 @@ static void write_config(const char* name, const char* yaml, char* path, size_t 
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/* The configuration of the run: 800 s, three exchanges atm -> ocn. */
-static void run_config(char* path, size_t size) {
+/* Rank 0 writes a configuration of an 800 s run of atm and ocn with `entries` (its
+ * exchanges: or buffers:) to <dir>/<name>; every rank gets the path. */
+static void run_config(const char* name, const char* entries, char* path, size_t size) {
   char yaml[2048];
   snprintf(yaml, sizeof yaml,
            "version: 1\n"
@@ -67,24 +69,39 @@ static void run_config(char* path, size_t size) {
            "components: [atm, ocn]\n"
            "output: {directory: %s, timers: false}\n"
            "watchdog: {timeout: 30}\n"
-           "exchanges:\n"
-           "  - name: temperature\n"
-           "    source: {component: atm, field: t_atm}\n"
-           "    target: {component: ocn, field: t_ocn}\n"
-           "    period: 200\n"
-           "    engine: p2p\n"
-           "  - name: levels\n"
-           "    source: {component: atm, field: lev_atm}\n"
-           "    target: {component: ocn, field: lev_ocn}\n"
-           "    period: 200\n"
-           "    engine: p2p\n"
-           "  - name: flags\n"
-           "    source: {component: atm, field: n_atm}\n"
-           "    target: {component: ocn, field: n_ocn}\n"
-           "    period: 400\n"
-           "    engine: p2p\n",
-           g_dir);
-  write_config("run.yaml", yaml, path, size);
+           "%s",
+           g_dir, entries);
+  write_config(name, yaml, path, size);
+}
+
+/* Three exchanges atm -> ocn. */
+static const char* const kExchanges =
+    "exchanges:\n"
+    "  - name: temperature\n"
+    "    source: {component: atm, field: t_atm}\n"
+    "    target: {component: ocn, field: t_ocn}\n"
+    "    period: 200\n"
+    "    engine: p2p\n"
+    "  - name: levels\n"
+    "    source: {component: atm, field: lev_atm}\n"
+    "    target: {component: ocn, field: lev_ocn}\n"
+    "    period: 200\n"
+    "    engine: p2p\n"
+    "  - name: flags\n"
+    "    source: {component: atm, field: n_atm}\n"
+    "    target: {component: ocn, field: n_ocn}\n"
+    "    period: 400\n"
+    "    engine: p2p\n";
+
+/* A coupler over every rank, each running its components of `who`; NULL if that fails. */
+static ferry_coupler* create_coupler(Roles who, const char* path) {
+  const char* names[2];
+  int count = 0;
+  if (who.atm) names[count++] = "atm";
+  if (who.ocn) names[count++] = "ocn";
+  ferry_coupler* c = NULL;
+  CHECK_OK(ferry_coupler_create(MPI_COMM_WORLD, count, names, path, &c));
+  return c;
 }
 
 static int64_t* layout_ids(const ferry_layout* layout, int64_t* count) {
@@ -97,14 +114,9 @@ static int64_t* layout_ids(const ferry_layout* layout, int64_t* count) {
 static void test_run(void) {
   const Roles who = roles();
   char path[512];
-  run_config(path, sizeof path);
+  run_config("run.yaml", kExchanges, path, sizeof path);
 
-  const char* names[2];
-  int count = 0;
-  if (who.atm) names[count++] = "atm";
-  if (who.ocn) names[count++] = "ocn";
-  ferry_coupler* c = NULL;
-  CHECK_OK(ferry_coupler_create(MPI_COMM_WORLD, count, names, path, &c));
+  ferry_coupler* c = create_coupler(who, path);
   if (c == NULL) return;
 
   ferry_layout* atm_layout = NULL;
@@ -272,7 +284,7 @@ static void test_run(void) {
 static void test_argument_errors(void) {
   const Roles who = roles();
   char path[512];
-  run_config(path, sizeof path);
+  run_config("run.yaml", kExchanges, path, sizeof path);
 
   int id = -1;
   double v = 0.0;
@@ -328,6 +340,121 @@ static void test_argument_errors(void) {
   ferry_layout_destroy(&wrong);
 }
 
+/* A time-series buffer from atm's field t (bands of rows) to ocn's t_in (columns).
+ * Its source and target must run on disjoint ranks: on one rank enddef refuses it. */
+enum { BUFFER_STEPS = 10, MAX_STEPS = 4 };
+
+static double buffer_value(int64_t gid, int64_t step) { return 1000.0 * (double)gid + (double)step; }
+
+static void test_buffers(void) {
+  const Roles who = roles();
+  char path[512];
+  run_config("buffers.yaml",
+             "buffers:\n"
+             "  - name: history\n"
+             "    source: {component: atm, field: t}\n"
+             "    target: {component: ocn, field: t_in}\n"
+             "    capacity: 3\n"
+             "    mode: lossless\n",
+             path, sizeof path);
+
+  ferry_coupler* c = create_coupler(who, path);
+  if (c == NULL) return;
+  ferry_layout* layout = NULL;
+  int grid = -1, part = -1, field = -1;
+  if (who.atm) {
+    CHECK_OK(ferry_coupler_def_grid(c, "atm", "agrid", NX, NY, &grid));
+    CHECK_OK(ferry_layout_create_box(NX, NY, 1, who.atm_size, who.atm_rank, &layout));
+    CHECK_OK(ferry_coupler_def_partition(c, grid, "rows", layout, &part));
+    CHECK_OK(ferry_coupler_def_field(c, part, "t", FERRY_FIELD_OUT, FERRY_TYPE_FLOAT64, 1, &field));
+  }
+  if (who.ocn) {
+    ferry_layout* columns = NULL;
+    CHECK_OK(ferry_coupler_def_grid(c, "ocn", "ogrid", NX, NY, &grid));
+    CHECK_OK(ferry_layout_create_box(NX, NY, who.ocn_size, 1, who.ocn_rank, &columns));
+    CHECK_OK(ferry_coupler_def_partition(c, grid, "columns", columns, &part));
+    CHECK_OK(ferry_coupler_def_field(c, part, "t_in", FERRY_FIELD_IN, FERRY_TYPE_FLOAT64, 1, &field));
+    if (layout == NULL) layout = columns;
+    else ferry_layout_destroy(&columns);
+  }
+  if (g_size == 1) {
+    expect_error(ferry_coupler_enddef(c), FERRY_ERR_ARG,
+                 "declare both the source field \"t\" of component \"atm\" and the target field "
+                 "\"t_in\" of component \"ocn\"; a buffer's source and target run on disjoint ranks",
+                 "buffer within one rank");
+    ferry_coupler_destroy(&c);
+    ferry_layout_destroy(&layout);
+    return;
+  }
+  CHECK_OK(ferry_coupler_enddef(c));
+
+  int64_t n = 0;
+  int64_t* ids = layout_ids(layout, &n);
+  int64_t values = -1;
+  int type = -1;
+  CHECK_OK(ferry_coupler_buffer_values(c, "history", &values));
+  CHECK_OK(ferry_coupler_buffer_type(c, "history", &type));
+  CHECK(values == n, "buffer_values gives %lld, expected the partition's %lld points",
+        (long long)values, (long long)n);
+  CHECK(type == FERRY_TYPE_FLOAT64, "buffer_type gives %d, expected %d", type, FERRY_TYPE_FLOAT64);
+  expect_error(ferry_coupler_buffer_values(c, "histroy", &values), FERRY_ERR_ARG,
+               "ferry_coupler_buffer_values: unknown buffer \"histroy\"; did you mean \"history\"?",
+               "misspelt buffer");
+  expect_error(ferry_coupler_load(c, NULL, ids, 0), FERRY_ERR_ARG,
+               "ferry_coupler_load: buffer name is NULL", "NULL buffer name");
+
+  double* data = malloc((size_t)(MAX_STEPS * n + 1) * sizeof *data);
+  if (who.atm) {
+    expect_error(ferry_coupler_read(c, "history", data, MAX_STEPS, NULL, NULL, NULL), FERRY_ERR_STATE,
+                 "does not read buffer \"history\"; only the ranks that declare field \"t_in\"",
+                 "read on a source rank");
+    for (int64_t step = 0; step < BUFFER_STEPS; ++step) {
+      for (int64_t i = 0; i < n; ++i) data[i] = buffer_value(ids[i], step);
+      CHECK_OK(ferry_coupler_load(c, "history", data, step));
+    }
+    expect_error(ferry_coupler_load(c, "history", data, BUFFER_STEPS - 1), FERRY_ERR_ARG,
+                 "strictly increase", "a step loaded twice");
+  } else {
+    expect_error(ferry_coupler_load(c, "history", data, 0), FERRY_ERR_STATE,
+                 "ferry_coupler_load: rank", "load on a target rank");
+    /* Collective over the target ranks: each fails alike, and the stream goes on. */
+    expect_error(ferry_coupler_read(c, "history", NULL, MAX_STEPS, NULL, NULL, NULL), FERRY_ERR_ARG,
+                 "out is NULL", "read into NULL");
+    int64_t next = 0;
+    while (next < BUFFER_STEPS) {
+      int64_t first = -1, got = 0, lost = -1;
+      int64_t steps[MAX_STEPS];
+      CHECK_OK(ferry_coupler_read(c, "history", data, MAX_STEPS, &first, &got, &lost));
+      if (got < 1 || got > MAX_STEPS) {
+        CHECK(0, "read %lld steps, expected 1 to %d", (long long)got, MAX_STEPS);
+        break;
+      }
+      CHECK(first == next && lost == 0, "read from step %lld with %lld lost, expected %lld and none",
+            (long long)first, (long long)lost, (long long)next);
+      CHECK_OK(ferry_coupler_read_steps(c, "history", MAX_STEPS, steps));
+      for (int64_t s = 0; s < got; ++s) {
+        CHECK(steps[s] == next + s, "step %lld of the read is %lld", (long long)s, (long long)steps[s]);
+        for (int64_t i = 0; i < n; ++i)
+          CHECK(data[s * n + i] == buffer_value(ids[i], next + s), "step %lld, id %lld: %g, expected %g",
+                (long long)(next + s), (long long)ids[i], data[s * n + i], buffer_value(ids[i], next + s));
+      }
+      if (got > 1)
+        expect_error(ferry_coupler_read_steps(c, "history", 1, steps), FERRY_ERR_ARG_SIZE,
+                     "steps has room for 1 values, but the last read of buffer \"history\" returned",
+                     "read_steps into a short array");
+      next += got;
+    }
+    CHECK(next == BUFFER_STEPS, "read %lld steps, expected %d", (long long)next, BUFFER_STEPS);
+  }
+  CHECK_OK(ferry_coupler_finalize(c));
+  expect_error(ferry_coupler_buffer_values(c, "history", &values), FERRY_ERR_STATE,
+               "only allowed between enddef and finalize", "buffer_values after finalize");
+  CHECK_OK(ferry_coupler_destroy(&c));
+  ferry_layout_destroy(&layout);
+  free(ids);
+  free(data);
+}
+
 /* Collective errors of create: the same code on every rank. */
 static void test_configuration_errors(void) {
   const char* names[1] = {"atm"};
@@ -366,6 +493,7 @@ int main(int argc, char** argv) {
   if (dir[0] != '\0') {
     test_run();
     test_argument_errors();
+    test_buffers();
     test_configuration_errors();
   }
 

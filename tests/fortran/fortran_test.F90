@@ -4,7 +4,9 @@
 ! rank runs both) with a configuration written here: put/get every 100 s of arrays of
 ! rank 1 to 3 and of every supported type, exchanges every 200 and 400 s, a bundle.
 ! Every value is checked against a function of the global id and time, and the error
-! paths give their codes. Failures are agreed across ranks, so every rank exits alike.
+! paths give their codes. Then a time-series buffer of the configuration from atm to
+! ocn, its values a function of the global id and step, read back exactly, and its
+! error paths. Failures are agreed across ranks, so every rank exits alike.
 program fortran_test
   use, intrinsic :: iso_c_binding, only: c_loc, c_ptr
   use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
@@ -24,6 +26,7 @@ program fortran_test
 
   call test_exchange()
   call test_coupler()
+  call test_coupler_buffer()
 
   call finish_checks()
 
@@ -140,6 +143,29 @@ contains
     close (unit)
   end subroutine write_config
 
+  ! Which components this rank runs, its rank and size inside each, and their names:
+  ! atm on the first half of the ranks, ocn on the rest, both on a single rank.
+  subroutine components(atm, ocn, atm_size, ocn_size, atm_rank, ocn_rank, names, count)
+    logical, intent(out) :: atm, ocn
+    integer, intent(out) :: atm_size, ocn_size, atm_rank, ocn_rank, count
+    character(len=3), intent(out) :: names(2)
+    atm_size = merge(1, (nranks + 1) / 2, nranks == 1)
+    ocn_size = merge(1, nranks - atm_size, nranks == 1)
+    atm = nranks == 1 .or. rank < atm_size
+    ocn = nranks == 1 .or. rank >= atm_size
+    atm_rank = merge(0, rank, nranks == 1)
+    ocn_rank = merge(0, rank - atm_size, nranks == 1)
+    count = 0
+    if (atm) then
+      count = count + 1
+      names(count) = 'atm'
+    end if
+    if (ocn) then
+      count = count + 1
+      names(count) = 'ocn'
+    end if
+  end subroutine components
+
   subroutine test_coupler()
     type(ferry_coupler) :: c
     type(ferry_layout) :: atm_layout, ocn_layout
@@ -161,21 +187,7 @@ contains
     na = 0
     nj = 0
     no = 0
-    atm_size = merge(1, (nranks + 1) / 2, nranks == 1)
-    ocn_size = merge(1, nranks - atm_size, nranks == 1)
-    atm = nranks == 1 .or. rank < atm_size
-    ocn = nranks == 1 .or. rank >= atm_size
-    atm_rank = merge(0, rank, nranks == 1)
-    ocn_rank = merge(0, rank - atm_size, nranks == 1)
-    count = 0
-    if (atm) then
-      count = count + 1
-      names(count) = 'atm'
-    end if
-    if (ocn) then
-      count = count + 1
-      names(count) = 'ocn'
-    end if
+    call components(atm, ocn, atm_size, ocn_size, atm_rank, ocn_rank, names, count)
 
     ! One file per rank count: the tests of several rank counts may run at once.
     write (path, '(a,i0,a)') 'fortran_coupler_np', nranks, '.yaml'
@@ -315,6 +327,117 @@ contains
     call ferry_coupler_destroy(c, ierr)
     call expect_ok(ierr, 'destroy')
   end subroutine test_coupler
+
+  ! Buffer "history" from atm's t (whole rows per rank, loaded as t(nx, rows)) to ocn's
+  ! t_in (columns per rank, read as out(points, steps)). Its source and target run on
+  ! disjoint ranks: on one rank, enddef refuses it.
+  subroutine test_coupler_buffer()
+    integer(int64), parameter :: steps = 10, max_steps = 4
+    type(ferry_coupler) :: c
+    type(ferry_layout) :: layout
+    logical :: atm, ocn
+    integer :: atm_size, ocn_size, atm_rank, ocn_rank, count, grid, part, field, unit
+    integer(int64) :: points, values, step, next, first, got, lost, s
+    integer(int64) :: read_steps(max_steps)
+    integer(int64), allocatable :: ids(:)
+    real(real64), allocatable :: t(:, :), out(:, :)
+    character(len=3) :: names(2)
+    character(len=40) :: path
+
+    call components(atm, ocn, atm_size, ocn_size, atm_rank, ocn_rank, names, count)
+    write (path, '(a,i0,a)') 'fortran_buffer_np', nranks, '.yaml'
+    if (rank == 0) then
+      open (newunit=unit, file=trim(path), status='replace', action='write')
+      write (unit, '(a)') 'version: 1', 'run: {start: 0, length: 800}', &
+        'components: [atm, ocn]', 'output: {directory: ., timers: false}', &
+        'watchdog: {timeout: 30}', 'buffers:', '  - name: history', &
+        '    source: {component: atm, field: t}', '    target: {component: ocn, field: t_in}', &
+        '    capacity: 3', '    mode: lossless'
+      close (unit)
+    end if
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    call ferry_coupler_create(MPI_COMM_WORLD, names(1:count), trim(path), c, ierr)
+    call expect_ok(ierr, 'buffer coupler_create')
+    if (atm) then
+      call ferry_coupler_def_grid(c, 'atm', 'agrid', nx, ny, grid, ierr)
+      call ferry_layout_create_box(nx, ny, 1, atm_size, atm_rank, layout, ierr)
+      call ferry_coupler_def_partition(c, grid, 'rows', layout, part, ierr)
+      call ferry_coupler_def_field(c, part, 't', FERRY_FIELD_OUT, FERRY_TYPE_FLOAT64, 1, field, ierr)
+      call expect_ok(ierr, 'def_field t')
+    end if
+    if (ocn) then
+      if (atm) call ferry_layout_destroy(layout, ierr)
+      call ferry_coupler_def_grid(c, 'ocn', 'ogrid', nx, ny, grid, ierr)
+      call ferry_layout_create_box(nx, ny, ocn_size, 1, ocn_rank, layout, ierr)
+      call ferry_coupler_def_partition(c, grid, 'columns', layout, part, ierr)
+      call ferry_coupler_def_field(c, part, 't_in', FERRY_FIELD_IN, FERRY_TYPE_FLOAT64, 1, field, ierr)
+      call expect_ok(ierr, 'def_field t_in')
+    end if
+    call ferry_coupler_enddef(c, ierr)
+    if (nranks == 1) then
+      call expect_error(ierr, FERRY_ERR_ARG, 'a buffer''s source and target run on disjoint ranks', &
+                        'buffer within one rank')
+      call ferry_coupler_destroy(c, ierr)
+      call ferry_layout_destroy(layout, ierr)
+      return
+    end if
+    call expect_ok(ierr, 'buffer enddef')
+
+    call ferry_layout_local_size(layout, points, ierr)
+    allocate (ids(points))
+    call ferry_layout_get_ids(layout, ids, ierr)
+    call ferry_coupler_buffer_values(c, 'history', values, ierr)
+    call expect(ierr == FERRY_SUCCESS .and. values == points, 'buffer_values is the points')
+    call ferry_coupler_buffer_values(c, 'histroy', values, ierr)
+    call expect_error(ierr, FERRY_ERR_ARG, 'unknown buffer "histroy"; did you mean "history"?', &
+                      'misspelt buffer')
+    if (atm) then
+      allocate (t(nx, points / nx))
+      do step = 0, steps - 1
+        t = reshape(value_f64(ids, real(step * 100, real64), 0), shape(t))
+        call ferry_coupler_load(c, 'history', t, step, ierr)
+        call expect_ok(ierr, 'load')
+      end do
+      call ferry_coupler_load(c, 'history', t(:, 1:size(t, 2) - 1), steps, ierr)
+      call expect_error(ierr, FERRY_ERR_ARG_SIZE, 'ferry_coupler_load: the array has', 'short load')
+      call ferry_coupler_load(c, 'history', real(t, real32), steps, ierr)
+      call expect_error(ierr, FERRY_ERR_ARG, 'buffer "history" moves real(8) values, but the ' // &
+                        'array is real(4)', 'load of another type')
+      call ferry_coupler_load(c, 'history', t, steps - 1, ierr)
+      call expect_error(ierr, FERRY_ERR_ARG, 'strictly increase', 'a step loaded twice')
+    else
+      allocate (out(points, max_steps))
+      call ferry_coupler_load(c, 'history', out(:, 1), 0_int64, ierr)
+      call expect_error(ierr, FERRY_ERR_STATE, 'does not load buffer "history"', 'load on ocn')
+      ! Collective over the ocn ranks: each fails alike, and the stream goes on.
+      call ferry_coupler_read(c, 'history', out(:, 1:2), max_steps, first, got, lost, ierr)
+      call expect_error(ierr, FERRY_ERR_ARG, 'expected room for 4 steps', 'short out')
+      next = 0
+      do while (next < steps)
+        call ferry_coupler_read(c, 'history', out, max_steps, first, got, lost, ierr)
+        call expect_ok(ierr, 'read')
+        if (ierr /= FERRY_SUCCESS .or. got < 1) exit
+        call expect(first == next .and. lost == 0, 'read from the next step, none lost')
+        call ferry_coupler_read_steps(c, 'history', read_steps, ierr)
+        call expect_ok(ierr, 'read_steps')
+        do s = 1, got
+          call expect(read_steps(s) == next + s - 1, 'step numbers in order')
+          call expect(all(out(:, s) == value_f64(ids, real((next + s - 1) * 100, real64), 0)), &
+                      'read values')
+        end do
+        if (got > 1) then
+          call ferry_coupler_read_steps(c, 'history', read_steps(1:1), ierr)
+          call expect_error(ierr, FERRY_ERR_ARG_SIZE, 'steps has room for 1 values', 'short steps')
+        end if
+        next = next + got
+      end do
+      call expect(next == steps, 'every step read once')
+    end if
+    call ferry_coupler_finalize(c, ierr)
+    call expect_ok(ierr, 'buffer finalize')
+    call ferry_coupler_destroy(c, ierr)
+    call ferry_layout_destroy(layout, ierr)
+  end subroutine test_coupler_buffer
 
   ! The grid metadata of a partition of the coupler: centres, corners, areas and mask
   ! of arrays sized from ferry_coupler_partition_points, then the module's checks.

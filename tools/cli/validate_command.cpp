@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::size_t kListedNames = 8;
 
-// The listed components, or those the exchanges use when the file lists none.
+// The listed components, or those the exchanges and buffers use when the file lists none.
 std::vector<std::string> components_of(const coupling::Config& config) {
   if (!config.components.empty()) return config.components;
   std::vector<std::string> used;
@@ -24,13 +24,25 @@ std::vector<std::string> components_of(const coupling::Config& config) {
     add(x.source.component);
     add(x.target.component);
   }
+  for (const auto& b : config.buffers) {
+    add(b.source.component);
+    add(b.target.component);
+  }
   return used;
 }
 
-// "1 exchange (sst)", "3 components (ocean, atmosphere, river)".
+// "1 exchange (sst)", "3 components (ocean, atmosphere, river)", "0 exchanges".
 std::string counted(const std::vector<std::string>& names, const std::string& noun) {
-  return std::to_string(names.size()) + " " + noun + (names.size() == 1 ? "" : "s") + " (" +
-         detail::list_first(names, kListedNames) + ")";
+  const std::string count =
+      std::to_string(names.size()) + " " + noun + (names.size() == 1 ? "" : "s");
+  return names.empty() ? count : count + " (" + detail::list_first(names, kListedNames) + ")";
+}
+
+// "  buffer \"history\": atm.t -> ocn.t_in, lossless, capacity 3 steps".
+std::string buffer_line(const coupling::BufferConfig& b) {
+  return "  buffer \"" + b.name + "\": " + b.source.component + "." + b.source.fields.front() +
+         " -> " + b.target.component + "." + b.target.fields.front() + ", " +
+         (b.lossy ? "lossy" : "lossless") + ", capacity " + std::to_string(b.capacity) + " steps";
 }
 
 int run(Arguments& args, const Context& context) {
@@ -41,9 +53,13 @@ int run(Arguments& args, const Context& context) {
   if (context.rank != 0) return 0;
   std::vector<std::string> exchanges;
   for (const auto& x : config.exchanges) exchanges.push_back(x.name);
+  std::vector<std::string> buffers;
+  for (const auto& b : config.buffers) buffers.push_back(b.name);
   std::cout << *path << ": valid (version " << config.version
             << "): " << counted(components_of(config), "component") << ", "
-            << counted(exchanges, "exchange") << "\n";
+            << counted(exchanges, "exchange")
+            << (buffers.empty() ? "" : ", " + counted(buffers, "buffer")) << "\n";
+  for (const auto& b : config.buffers) std::cout << buffer_line(b) << "\n";
   return 0;
 }
 
@@ -55,7 +71,8 @@ Command validate_command() {
           "\n"
           "Reads the coupling configuration CONFIG and checks every key against the\n"
           "schema (docs/user/config.md, `ferry config-doc`). A valid file prints one\n"
-          "line with its components and exchanges and exits 0; otherwise the first\n"
+          "line with its components, exchanges and buffers, then one line per buffer\n"
+          "(source -> target, mode, capacity), and exits 0; otherwise the first\n"
           "problem is printed as CONFIG:LINE:COLUMN: what is wrong, with a suggestion\n"
           "for misspelt keys and values, and the exit status is 1.\n"
           "Runs without mpiexec.\n",
