@@ -69,6 +69,8 @@ def parse_args():
     parser.add_argument("--sim-points-max-ranks", type=int, default=None, metavar="N",
                         help="simulate only the configurations of at most N ranks in all, "
                         "recording nothing for the others (a later --resume run adds them)")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit with status 1 if a run failed (for smoke tests)")
     parser.add_argument("--timeout", type=float, default=1800,
                         help="seconds before one run is given up (default 1800)")
     parser.add_argument("--results", type=Path,
@@ -208,6 +210,11 @@ def main():
                             context_text(store, platform, started, load_before))
     report.update_document(args.doc, text, "At-scale benchmarks on simulated clusters")
     log(f"wrote {launch.relative(args.doc, ROOT)}")
+    failed = [r for r in store.records if r["status"] == "failed"]
+    if args.strict and failed:
+        sys.exit(f"run_scale.py: {len(failed)} run(s) failed, the first: "
+                 f"{failed[0]['experiment']} x={failed[0]['x']} {failed[0]['requested']}: "
+                 f"{failed[0]['reason']}")
 
 
 if __name__ == "__main__":

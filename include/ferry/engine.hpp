@@ -75,7 +75,8 @@ struct EngineReport {
 /// Moves the bytes of a Plan. `setup` is collective over the plan's communicator;
 /// `begin` starts one exchange of the fields selected by `mask` (nullptr = all),
 /// `end` completes it. Between begin and end the caller may compute, but must not
-/// touch the source or destination buffers. Engines never allocate in begin/end.
+/// touch the destination buffers. Engines read the source fields in begin, so the
+/// caller may reuse those once it returns. Engines never allocate in begin/end.
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -90,6 +91,12 @@ class Engine {
   virtual void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) = 0;
   /// Completes the exchange started by begin.
   virtual void end() = 0;
+  /// begin() then end(), for callers that wait for the exchange at once
+  /// (Exchange::execute). Collective and blocking.
+  virtual void execute(const void* const* src, void* const* dst, const std::uint8_t* mask) {
+    begin(src, dst, mask);
+    end();
+  }
   /// True when end() would not wait: what begin() started has completed on this rank.
   /// Makes MPI progress and never blocks, so callers can wait with a timeout. Not
   /// collective.

@@ -73,11 +73,6 @@ Exchange::~Exchange() = default;
 Exchange::Exchange(Exchange&&) noexcept = default;
 Exchange& Exchange::operator=(Exchange&&) noexcept = default;
 
-void Exchange::execute(const void* const* src, void* const* dst, const std::uint8_t* mask) {
-  begin(src, dst, mask);
-  end();
-}
-
 namespace {
 
 // The state of an exchange for `call`, which needs an exchange in flight (started by
@@ -105,6 +100,16 @@ void Exchange::begin(const void* const* src, void* const* dst, const std::uint8_
     throw;
   }
   s.in_flight = true;
+}
+
+void Exchange::execute(const void* const* src, void* const* dst, const std::uint8_t* mask) {
+  State& s = usable(state_, "execute", false);
+  try {
+    s.engine->execute(src, dst, mask);
+  } catch (...) {
+    s.failed = true;
+    throw;
+  }
 }
 
 void Exchange::end() {

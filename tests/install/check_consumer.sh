@@ -7,11 +7,14 @@
 #     builds the consumer with CXX and runs it with `MPIEXEC -n 2`; with FC, also
 #     builds the Fortran consumer (fortran_consumer/, find_package(ferry COMPONENTS
 #     Fortran)) with FC and runs it the same way.
-#   check_consumer.sh smpi SOURCE_DIR WORK_DIR
+#   check_consumer.sh smpi SOURCE_DIR WORK_DIR [PYTHON]
 #     builds ferry from SOURCE_DIR with SimGrid's smpicxx (static library, as SMPI
 #     wants) and installs it into WORK_DIR/prefix, builds the consumer with smpicxx
-#     and runs it with `smpirun -np 4` on a generated 4-host cluster. Exits 77
-#     (skipped) if SimGrid is not installed.
+#     and runs it with `smpirun -np 4` on a generated 4-host cluster; then runs the
+#     at-scale benchmark driver on a few small points (benchmarks/scale/run_scale.py
+#     --quick, every engine and adaptive, 12 to 24 simulated ranks), failing if any
+#     run fails (PYTHON runs it, default python3). Exits 77 (skipped) if SimGrid is
+#     not installed.
 # Builds use the generator named by $CMAKE_GENERATOR (CMake's default otherwise).
 set -euo pipefail
 consumer_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/consumer"
@@ -31,6 +34,7 @@ case "$mode" in
     ;;
   smpi)
     source_dir=$2
+    python=${4:-python3}
     for tool in smpicc smpicxx smpirun; do
       if ! command -v "$tool" >/dev/null; then
         echo "SKIPPED: $tool not found; install SimGrid (Debian: libsimgrid-dev) to run this test"
@@ -42,7 +46,7 @@ case "$mode" in
     prefix="$work_dir/prefix"
     cmake -S "$source_dir" -B "$work_dir/ferry-build" \
       -DCMAKE_C_COMPILER=smpicc -DCMAKE_CXX_COMPILER=smpicxx -DBUILD_SHARED_LIBS=OFF \
-      -DFERRY_BUILD_TESTS=OFF -DFERRY_BUILD_BENCHMARKS=OFF -DFERRY_BUILD_CLI=OFF \
+      -DFERRY_BUILD_TESTS=OFF -DFERRY_BUILD_BENCHMARKS=ON -DFERRY_BUILD_CLI=ON \
       -DFERRY_BUILD_EXAMPLES=OFF -DFERRY_ENABLE_FORTRAN=OFF -DFERRY_ENABLE_PYTHON=OFF \
       -DFERRY_WARNINGS_AS_ERRORS=ON
     cmake --build "$work_dir/ferry-build" -j 2
@@ -64,7 +68,7 @@ EOF
     ;;
   *)
     echo "usage: check_consumer.sh install BUILD_DIR WORK_DIR CXX MPIEXEC [FC]" >&2
-    echo "       check_consumer.sh smpi SOURCE_DIR WORK_DIR" >&2
+    echo "       check_consumer.sh smpi SOURCE_DIR WORK_DIR [PYTHON]" >&2
     exit 2
     ;;
 esac
@@ -83,4 +87,13 @@ if [[ -n "$fc" ]]; then
     -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_Fortran_COMPILER="$fc" -DCMAKE_PREFIX_PATH="$prefix"
   cmake --build "$work_dir/fortran-consumer-build"
   "${launch[@]}" "$work_dir/fortran-consumer-build/fortran_consumer"
+fi
+
+if [[ "$mode" == smpi ]]; then
+  scale_dir="$work_dir/scale"
+  rm -rf "$scale_dir"
+  mkdir -p "$scale_dir"
+  "$python" "$source_dir/benchmarks/scale/run_scale.py" --quick --no-real --strict --timeout 300 \
+    --smpi-ferry "$work_dir/ferry-build/bin/ferry" --results "$scale_dir/results.jsonl" \
+    --doc "$scale_dir/scale.md"
 fi

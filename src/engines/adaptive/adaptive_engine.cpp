@@ -311,13 +311,28 @@ void AdaptiveEngine::begin(const void* const* src, void* const* dst, const std::
     return;
   }
   sampling_ = samples_this_exchange(mask);
-  // Profiled exchanges start together. Otherwise a rank that arrives early counts
-  // its wait for the others (their previous exchange or computation) as transfer
-  // time, and that skew depends on the candidate timed before, not on this one.
-  FERRY_CALL_MPI(MPI_Barrier(comm_->get()));
+  // Exchanges made by execute() start together. Otherwise a rank that arrives early
+  // counts its wait for the others (their previous exchange or computation) as
+  // transfer time, and that skew depends on the candidate timed before, not on this
+  // one. A begin() on its own must not block: a caller may put before it gets, and
+  // its partner the other way round.
+  if (executing_) FERRY_CALL_MPI(MPI_Barrier(comm_->get()));
   const double start = MPI_Wtime();
   active_->begin(src, dst, mask);
   exchange_seconds_ = MPI_Wtime() - start;
+}
+
+void AdaptiveEngine::execute(const void* const* src, void* const* dst,
+                             const std::uint8_t* mask) {
+  executing_ = true;
+  try {
+    begin(src, dst, mask);
+  } catch (...) {
+    executing_ = false;
+    throw;
+  }
+  executing_ = false;
+  end();
 }
 
 bool AdaptiveEngine::test() {

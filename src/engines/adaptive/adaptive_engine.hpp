@@ -52,6 +52,8 @@ class AdaptiveEngine final : public Engine {
              const EngineOptions& options) override;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   void end() override;
+  /// While profiling, the exchange starts after a barrier (see begin()).
+  void execute(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   bool test() override;
   Traffic traffic() const override;
   EngineReport report() const override;
@@ -95,6 +97,7 @@ class AdaptiveEngine final : public Engine {
   int warmed_ = 0;                       // warm-up exchanges made with the current candidate
   int taken_ = 0;                        // samples taken of the current candidate
   bool sampling_ = false;                // the exchange in flight moves selection_'s fields
+  bool executing_ = false;               // begin() called by execute()
   double exchange_seconds_ = 0;          // time inside its begin() and test() calls
   long exchanges_ = 0;                   // exchanges made while profiling
   long sampled_ = 0;                     // of which timed
