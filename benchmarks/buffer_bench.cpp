@@ -1,6 +1,16 @@
 #include "buffer_bench.hpp"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <memory>
 
 #include "ferry/comm.hpp"
 #include "ferry/time_series_buffer.hpp"
@@ -30,6 +40,70 @@ void* stream(void* dst, const void* src, std::size_t bytes) {
   detail::streaming_copy(dst, src, bytes);
   return dst;
 }
+
+// The ring-huge bound's slots: private anonymous memory on 2 MiB boundaries, advised
+// for transparent huge pages (Linux) and faulted in, so the kernel backs it with
+// 2 MiB pages where it can. Elsewhere, or if mapping fails, plain heap memory.
+class HugePageRing {
+ public:
+  explicit HugePageRing(std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::size_t kHuge = std::size_t{2} << 20;
+    length_ = (bytes + kHuge - 1) / kHuge * kHuge;
+    // One huge page more than needed; the unaligned ends are given back.
+    void* raw = mmap(nullptr, length_ + kHuge, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw != MAP_FAILED) {
+      char* const first = static_cast<char*>(raw);
+      const std::size_t head =
+          (kHuge - reinterpret_cast<std::uintptr_t>(first) % kHuge) % kHuge;
+      base_ = first + head;
+      if (head > 0) munmap(first, head);
+      munmap(base_ + length_, kHuge - head);
+      madvise(base_, length_, MADV_HUGEPAGE);
+      std::memset(base_, 0, length_);
+      return;
+    }
+#endif
+    fallback_.assign(bytes, 0);
+    base_ = fallback_.data();
+  }
+  HugePageRing(const HugePageRing&) = delete;
+  HugePageRing& operator=(const HugePageRing&) = delete;
+  ~HugePageRing() {
+#if defined(__linux__)
+    if (fallback_.empty()) munmap(base_, length_);
+#endif
+  }
+
+  char* data() const { return base_; }
+
+  // How much of the ring the kernel backs with huge pages: AnonHugePages of its
+  // mapping in /proc/self/smaps over its length; 0 where that is unknown.
+  double huge_page_share() const {
+    if (!fallback_.empty()) return 0;
+    std::ifstream smaps("/proc/self/smaps");
+    const auto begin = reinterpret_cast<std::uintptr_t>(base_);
+    bool inside = false;
+    double kib = 0;
+    for (std::string line; std::getline(smaps, line);) {
+      unsigned long low = 0;
+      unsigned long high = 0;
+      char dash = 0;
+      if (std::sscanf(line.c_str(), "%lx%c%lx", &low, &dash, &high) == 3 && dash == '-') {
+        inside = begin >= low && begin < high;
+      } else if (inside && line.rfind("AnonHugePages:", 0) == 0) {
+        kib = std::strtod(line.c_str() + 14, nullptr);
+      }
+    }
+    return std::min(1.0, kib * 1024 / static_cast<double>(length_));
+  }
+
+ private:
+  char* base_ = nullptr;
+  std::size_t length_ = 0;
+  std::vector<char> fallback_;
+};
 
 // One method's run, each number filled by the rank that knows it.
 struct Run {
@@ -71,6 +145,9 @@ class BufferBench {
       array_.assign(static_cast<std::size_t>(config.size * config.size), 0);
       copy_.assign(static_cast<std::size_t>(step_bytes_), 0);
       ring_.assign(static_cast<std::size_t>(ring_slots_ * step_bytes_), 0);
+      huge_ring_ =
+          std::make_unique<HugePageRing>(static_cast<std::size_t>(ring_slots_ * step_bytes_));
+      huge_page_share_ = huge_ring_->huge_page_share();
     } else {
       sub_.assign(static_cast<std::size_t>(sub_values()), 0);
     }
@@ -80,15 +157,16 @@ class BufferBench {
     FERRY_CALL_MPI(MPI_Type_create_subarray(2, sizes, subsizes, starts, MPI_ORDER_C, MPI_INT32_T,
                                             &sub_type_));
     FERRY_CALL_MPI(MPI_Type_commit(&sub_type_));
+    FERRY_CALL_MPI(MPI_Bcast(&huge_page_share_, 1, MPI_DOUBLE, kRequester, comm_.get()));
   }
   BufferBench(const BufferBench&) = delete;
   BufferBench& operator=(const BufferBench&) = delete;
   ~BufferBench() { MPI_Type_free(&sub_type_); }
 
   std::vector<BufferBenchRow> run() {
-    const char* const methods[] = {"memcpy",    "ring-copy", "ring-stream",
+    const char* const methods[] = {"memcpy",    "ring-copy", "ring-stream", "ring-huge",
                                    "two-sided", "one-sided", "buffer"};
-    constexpr int kMethods = 6;
+    constexpr int kMethods = 7;
     std::vector<BufferBenchRow> rows;
     for (int n = 1; n <= config_.max_n; ++n) {
       const std::int64_t steps = static_cast<std::int64_t>(n) * config_.steps_per_n;
@@ -96,11 +174,12 @@ class BufferBench {
       std::vector<Run> runs[kMethods];
       for (int r = 0; r < config_.repeat; ++r) {
         runs[0].push_back(combine(bare_copy(steps), "memcpy"));
-        runs[1].push_back(combine(ring_copy(steps, g_copy), "ring-copy"));
-        runs[2].push_back(combine(ring_copy(steps, stream), "ring-stream"));
-        runs[3].push_back(combine(two_sided(steps), "two-sided"));
-        runs[4].push_back(combine(one_sided(steps), "one-sided"));
-        runs[5].push_back(combine(buffer(steps), "buffer"));
+        runs[1].push_back(combine(ring_copy(steps, ring_.data(), g_copy), "ring-copy"));
+        runs[2].push_back(combine(ring_copy(steps, ring_.data(), stream), "ring-stream"));
+        runs[3].push_back(combine(ring_copy(steps, huge_ring(), stream), "ring-huge"));
+        runs[4].push_back(combine(two_sided(steps), "two-sided"));
+        runs[5].push_back(combine(one_sided(steps), "one-sided"));
+        runs[6].push_back(combine(buffer(steps), "buffer"));
       }
       for (int m = 0; m < kMethods; ++m) {
         BufferBenchRow row;
@@ -114,6 +193,7 @@ class BufferBench {
         row.steps_per_call = calls > 0 ? static_cast<double>(steps) / calls : 0.0;
         row.memcpy_seconds = median(runs[0], &Run::requester_median);
         row.ring_copy_seconds = median(runs[1], &Run::requester_median);
+        if (m == 3) row.huge_page_share = huge_page_share_;  // ring-huge
         rows.push_back(row);
       }
     }
@@ -123,6 +203,7 @@ class BufferBench {
  private:
   static int mpi_int(std::int64_t v) { return detail::mpi_count<int>(v, "bench buffer: extent"); }
   bool requester() const { return comm_.rank() == kRequester; }
+  char* huge_ring() const { return huge_ring_ ? huge_ring_->data() : nullptr; }
   std::int64_t sub_values() const { return sub_extent_ * sub_extent_; }
 
   static double median(const std::vector<Run>& runs, double Run::*field) {
@@ -179,15 +260,17 @@ class BufferBench {
 
   // The second bound: what keeping steps costs without MPI, a copy to the next slot
   // of a private ring of the buffer's size (one untimed pass first), with memcpy or
-  // with the streaming copy that load() uses for large steps.
-  Samples ring_copy(std::int64_t steps, void* (*copy)(void*, const void*, std::size_t)) {
+  // with the streaming copy that load() uses for large steps, on small pages (heap
+  // memory, as the MPI window's shared segment usually is) or on huge pages.
+  Samples ring_copy(std::int64_t steps, char* ring,
+                    void* (*copy)(void*, const void*, std::size_t)) {
     Samples mine;
     if (!requester()) return mine;
     for (std::int64_t step = -ring_slots_; step < steps; ++step) {
       compute(array_.data(), step);
       const std::int64_t slot = (step + ring_slots_) % ring_slots_;
       const double start = MPI_Wtime();
-      copy(ring_.data() + slot * step_bytes_, array_.data(),
+      copy(ring + slot * step_bytes_, array_.data(),
            static_cast<std::size_t>(step_bytes_));
       if (step >= 0) mine.requester.push_back(MPI_Wtime() - start);
     }
@@ -314,10 +397,12 @@ class BufferBench {
   Box sub_box_;
   std::int64_t step_bytes_ = 0;
   std::int64_t ring_slots_ = 0;
-  std::vector<std::int32_t> array_;  // requester: the model's array
-  std::vector<char> copy_;           // requester: the memcpy bound's destination
-  std::vector<char> ring_;           // requester: the ring-copy bound's slots
-  std::vector<std::int32_t> sub_;    // worker: one step of the sub-array
+  std::vector<std::int32_t> array_;          // requester: the model's array
+  std::vector<char> copy_;                   // requester: the memcpy bound's destination
+  std::vector<char> ring_;                   // requester: the ring-copy and ring-stream slots
+  std::unique_ptr<HugePageRing> huge_ring_;  // requester: the ring-huge slots
+  double huge_page_share_ = 0;               // of huge_ring_, on every rank
+  std::vector<std::int32_t> sub_;            // worker: one step of the sub-array
   MPI_Datatype sub_type_ = MPI_DATATYPE_NULL;
 };
 
@@ -345,6 +430,7 @@ std::string buffer_bench_json(const std::vector<BufferBenchRow>& rows,
         .add("steps_per_call", row.steps_per_call)
         .add("memcpy_s", row.memcpy_seconds)
         .add("ring_copy_s", row.ring_copy_seconds)
+        .add("huge_page_share", row.huge_page_share)
         .add("mpi_library", mpi_library);
     out += json.str() + "\n";
   }
@@ -368,6 +454,8 @@ std::string buffer_bench_table(const std::vector<BufferBenchRow>& rows,
   }
   const std::int64_t offset = config.size / 6;
   const std::int64_t sub = config.size - 2 * offset;
+  double huge_share = 0;
+  for (const BufferBenchRow& row : rows) huge_share = std::max(huge_share, row.huge_page_share);
   return detail::cat(
       "time-series buffer: requester rank 0 writes a ", config.size, " x ", config.size,
       " int32 array per step, worker rank 1 reads the ", sub, " x ", sub, " sub-array from (",
@@ -377,8 +465,10 @@ std::string buffer_bench_table(const std::vector<BufferBenchRow>& rows,
       "\nper step: req_* = requester time spent moving data (median and mean over the steps);\n"
       "x_memcpy, x_ring_copy = req_median over the bounds' medians at the same N (memcpy: the\n"
       "step copied to one fixed place; ring-copy: to the next slot of a private ring as large\n"
-      "as the buffer's; ring-stream: the same with streaming stores, as load() copies);\n"
-      "worker_us = worker communication time, waiting excluded.\n");
+      "as the buffer's; ring-stream: the same with streaming stores, as load() copies;\n"
+      "ring-huge: ring-stream on a ring advised for transparent huge pages, here ",
+      fixed(huge_share * 100, 0), " % of it\n"
+      "on 2 MiB pages); worker_us = worker communication time, waiting excluded.\n");
 }
 
 }  // namespace ferry::bench

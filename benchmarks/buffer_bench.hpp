@@ -26,7 +26,8 @@ struct BufferBenchRow {
   /// memcpy and ring-copy are the requester's bounds: a memcpy of the step to one
   /// fixed place, and to the next slot of a private ring as large as the buffer's;
   /// ring-stream is ring-copy with the streaming copy that load() uses for large
-  /// steps. two-sided, one-sided and buffer move the steps to the worker.
+  /// steps, and ring-huge is ring-stream on a ring advised for transparent huge
+  /// pages. two-sided, one-sided and buffer move the steps to the worker.
   std::string method;
   int n = 0;
   std::int64_t steps = 0;
@@ -43,10 +44,12 @@ struct BufferBenchRow {
   /// The two bounds' median per step at this N, for the ratios.
   double memcpy_seconds = 0;
   double ring_copy_seconds = 0;
+  /// ring-huge: the share of its ring the kernel put on huge pages (0 elsewhere).
+  double huge_page_share = 0;
 };
 
 /// Collective over `comm`, which must have exactly 2 ranks (Errc::Arg otherwise):
-/// rank 0 is the requester, rank 1 the worker. For each N, runs the three bounds and
+/// rank 0 is the requester, rank 1 the worker. For each N, runs the four bounds and
 /// the three methods in rotation, `repeat` times, and reports the median of each
 /// number over the runs; every run starts with untimed warm-up steps. The worker
 /// checks sampled values of every step it receives (Errc::Internal on a wrong
