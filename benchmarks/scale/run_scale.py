@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SIM_MAX_RANKS = {"alltoallv": 96}
 SIM_LIMIT_REASON = {
     "alltoallv": "MPI_Ialltoallv in SMPI costs O(P^2) simulated messages",
+    "adaptive": "profiling every candidate and butterfly mask outruns the time budget",
 }
 
 
