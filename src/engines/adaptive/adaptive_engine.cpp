@@ -301,6 +301,17 @@ bool AdaptiveEngine::samples_this_exchange(const std::uint8_t* mask) {
 }
 
 void AdaptiveEngine::begin(const void* const* src, void* const* dst, const std::uint8_t* mask) {
+  start(src, dst, mask, false);
+}
+
+void AdaptiveEngine::execute(const void* const* src, void* const* dst,
+                             const std::uint8_t* mask) {
+  start(src, dst, mask, true);
+  end();
+}
+
+void AdaptiveEngine::start(const void* const* src, void* const* dst, const std::uint8_t* mask,
+                           bool together) {
   FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: begin before setup");
   if (reduction_ != MPI_REQUEST_NULL) {
     FERRY_CALL_MPI(MPI_Wait(&reduction_, MPI_STATUS_IGNORE));
@@ -316,23 +327,10 @@ void AdaptiveEngine::begin(const void* const* src, void* const* dst, const std::
   // transfer time, and that skew depends on the candidate timed before, not on this
   // one. A begin() on its own must not block: a caller may put before it gets, and
   // its partner the other way round.
-  if (executing_) FERRY_CALL_MPI(MPI_Barrier(comm_->get()));
+  if (together) FERRY_CALL_MPI(MPI_Barrier(comm_->get()));
   const double start = MPI_Wtime();
   active_->begin(src, dst, mask);
   exchange_seconds_ = MPI_Wtime() - start;
-}
-
-void AdaptiveEngine::execute(const void* const* src, void* const* dst,
-                             const std::uint8_t* mask) {
-  executing_ = true;
-  try {
-    begin(src, dst, mask);
-  } catch (...) {
-    executing_ = false;
-    throw;
-  }
-  executing_ = false;
-  end();
 }
 
 bool AdaptiveEngine::test() {

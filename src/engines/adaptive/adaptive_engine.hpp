@@ -64,6 +64,8 @@ class AdaptiveEngine final : public Engine {
   Engine& engine_for(const Candidate& candidate);
   void release(const Candidate& candidate);
   bool samples_this_exchange(const std::uint8_t* mask);
+  // begin(); with `together` (execute()), a profiled exchange starts after a barrier.
+  void start(const void* const* src, void* const* dst, const std::uint8_t* mask, bool together);
   void start_reduction();
   void finish_candidate();
   void decide();
@@ -97,7 +99,6 @@ class AdaptiveEngine final : public Engine {
   int warmed_ = 0;                       // warm-up exchanges made with the current candidate
   int taken_ = 0;                        // samples taken of the current candidate
   bool sampling_ = false;                // the exchange in flight moves selection_'s fields
-  bool executing_ = false;               // begin() called by execute()
   double exchange_seconds_ = 0;          // time inside its begin() and test() calls
   long exchanges_ = 0;                   // exchanges made while profiling
   long sampled_ = 0;                     // of which timed
