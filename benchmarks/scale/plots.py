@@ -17,6 +17,7 @@ STYLE = {
     "rma": ("tab:green", "D"),
     "adaptive": ("tab:red", "*"),
     "adaptive-warm": ("tab:pink", "P"),
+    "p2p-warm": ("tab:cyan", "o"),
 }
 
 
@@ -58,7 +59,8 @@ def figure(path, configs_, experiment, setup=False):
     fig, grid = plt.subplots(rows, columns, figsize=(5.5 * columns, 3.8 * rows), squeeze=False)
     value, y_label = (_init_ms, "initialization (ms)") if setup else (_exchange_us, "exchange (us)")
     engines = [e for e in tables.engines_in(configs_)
-               if e != tables.BASELINE and (setup or e != tables.ADAPTIVE_WARM)]
+               if e != tables.BASELINE
+               and (setup or e not in (tables.ADAPTIVE_WARM, tables.P2P_WARM))]
     for k, panel in enumerate(panels):
         title = f"{experiment.figure}: {experiment.title}" + (f"\n{panel}" if panel else "")
         _panel(grid[k // columns][k % columns], [c for c in configs_ if c.panel == panel],

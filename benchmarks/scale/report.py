@@ -46,7 +46,7 @@ def _targets(experiments, store, mode):
         misses += [(e, c, engine, r) for c, engine, r in m]
         n, m = tables.init_misses(configs_)
         init_checked += n
-        init_misses += [(e, c, r) for c, r in m]
+        init_misses += [(e, c, r, choice) for c, r, choice in m]
     text = (f"- Adaptive's exchange within {tables.TOLERANCE:.2f}x of the best single engine "
             f"and of p2p: {checked - len(misses)} of {checked} configurations.\n")
     for e, c, engine, r in misses:
@@ -57,9 +57,12 @@ def _targets(experiments, store, mode):
     text += (f"- Adaptive's initialization on a warm tuning cache within "
              f"{tables.INIT_TOLERANCE:.1f}x of p2p's: {init_checked - len(init_misses)} of "
              f"{init_checked} configurations.\n")
-    for e, c, r in init_misses:
+    for e, c, r, choice in init_misses:
         panel = f" ({c.panel})" if c.panel else ""
-        text += f"  - missed: {e.figure}{panel}, {c.x} {e.x_label}: {r:.2f}x p2p's\n"
+        chose = c.records[tables.ADAPTIVE_WARM]["result"].get("adaptive_choice", "?")
+        text += (f"  - missed: {e.figure}{panel}, {c.x} {e.x_label}: {r:.2f}x p2p's; "
+                 f"chose {chose}, " + ("whose setup has no run of its own" if choice is None
+                                       else f"{choice:.2f}x the setup of {chose}") + "\n")
     return text
 
 

@@ -26,7 +26,9 @@ class ResultStore:
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._write([])
-        self._done = {run_key(r) for r in self.records if r["status"] != "failed"}
+        # Failed runs are rerun, and so are skipped ones: the limit that skipped them
+        # may have been raised.
+        self._done = {run_key(r) for r in self.records if r["status"] == "ok"}
 
     def has(self, key):
         return key in self._done

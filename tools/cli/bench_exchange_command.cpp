@@ -16,7 +16,8 @@ namespace {
 
 constexpr int kDefaultRepeat = 10;
 
-// "all" means every registered engine, with the hand-written baseline first as the reference.
+// "all" means every registered engine, with the hand-written baseline first as the reference;
+// otherwise a comma-separated list of engines, each set up in turn in this order.
 std::vector<std::string> engines_to_run(const std::string& requested) {
   const std::vector<std::string> registered = engine_names();
   if (requested == "all") {
@@ -24,13 +25,26 @@ std::vector<std::string> engines_to_run(const std::string& requested) {
     engines.insert(engines.end(), registered.begin(), registered.end());
     return engines;
   }
-  if (requested == bench::kBaselineName ||
-      std::find(registered.begin(), registered.end(), requested) != registered.end())
-    return {requested};
-  std::string known;
-  for (const auto& name : registered) known += name + ", ";
-  throw UsageError("--engine: unknown engine \"" + requested + "\"; this build offers " + known +
-                   bench::kBaselineName + " or all (see ferry info)");
+  std::vector<std::string> engines;
+  std::string rest = requested;
+  while (true) {
+    const auto comma = rest.find(',');
+    const std::string name = rest.substr(0, comma);
+    const bool known = name == bench::kBaselineName ||
+                       std::find(registered.begin(), registered.end(), name) != registered.end();
+    if (!known) {
+      std::string offered;
+      for (const auto& engine : registered) offered += engine + ", ";
+      throw UsageError("--engine: unknown engine \"" + name + "\" in \"" + requested +
+                       "\"; this build offers " + offered + bench::kBaselineName +
+                       " or all (see ferry info)");
+    }
+    if (std::find(engines.begin(), engines.end(), name) != engines.end())
+      throw UsageError("--engine: \"" + name + "\" is listed twice in \"" + requested + "\"");
+    engines.push_back(name);
+    if (comma == std::string::npos) return engines;
+    rest = rest.substr(comma + 1);
+  }
 }
 
 int run(Arguments& args, const Context& context) {
@@ -73,9 +87,10 @@ Command bench_exchange_command() {
       "every candidate's time, follows the table (JSON: \"adaptive_choice\").\n"
       "\n" +
           std::string(kScenarioOptionsHelp) +
-          "  --engine NAME|all      an engine of this build (see ferry info), baseline (a\n"
-          "                         hand-written Isend/Irecv exchange), or all: baseline and\n"
-          "                         every engine (default all)\n"
+          "  --engine LIST|all      engines of this build (see ferry info) or baseline (a\n"
+          "                         hand-written Isend/Irecv exchange), comma-separated and\n"
+          "                         set up in that order, or all: baseline and every engine\n"
+          "                         (default all)\n"
           "  --candidates LIST      the adaptive engine's candidates, comma-separated\n"
           "                         (default: every candidate engine of this build)\n"
           "  --samples K            exchanges adaptive times per candidate (default 3)\n"
