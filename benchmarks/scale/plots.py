@@ -18,6 +18,7 @@ STYLE = {
     "adaptive": ("tab:red", "*"),
     "adaptive-warm": ("tab:pink", "P"),
     "p2p-warm": ("tab:cyan", "o"),
+    "choice-warm": ("tab:olive", "X"),
 }
 
 
@@ -60,7 +61,7 @@ def figure(path, configs_, experiment, setup=False):
     value, y_label = (_init_ms, "initialization (ms)") if setup else (_exchange_us, "exchange (us)")
     engines = [e for e in tables.engines_in(configs_)
                if e != tables.BASELINE
-               and (setup or e not in (tables.ADAPTIVE_WARM, tables.P2P_WARM))]
+               and (setup or e not in (tables.ADAPTIVE_WARM, *tables.WARM_REFERENCES))]
     for k, panel in enumerate(panels):
         title = f"{experiment.figure}: {experiment.title}" + (f"\n{panel}" if panel else "")
         _panel(grid[k // columns][k % columns], [c for c in configs_ if c.panel == panel],

@@ -66,6 +66,9 @@ def parse_args():
                         "gives the same time every exchange)")
     parser.add_argument("--real-repeat", type=int, default=20,
                         help="timed exchanges per real run (default 20)")
+    parser.add_argument("--real-warm-runs", type=int, default=5,
+                        help="processes on the warm tuning cache per real configuration; "
+                        "each engine's row of median setup time is kept (default 5)")
     parser.add_argument("--sim-max-ranks", action="append", default=[], metavar="ENGINE=N",
                         help="simulate ENGINE only up to N ranks (defaults: "
                         + ", ".join(f"{k}={v}" for k, v in DEFAULT_SIM_MAX_RANKS.items()) + ")")
@@ -151,44 +154,74 @@ def simulate(experiments, store, simulator, platform, limits, max_ranks):
                     _store_outcome(store, record, outcome)
 
 
-def _store_warm_outcome(store, record, outcome):
-    """The warm real run: its p2p row is the baseline of the warm comparison, its
-    adaptive row the warm adaptive run; the hand-written baseline only warmed up."""
-    labels = {tables.P2P: tables.P2P_WARM, tables.ADAPTIVE: tables.ADAPTIVE_WARM}
-    for engine, label in labels.items():
+def _warm_engines(outcome):
+    """The engines of the warm real run, in setup order: the baseline, whose first
+    exchange pays the process's one-off costs (connections, shared-memory segments),
+    then on equal terms p2p, the engine adaptive chose in `outcome` (unless p2p or a
+    butterfly stage mask, which has no engine name), and adaptive on the warm cache."""
+    choice = next((row.get("adaptive_choice") for row in outcome.rows
+                   if row["engine"] == tables.ADAPTIVE), None)
+    engines = [tables.BASELINE, tables.P2P]
+    if choice and ":" not in choice and choice not in engines:
+        engines.append(choice)
+    return engines + [tables.ADAPTIVE], choice
+
+
+def _median_setup_rows(outcomes):
+    """Per engine, the row of median setup time among the runs' rows: setup is timed
+    once per run, and one run on oversubscribed cores is often several times slower."""
+    rows = {}
+    for outcome in outcomes:
+        for row in outcome.rows:
+            rows.setdefault(row["engine"], []).append(row)
+    return [sorted(same, key=lambda row: row["setup_s"])[len(same) // 2]
+            for same in rows.values()]
+
+
+def _store_warm_outcome(store, record, outcomes, choice):
+    """The median rows of the warm real runs under their labels; the baseline's is
+    dropped. Any failed run fails them all."""
+    failed = next((o for o in outcomes if o.error), None)
+    outcome = dataclasses.replace(outcomes[-1], rows=_median_setup_rows(outcomes),
+                                  wall_s=sum(o.wall_s for o in outcomes))
+    if failed:
+        outcome = dataclasses.replace(failed, rows=[])
+    labels = {tables.P2P_WARM: tables.P2P, tables.CHOICE_WARM: choice,
+              tables.ADAPTIVE_WARM: tables.ADAPTIVE}
+    for label, engine in labels.items():
         rows = [row for row in outcome.rows if row["engine"] == engine]
-        _store_outcome(store, {**record, "requested": label},
-                       dataclasses.replace(outcome, rows=rows))
+        if rows or outcome.error:
+            _store_outcome(store, {**record, "requested": label},
+                           dataclasses.replace(outcome, rows=rows))
 
 
-def run_real(experiments, store, runner):
+def run_real(experiments, store, runner, warm_runs):
     for e in experiments:
         for point in e.real:
+            record = make_record(e, "real", "local", point, "all")
+            warm = make_record(e, "real", "local", point, tables.ADAPTIVE_WARM)
+            if store.has(run_key(record)) and store.has(run_key(warm)):
+                continue
             with tempfile.TemporaryDirectory() as work:
+                # Every engine, adaptive profiling and filling a fresh tuning cache, then
+                # a second process on that cache.
                 cache = Path(work) / "tuning-cache"
-                record = make_record(e, "real", "local", point, "all")
-                if not store.has(run_key(record)):
-                    # Every engine, adaptive profiling and filling a fresh tuning cache.
-                    outcome = runner.run(point, "all", cache)
-                    log(f"{e.key} (real) {point.panel} x={point.x} all: {outcome.wall_s:.0f} s"
-                        + (f" FAILED {outcome.error}" if outcome.error else ""))
-                    _store_outcome(store, record, outcome)
-                warm = make_record(e, "real", "local", point, tables.ADAPTIVE_WARM)
-                if store.has(run_key(warm)):
-                    continue
+                outcome = runner.run(point, "all", cache)
+                log(f"{e.key} (real) {point.panel} x={point.x} all: {outcome.wall_s:.0f} s"
+                    + (f" FAILED {outcome.error}" if outcome.error else ""))
+                _store_outcome(store, record, outcome)
                 if not cache.exists():
                     store.add({**warm, "status": "skipped",
                                "reason": "the run of every engine left no tuning cache"})
                     continue
-                # A second process on that cache. Its first exchange pays the process's
-                # one-off costs (connections, shared-memory segments), so the baseline
-                # goes first, then p2p and adaptive are set up on equal terms.
-                outcome = runner.run(point, f"{tables.BASELINE},{tables.P2P},{tables.ADAPTIVE}",
-                                     cache)
+                engines, choice = _warm_engines(outcome)
+                outcomes = [runner.run(point, ",".join(engines), cache)
+                            for _ in range(warm_runs)]
+                errors = [o.error for o in outcomes if o.error]
                 log(f"{e.key} (real) {point.panel} x={point.x} {tables.ADAPTIVE_WARM}: "
-                    f"{outcome.wall_s:.0f} s"
-                    + (f" FAILED {outcome.error}" if outcome.error else ""))
-                _store_warm_outcome(store, warm, outcome)
+                    f"{warm_runs} runs, {sum(o.wall_s for o in outcomes):.0f} s"
+                    + (f" FAILED {errors[0]}" if errors else ""))
+                _store_warm_outcome(store, warm, outcomes, choice)
 
 
 def context_text(store, platform, started, load_before):
@@ -230,7 +263,7 @@ def main():
                      args.sim_points_max_ranks)
         if not args.no_real:
             run_real(chosen, store, launch.RealMpi(args.ferry, ROOT, args.real_repeat,
-                                                   args.timeout))
+                                                   args.timeout), args.real_warm_runs)
     everything = experiment_list.experiments(args.quick)
     text = report.generated(everything, store, args.doc.parent / "scale", args.doc.parent,
                             context_text(store, platform, started, load_before))

@@ -8,6 +8,9 @@ ADAPTIVE_WARM = "adaptive-warm"
 # Real runs only: p2p set up in the warm adaptive run's process, before adaptive and after
 # a baseline exchange that paid the process's one-off costs; the reference for that run.
 P2P_WARM = "p2p-warm"
+# Real runs only: the engine adaptive chose, set up in that process just before adaptive.
+CHOICE_WARM = "choice-warm"
+WARM_REFERENCES = (P2P_WARM, CHOICE_WARM)
 P2P = "p2p"
 BASELINE = "baseline"
 # Targets of the project: adaptive within this factor of the best single engine and of
@@ -31,7 +34,7 @@ class Config:
     def best_single(self):
         """(engine, seconds) of the fastest engine other than adaptive and the baseline."""
         times = [(self.time(e), e) for e in self.records
-                 if e not in (ADAPTIVE, ADAPTIVE_WARM, P2P_WARM, BASELINE)]
+                 if e not in (ADAPTIVE, ADAPTIVE_WARM, BASELINE, *WARM_REFERENCES)]
         times = [(t, e) for t, e in times if t is not None]
         if not times:
             return None, None
@@ -60,13 +63,15 @@ class Config:
 
     def warm_choice_ratio(self):
         """Adaptive's initialization on a warm cache over the setup of the engine it
-        chose, from that engine's own run: what the cache lookup adds. None when the
-        choice is a butterfly stage mask, which has no run of its own."""
+        chose: what the cache lookup adds. The chosen engine is set up in the same
+        process where the warm run has it (real runs), else taken from its own run.
+        None when the choice is a butterfly stage mask, which has no run of its own."""
         r = self.records.get(ADAPTIVE_WARM)
         if not r or r["status"] != "ok":
             return None
-        return ratio(self.init_time(ADAPTIVE_WARM),
-                     self.init_time(r["result"].get("adaptive_choice")))
+        reference = CHOICE_WARM if CHOICE_WARM in self.records \
+            else r["result"].get("adaptive_choice")
+        return ratio(self.init_time(ADAPTIVE_WARM), self.init_time(reference))
 
     def wall_s(self):
         """Wall time of the runs behind this configuration (one run may give every engine)."""
@@ -88,7 +93,7 @@ def configs(records):
 
 def engines_in(configs_):
     order = [BASELINE, P2P, "alltoallv", "neighbor", "butterfly", "rma", ADAPTIVE, ADAPTIVE_WARM,
-             P2P_WARM]
+             P2P_WARM, CHOICE_WARM]
     seen = {e for c in configs_ for e in c.records}
     return [e for e in order if e in seen] + sorted(seen - set(order))
 
@@ -124,7 +129,7 @@ def markdown(header, rows):
 
 def summary_table(configs_, x_label):
     """Per configuration: each engine's median exchange time and how adaptive fares."""
-    engines = [e for e in engines_in(configs_) if e not in (ADAPTIVE_WARM, P2P_WARM)]
+    engines = [e for e in engines_in(configs_) if e not in (ADAPTIVE_WARM, *WARM_REFERENCES)]
     header = [x_label, "msgs/proc (mean, max)"] + [f"{e} (us)" for e in engines]
     header += ["adaptive chose", "best single", "adaptive / best", "p2p / adaptive",
                "p2p / best", "wall (s)"]
