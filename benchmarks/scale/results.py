@@ -44,6 +44,13 @@ class ResultStore:
         with self.path.open("a") as f:
             f.write(json.dumps(record, sort_keys=True) + "\n")
 
+    def forget(self, key):
+        """Drops the records of `key`, so that a rerun does not add to them."""
+        if any(run_key(r) == key for r in self.records):
+            self.records = [r for r in self.records if run_key(r) != key]
+            self._write(self.records)
+        self._done.discard(key)
+
     def _write(self, records):
         self.path.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
 

@@ -81,7 +81,9 @@ def parse_args():
                         help="seconds before one run is given up (default 1800)")
     parser.add_argument("--results", type=Path,
                         default=ROOT / "docs/benchmarks/scale/results.jsonl")
-    parser.add_argument("--doc", type=Path, default=ROOT / "docs/benchmarks/scale.md")
+    parser.add_argument("--doc", type=Path, default=ROOT / "docs/benchmarks/scale.md",
+                        help="the page to rewrite; its figures go to a folder named like it "
+                        "next to it (default docs/benchmarks/scale.md, figures in scale/)")
     return parser.parse_args()
 
 
@@ -202,6 +204,9 @@ def run_real(experiments, store, runner, warm_runs):
             warm = make_record(e, "real", "local", point, tables.ADAPTIVE_WARM)
             if store.has(run_key(record)) and store.has(run_key(warm)):
                 continue
+            # Both runs again: the second needs the tuning cache the first fills.
+            for label in ("all", tables.ADAPTIVE_WARM, *tables.WARM_REFERENCES):
+                store.forget(run_key({**record, "requested": label}))
             with tempfile.TemporaryDirectory() as work:
                 # Every engine, adaptive profiling and filling a fresh tuning cache, then
                 # a second process on that cache.
@@ -265,8 +270,8 @@ def main():
             run_real(chosen, store, launch.RealMpi(args.ferry, ROOT, args.real_repeat,
                                                    args.timeout), args.real_warm_runs)
     everything = experiment_list.experiments(args.quick)
-    text = report.generated(everything, store, args.doc.parent / "scale", args.doc.parent,
-                            context_text(store, platform, started, load_before))
+    text = report.generated(everything, store, args.doc.parent / args.doc.stem,
+                            args.doc.parent, context_text(store, platform, started, load_before))
     report.update_document(args.doc, text, "At-scale benchmarks on simulated clusters")
     log(f"wrote {launch.relative(args.doc, ROOT)}")
     failed = [r for r in store.records if r["status"] == "failed"]
