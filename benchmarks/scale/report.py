@@ -92,8 +92,9 @@ def _experiment_section(e, configs_, figures_dir, doc_dir, mode):
 def generated(experiments, store, figures_dir, doc_dir, context):
     figures_dir.mkdir(parents=True, exist_ok=True)
     out = [BEGIN, "", "## Results", "", context, ""]
-    out += ["### Targets", "", "Simulated:", "", _targets(experiments, store, "sim"),
-            "Real runs on this machine:", "", _targets(experiments, store, "real")]
+    out += ["### Targets", "", "Simulated:", "", _targets(experiments, store, "sim")]
+    if any(r["mode"] == "real" for r in store.records):
+        out += ["Real runs on this machine:", "", _targets(experiments, store, "real")]
     rows = _paper_rows(experiments, store)
     if rows:
         out += ["### Against the paper's speedups", "", tables.markdown(
