@@ -83,7 +83,8 @@ def experiments(quick):
             paper="P2P wins below about 12 messages per process, butterfly above; "
             "adaptive is best everywhere and 13.9x faster than P2P at 96.",
             simulated=_toy_messages(pick(24, 12), pick([1, 4, 12, 24], [1, 12]))
-            + pick(_toy_messages(96, [12, 48, 96]) + _toy_messages(192, [96]), []),
+            + pick(_toy_messages(96, [12, 48, 96]) + _toy_messages(192, [1, 12, 24, 48, 96]),
+                   []),
             real=_toy_messages(2, [1, 2]) + _toy_messages(4, [1, 2, 4]),
             paper_speedup={96: 13.9},
         ),
@@ -98,7 +99,8 @@ def experiments(quick):
                 p
                 for messages in pick((4, 24), (4,))
                 for p in _toy_fields(24, messages, pick([5, 40], [40]))
-            ],
+            ]
+            + pick([p for messages in (12, 48) for p in _toy_fields(192, messages, [5, 40])], []),
         ),
         Experiment(
             key="procs",
@@ -108,7 +110,7 @@ def experiments(quick):
             paper="P2P slows slightly with more processes, butterfly and adaptive speed "
             "up slightly and win. Setup: butterfly a little above P2P, adaptive 2-3x "
             "P2P (profiling).",
-            simulated=_toy_procs(pick([6, 12, 24, 48], [6])),
+            simulated=_toy_procs(pick([6, 12, 24, 48, 96, 192], [6])),
             setup_plot=True,
         ),
         Experiment(

@@ -80,15 +80,18 @@ class Config:
 
 
 def configs(records):
-    """Group records by (panel, x), in the order the points were listed; a record is
+    """Group records by (panel, x): panels in the order of their first record, x
+    ascending within a panel (a later run may add points to a panel); a record is
     keyed by the run's label, or by its engine in a run of every engine."""
     grouped = {}
+    panels = {}
     for r in records:
         engine = r["result"]["engine"] if r["requested"] == "all" and r["status"] == "ok" \
             else r["requested"]
+        panels.setdefault(r["panel"], len(panels))
         c = grouped.setdefault((r["panel"], r["x"]), Config(r["panel"], r["x"]))
         c.records[engine] = r
-    return list(grouped.values())
+    return sorted(grouped.values(), key=lambda c: (panels[c.panel], c.x))
 
 
 def engines_in(configs_):
