@@ -89,48 +89,40 @@ State& usable(const std::unique_ptr<State>& state, const char* call, bool in_fli
   return *state;
 }
 
+// Runs `call` on the engine; if it throws, the exchange stays failed, so that every
+// later call says so instead of touching an engine in an unknown state.
+template <class State, class Call>
+auto failing_on_throw(State& state, Call call) -> decltype(call()) {
+  try {
+    return call();
+  } catch (...) {
+    state.failed = true;
+    throw;
+  }
+}
+
 }  // namespace
 
 void Exchange::begin(const void* const* src, void* const* dst, const std::uint8_t* mask) {
   State& s = usable(state_, "begin", false);
-  try {
-    s.engine->begin(src, dst, mask);
-  } catch (...) {
-    s.failed = true;
-    throw;
-  }
+  failing_on_throw(s, [&] { s.engine->begin(src, dst, mask); });
   s.in_flight = true;
 }
 
 void Exchange::execute(const void* const* src, void* const* dst, const std::uint8_t* mask) {
   State& s = usable(state_, "execute", false);
-  try {
-    s.engine->execute(src, dst, mask);
-  } catch (...) {
-    s.failed = true;
-    throw;
-  }
+  failing_on_throw(s, [&] { s.engine->execute(src, dst, mask); });
 }
 
 void Exchange::end() {
   State& s = usable(state_, "end", true);
   s.in_flight = false;
-  try {
-    s.engine->end();
-  } catch (...) {
-    s.failed = true;
-    throw;
-  }
+  failing_on_throw(s, [&] { s.engine->end(); });
 }
 
 bool Exchange::test() {
   State& s = usable(state_, "test", true);
-  try {
-    return s.engine->test();
-  } catch (...) {
-    s.failed = true;
-    throw;
-  }
+  return failing_on_throw(s, [&] { return s.engine->test(); });
 }
 
 void Exchange::stage(std::size_t field, const void* src) {
