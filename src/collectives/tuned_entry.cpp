@@ -23,7 +23,8 @@ std::optional<CacheEntry> find_tuned_entry(const std::string& path, int ranks,
   if (size == 0) return std::nullopt;
   CacheLookup lookup = find_entry(path, tuned_signature(ranks, operation, size));
   warnings.insert(warnings.end(), lookup.warnings.begin(), lookup.warnings.end());
-  return std::move(lookup.entry);
+  if (lookup.entries.empty()) return std::nullopt;
+  return std::move(lookup.entries.front());
 }
 
 }  // namespace ferry::detail

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -274,6 +275,40 @@ TEST_F(AdaptiveCache, MalformedLinesAndUnknownEnginesAreIgnored) {
       << reports.first.text;
   EXPECT_NE(reports.first.text.find("is malformed"), std::string::npos) << reports.first.text;
   EXPECT_TRUE(same_on_all_ranks(reports.last.choice));
+}
+
+// A cache filled for many plans: rank 0 sends every rank the entries that may be this
+// plan's (here more than fit in the signature's reduction, so the rest is broadcast),
+// and each rank finds this plan's among them.
+TEST_F(AdaptiveCache, EntryIsFoundAmongManyForOtherPlans) {
+  const Reports profiled = run(options());
+  std::string cache;
+  if (world_rank() == 0) {
+    cache = read_text(path_);
+    const auto start = cache.find("\nranks=") + 1;
+    const std::string entry = cache.substr(start, cache.find('\n', start) - start);
+    const std::string other_choice = profiled.last.choice == "p2p" ? "alltoallv" : "p2p";
+    // Entries of plans that differ only in what the signature's reduction finds (their
+    // message counts): they pass rank 0's filter, and must not be taken for this one.
+    const auto messages = entry.find(" messages=") + std::strlen(" messages=");
+    const auto digits = entry.find(' ', messages);
+    std::string lines = cache.substr(0, start);
+    for (int k = 1; k <= 12; ++k) {
+      lines += entry.substr(0, messages) + std::to_string(1000 + k) +
+               entry.substr(digits, entry.find(" | ") - digits) + " | " + other_choice +
+               " | p2p=1.0000e-03 alltoallv=1.0000e-03 rma=1.0000e-03\n";
+      if (k == 6) lines += entry + "\n";
+    }
+    // One of another rank count: filtered out on rank 0.
+    cache = lines + "ranks=99999" + entry.substr(entry.find(' ')) + "\n";
+    ASSERT_GT(cache.size(), 2048u);
+  }
+  write_cache(cache);
+  const Reports cached = run(options(), 3);
+  EXPECT_TRUE(cached.first.settled) << cached.first.text;
+  EXPECT_EQ(cached.first.choice, profiled.last.choice) << cached.first.text;
+  EXPECT_NE(cached.first.text.find("from the tuning cache"), std::string::npos)
+      << cached.first.text;
 }
 
 // Profiling completes and every rank takes the same decision at the same exchange when

@@ -81,32 +81,51 @@ std::vector<std::string> candidate_engines(const std::string& requested) {
   return chosen;
 }
 
-// Collective: every rank gets rank 0's `text`. One reduction when it fits in
-// kInlineText bytes (a cache path and entry do), a broadcast of the rest otherwise.
-// The reduction (MAX, the other ranks giving zeros) stands in for a broadcast
-// because some MPI libraries (SimGrid SMPI: ~90 us on 24 ranks) make the first
-// broadcast on a communicator pay a one-off setup, a reduction of 1 KiB does not.
-void broadcast_text(const Comm& comm, std::string& text) {
-  constexpr std::size_t kInlineText = 1024;
-  std::vector<unsigned char> block(sizeof(std::uint64_t) + kInlineText, 0);
-  std::uint64_t length = text.size();
-  if (comm.rank() == 0) {
-    std::memcpy(block.data(), &length, sizeof length);
-    std::memcpy(block.data() + sizeof length, text.data(),
-                std::min<std::size_t>(length, kInlineText));
-  }
-  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, block.data(), static_cast<int>(block.size()),
-                               MPI_UNSIGNED_CHAR, MPI_MAX, comm.get()));
-  std::memcpy(&length, block.data(), sizeof length);
-  if (comm.rank() != 0)
-    text.assign(reinterpret_cast<const char*>(block.data()) + sizeof length,
-                std::min<std::size_t>(static_cast<std::size_t>(length), kInlineText));
-  if (length <= kInlineText) return;
-  text.resize(static_cast<std::size_t>(length));
-  FERRY_CALL_MPI(MPI_Bcast(text.data() + kInlineText,
-                           mpi_count<int>(length - kInlineText, "adaptive: broadcast text"),
-                           MPI_CHAR, 0, comm.get()));
+// Rank 0's text rides in the signature's reduction (a MAX, the other ranks giving
+// zeros), which also spares the first broadcast on a communicator, costly in some MPI
+// libraries (SimGrid SMPI: ~90 us on 24 ranks): the length, then up to kInlineText
+// bytes, 7 per int64 word so that every word is non-negative. The rest of a longer
+// text follows in a broadcast.
+constexpr std::size_t kInlineText = 1024;
+constexpr std::size_t kTextWordBytes = 7;
+constexpr std::size_t kTextWords = 1 + (kInlineText + kTextWordBytes - 1) / kTextWordBytes;
+
+void append_text_words(std::vector<std::int64_t>& words, const std::string& text) {
+  const std::size_t at = words.size();
+  words.resize(at + kTextWords, 0);
+  words[at] = static_cast<std::int64_t>(text.size());
+  for (std::size_t i = 0; i < std::min(text.size(), kInlineText); ++i)
+    words[at + 1 + i / kTextWordBytes] |= static_cast<std::int64_t>(static_cast<unsigned char>(text[i]))
+                                          << (8 * (i % kTextWordBytes));
 }
+
+// Collective: the text append_text_words() put at words[at] on rank 0 (`root_text`).
+std::string text_from_words(const Comm& comm, const std::vector<std::int64_t>& words,
+                            std::size_t at, const std::string& root_text) {
+  const auto length = static_cast<std::size_t>(words[at]);
+  std::string text(length, '\0');
+  for (std::size_t i = 0; i < std::min(length, kInlineText); ++i)
+    text[i] = static_cast<char>((words[at + 1 + i / kTextWordBytes] >> (8 * (i % kTextWordBytes))) & 0xff);
+  if (length <= kInlineText) return text;
+  if (comm.rank() == 0) text = root_text;
+  FERRY_CALL_MPI(MPI_Bcast(text.data() + kInlineText,
+                           mpi_count<int>(length - kInlineText, "adaptive: tuning-cache text"),
+                           MPI_CHAR, 0, comm.get()));
+  return text;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  for (std::size_t begin = 0;;) {
+    const auto newline = text.find('\n', begin);
+    lines.push_back(text.substr(begin, newline == std::string::npos ? newline : newline - begin));
+    if (newline == std::string::npos) return lines;
+    begin = newline + 1;
+  }
+}
+
+constexpr const char* kEntryWord = "entry ";
+constexpr const char* kNoteWord = "note ";
 
 double median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -142,8 +161,9 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   comm_ = &comm;
   fields_ = fields;
   FieldSet field_set;
-  std::string cache_option;
+  std::size_t point_bytes = 0;
   bool retune = false;
+  std::string root_text;  // rank 0's read_cache()
   // Errors in the options are agreed on in the signature's reduction below (a MAX), and
   // only when some rank failed does agree() find and broadcast the first error.
   std::optional<Error> failed;
@@ -155,30 +175,36 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
                          "exchanges per candidate before the timed ones");
     margin_percent_ = int_option(options, "margin", kDefaultMarginPercent, 0, 50,
                                  "percent by which a later candidate must be faster");
-    cache_option = options.get_string("cache", "");
+    const std::string cache_option = options.get_string("cache", "");
     candidates_ = candidate_engines(options.get_string("candidates", ""));
     retune = options.get_bool(name(), "retune", false);
     keep_candidates_ = options.get_bool(name(), "keep_candidates", false);
+    point_bytes = field_set.point_bytes_all();
+    if (comm.rank() == 0) root_text = read_cache(cache_option, retune, point_bytes);
   } catch (const Error& e) {
     failed = e;
   } catch (const std::bad_alloc&) {
     failed = Error(Errc::NoMemory, "out of memory while setting up", comm.rank());
   }
-  // The plan's signature keys the cache; the maxima of its reduction also check that every
+  // Rank 0 has read the tuning cache; the entries that may be this plan's ride in the
+  // signature's reduction, which keys the cache and, with maxima, checks that every
   // rank has the same counts (every rank reduces its samples at the same exchange).
+  // On a cache hit, setup thus costs one collective besides the chosen engine's.
   std::vector<std::int64_t> range = {failed ? 1 : 0,   samples_,        -samples_, warmup_,
                                      -warmup_,         margin_percent_, -margin_percent_};
-  signature_ = plan_signature(plan, comm, failed ? 0 : field_set.point_bytes_all(), range);
+  const std::size_t text_at = range.size();
+  append_text_words(range, failed ? "" : root_text);
+  const PlanSignature signature = plan_signature(plan, comm, point_bytes, range);
   if (range[0] != 0) agree(comm, failed);  // throws on every rank
   FERRY_CHECK(range[1] == -range[2] && range[3] == -range[4] && range[5] == -range[6], Errc::Arg,
               "adaptive: options samples, warmup and margin must be the same on every rank; got "
               "samples ",
               -range[2], " to ", range[1], ", warmup ", -range[4], " to ", range[3], ", margin ",
               -range[6], " to ", range[5], ". Give every rank the same options");
+  signature_ = signature.text;
+  const int stages = butterfly_stage_count(signature.involved_ranks);
 
-  // Rank 0's cache path, retune option and entry hold for every rank: one reduction.
-  // On a cache hit, setup thus costs two collectives besides the chosen engine's.
-  cached_ = look_up_cache(cache_option, retune);
+  cached_ = use_cache(text_from_words(comm, range, text_at, root_text), retune, stages);
   if (cached_) {
     chosen_ = cached_->choice;
     active_ = &engine_for(chosen_);
@@ -188,63 +214,58 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
 
   const bool butterfly =
       std::find(candidates_.begin(), candidates_.end(), kButterflyEngine) != candidates_.end();
-  const int stages = butterfly ? butterfly_stage_count(plan, comm) : 0;
   std::vector<Candidate> candidates;
   for (const std::string& engine : candidates_)
     candidates.push_back({engine, engine == kButterflyEngine ? "all" : ""});
   for (const Candidate& c : candidates) engine_for(c);
-  search_.emplace(std::move(candidates), stages, margin_percent_ / 100.0);
+  search_.emplace(std::move(candidates), butterfly ? stages : 0, margin_percent_ / 100.0);
   local_seconds_.assign(static_cast<std::size_t>(samples_), 0.0);
   profiling_ = true;
   active_ = &engine_for(search_->current());
 }
 
-std::optional<CacheEntry> AdaptiveEngine::look_up_cache(const std::string& cache_option,
-                                                        bool retune) {
-  // Rank 0 finds the path and reads the file; every rank gets one text: the path,
-  // then the entry (empty if none), then one line per note.
-  std::string text;
-  if (comm_->rank() == 0) {
-    const char* env = std::getenv("FERRY_TUNING_CACHE");
-    const std::string path = !cache_option.empty() ? cache_option : env ? env : "";
-    text = path + "\n";
-    if (!path.empty() && retune) {
-      text += "\nretune=true: profiling even if the cache has an entry";
-    } else if (!path.empty()) {
-      CacheLookup lookup = find_entry(path, signature_);
-      if (lookup.entry) text += format_entry(*lookup.entry);
-      for (const std::string& warning : lookup.warnings) {
-        FERRY_LOG_WARN(0, "adaptive: ", warning);
-        text += "\nwarning: " + warning;
-      }
-    }
+std::string AdaptiveEngine::read_cache(const std::string& cache_option, bool retune,
+                                       std::size_t point_bytes) const {
+  const char* env = std::getenv("FERRY_TUNING_CACHE");
+  const std::string path = !cache_option.empty() ? cache_option : env ? env : "";
+  std::string text = path;
+  if (path.empty()) return text;
+  if (retune) return text + "\n" + kNoteWord + "retune=true: profiling even if the cache has an entry";
+  const CacheLookup lookup = find_entries(path, [&](const std::string& signature) {
+    return signature_may_match(signature, *plan_, *comm_, point_bytes);
+  });
+  for (const CacheEntry& entry : lookup.entries) text += "\n" + (kEntryWord + format_entry(entry));
+  for (const std::string& warning : lookup.warnings) {
+    FERRY_LOG_WARN(0, "adaptive: ", warning);
+    text += "\n" + (kNoteWord + ("warning: " + warning));
   }
-  broadcast_text(*comm_, text);
-  std::vector<std::string> lines;
-  for (std::size_t begin = 0;;) {
-    const auto newline = text.find('\n', begin);
-    lines.push_back(text.substr(begin, newline == std::string::npos ? newline : newline - begin));
-    if (newline == std::string::npos) break;
-    begin = newline + 1;
-  }
+  return text;
+}
+
+std::optional<CacheEntry> AdaptiveEngine::use_cache(const std::string& text, bool retune,
+                                                    int butterfly_stages) {
+  const std::vector<std::string> lines = split_lines(text);
   cache_path_ = lines[0];
   if (cache_path_.empty()) return std::nullopt;
-  const std::string line = lines.size() > 1 ? lines[1] : "";
-  cache_notes_.insert(cache_notes_.end(), lines.begin() + std::min<std::size_t>(2, lines.size()),
-                      lines.end());
+  std::optional<CacheEntry> entry;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    if (line.rfind(kNoteWord, 0) == 0) {
+      cache_notes_.push_back(line.substr(std::strlen(kNoteWord)));
+      continue;
+    }
+    std::string why;
+    auto parsed = parse_entry(line.substr(std::strlen(kEntryWord)), why);
+    FERRY_ASSERT(parsed, "a cache entry formatted by rank 0 does not parse: ", why);
+    if (parsed->signature == signature_) entry = std::move(parsed);
+  }
   const std::string no_entry =
       cat("no usable entry for this plan in \"", cache_path_, "\"; profiling");
-  if (line.empty()) {
+  if (!entry) {
     if (!retune) cache_notes_.push_back(no_entry);
     return std::nullopt;
   }
-  std::string why;
-  auto entry = parse_entry(line, why);
-  FERRY_ASSERT(entry, "a cache entry formatted by rank 0 does not parse: ", why);
-  // Every rank has the same entry, so all take part in the stage count or none.
-  const bool explicit_stages = entry->choice.engine == kButterflyEngine &&
-                               entry->choice.stages != "all" && !entry->choice.stages.empty();
-  why = unusable_choice(entry->choice, explicit_stages ? butterfly_stage_count(*plan_, *comm_) : 0);
+  const std::string why = unusable_choice(entry->choice, butterfly_stages);
   if (!why.empty()) {
     const std::string warning = cat("tuning cache \"", cache_path_, "\": the entry for this plan ",
                                     why, "; ignoring it and profiling");

@@ -41,8 +41,9 @@ namespace ferry::detail {
 /// every candidate of this build; the coupler leaves out butterfly), `keep_candidates`
 /// (true: release candidates only when the engine is destroyed, because releasing
 /// windows and communicators is collective and would make one side of a put/get wait
-/// for the other; the coupler sets it). Rank 0 reads the cache and broadcasts the
-/// entry; an entry for this plan's signature is used at once, without profiling.
+/// for the other; the coupler sets it). Rank 0 reads the cache; the entries that may
+/// be this plan's ride in the reduction of the plan's signature, so an entry for it
+/// is used at once, without profiling, at the cost of that one collective.
 class AdaptiveEngine final : public Engine {
  public:
   ~AdaptiveEngine() override;
@@ -59,7 +60,12 @@ class AdaptiveEngine final : public Engine {
   EngineReport report() const override;
 
  private:
-  std::optional<CacheEntry> look_up_cache(const std::string& cache_option, bool retune);
+  // Rank 0: the cache path, then one line per entry that may be this plan's
+  // ("entry ...") and per warning ("note ...").
+  std::string read_cache(const std::string& cache_option, bool retune,
+                         std::size_t point_bytes) const;
+  // Every rank, on rank 0's read_cache() text: the entry for this plan, if usable.
+  std::optional<CacheEntry> use_cache(const std::string& text, bool retune, int butterfly_stages);
   std::string unusable_choice(const Candidate& choice, int butterfly_stages) const;
   Engine& engine_for(const Candidate& candidate);
   void release(const Candidate& candidate);

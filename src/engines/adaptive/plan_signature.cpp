@@ -21,7 +21,7 @@ std::string mpi_library() {
 
 namespace {
 
-constexpr int kSums = 4;
+constexpr int kSums = 5;
 
 // A user op over elements of kSums int64 sums followed by int64 maxima. MPI applies
 // a user op to whole elements, so reducing one such element sums and maximises in a
@@ -50,28 +50,49 @@ void reduce_sums_and_maxima(std::vector<std::int64_t>& values, const Comm& comm)
   FERRY_CALL_MPI(rc);
 }
 
-}  // namespace
+// The words of a signature each rank knows alone: before the reduced ones, between
+// them, and at the end.
+struct LocalWords {
+  std::string head, middle, tail;
+};
 
-std::string plan_signature(const Plan& plan, const Comm& comm, std::size_t point_bytes) {
-  std::vector<std::int64_t> none;
-  return plan_signature(plan, comm, point_bytes, none);
+LocalWords local_words(const Plan& plan, const Comm& comm, std::size_t point_bytes) {
+  return {cat("ranks=", comm.size(), " "),
+          cat(" points=", plan.global_size(), " point_bytes=", point_bytes, " "),
+          cat(" mpi=", mpi_library())};
 }
 
-std::string plan_signature(const Plan& plan, const Comm& comm, std::size_t point_bytes,
-                           std::vector<std::int64_t>& also_max) {
+}  // namespace
+
+PlanSignature plan_signature(const Plan& plan, const Comm& comm, std::size_t point_bytes,
+                             std::vector<std::int64_t>& also_max) {
   const auto bytes = static_cast<std::int64_t>(point_bytes);
   const auto sends = static_cast<std::int64_t>(plan.send().peer_count());
   const auto recvs = static_cast<std::int64_t>(plan.recv().peer_count());
   const std::int64_t sent = plan.send().total() * bytes;
+  const bool involved = plan.src_member() || plan.dst_member();
   // kSums sums, then the maxima.
-  std::vector<std::int64_t> v = {plan.src_member() ? 1 : 0, plan.dst_member() ? 1 : 0, sends,
-                                 sent, std::max(sends, recvs), sent};
+  std::vector<std::int64_t> v = {plan.src_member() ? 1 : 0, plan.dst_member() ? 1 : 0, sends, sent,
+                                 involved ? 1 : 0,          std::max(sends, recvs),   sent};
   v.insert(v.end(), also_max.begin(), also_max.end());
   reduce_sums_and_maxima(v, comm);
   std::copy(v.begin() + kSums + 2, v.end(), also_max.begin());
-  return cat("ranks=", comm.size(), " src_ranks=", v[0], " dst_ranks=", v[1],
-             " points=", plan.global_size(), " point_bytes=", point_bytes, " messages=", v[2],
-             " max_messages=", v[4], " bytes=", v[3], " max_bytes=", v[5], " mpi=", mpi_library());
+  const LocalWords local = local_words(plan, comm, point_bytes);
+  return {cat(local.head, "src_ranks=", v[0], " dst_ranks=", v[1], local.middle,
+              "messages=", v[2], " max_messages=", v[5], " bytes=", v[3], " max_bytes=", v[6],
+              local.tail),
+          static_cast<int>(v[4])};
+}
+
+bool signature_may_match(const std::string& signature, const Plan& plan, const Comm& comm,
+                         std::size_t point_bytes) {
+  const LocalWords local = local_words(plan, comm, point_bytes);
+  const auto ends_with = [&](const std::string& end) {
+    return signature.size() >= end.size() &&
+           signature.compare(signature.size() - end.size(), end.size(), end) == 0;
+  };
+  return signature.rfind(local.head, 0) == 0 &&
+         signature.find(local.middle) != std::string::npos && ends_with(local.tail);
 }
 
 }  // namespace ferry::detail

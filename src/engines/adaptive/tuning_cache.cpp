@@ -90,6 +90,16 @@ std::optional<Measurement> parse_measurement(const std::string& word) {
   return Measurement{*candidate, seconds};
 }
 
+// Adds `entry`, replacing an earlier one of its signature.
+void keep_last(std::vector<CacheEntry>& entries, CacheEntry entry) {
+  for (CacheEntry& e : entries)
+    if (e.signature == entry.signature) {
+      e = std::move(entry);
+      return;
+    }
+  entries.push_back(std::move(entry));
+}
+
 }  // namespace
 
 std::string format_entry(const CacheEntry& entry) {
@@ -136,7 +146,8 @@ std::optional<CacheEntry> parse_entry(const std::string& line, std::string& why)
   return entry;
 }
 
-CacheLookup find_entry(const std::string& path, const std::string& signature) {
+CacheLookup find_entries(const std::string& path,
+                         const std::function<bool(const std::string& signature)>& wanted) {
   CacheLookup lookup;
   const CacheFile file = read_file(path);
   switch (file.kind) {
@@ -167,10 +178,14 @@ CacheLookup find_entry(const std::string& path, const std::string& signature) {
     if (!entry)
       lookup.warnings.push_back(cat("tuning cache \"", path, "\" line ", i + 2,
                                     " is malformed (", why, "); ignoring the line"));
-    else if (entry->signature == signature)
-      lookup.entry = std::move(entry);
+    else if (wanted(entry->signature))
+      keep_last(lookup.entries, std::move(*entry));
   }
   return lookup;
+}
+
+CacheLookup find_entry(const std::string& path, const std::string& signature) {
+  return find_entries(path, [&](const std::string& s) { return s == signature; });
 }
 
 std::vector<std::string> store_entry(const std::string& path, const CacheEntry& entry) {

@@ -1,6 +1,7 @@
 // The tuning cache: a small text file of past adaptive decisions, keyed by plan signature.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,15 +26,19 @@ std::string format_entry(const CacheEntry& entry);
 /// Parses one line of format_entry; nullopt and `why` set if it is malformed.
 std::optional<CacheEntry> parse_entry(const std::string& line, std::string& why);
 
-/// The result of looking up a signature.
+/// The result of looking up signatures.
 struct CacheLookup {
-  std::optional<CacheEntry> entry;
+  std::vector<CacheEntry> entries;    ///< those wanted, one per signature
   std::vector<std::string> warnings;  ///< problems with the file, for the log and the report
 };
 
-/// Not collective (the adaptive engine calls these on rank 0 only). A missing file
-/// has no entries. A file whose first line is not kTuningCacheHeader, and each
-/// malformed line, are ignored with a warning. The last entry of the signature wins.
+/// Not collective (the adaptive engine calls these on rank 0 only). The entries whose
+/// signature is `wanted`; of several with one signature, the last in the file. A
+/// missing file has no entries. A file whose first line is not kTuningCacheHeader, and
+/// each malformed line, are ignored with a warning.
+CacheLookup find_entries(const std::string& path,
+                         const std::function<bool(const std::string& signature)>& wanted);
+/// find_entries() of one signature: at most one entry.
 CacheLookup find_entry(const std::string& path, const std::string& signature);
 
 /// Not collective. Rewrites the file with `entry` replacing any entry of its

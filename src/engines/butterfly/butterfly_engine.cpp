@@ -31,22 +31,21 @@ std::vector<bool> parse_stages(const std::string& text, int stages) {
 
 }  // namespace
 
-int butterfly_stage_count(const Plan& plan, const Comm& comm) {
-  return HopSchedule::stage_count(plan, comm);
-}
+int butterfly_stage_count(int involved_ranks) { return HopSchedule::stage_count(involved_ranks); }
 
 void ButterflyEngine::setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
                             const EngineOptions& options) {
   FERRY_CHECK(plan_ == nullptr, Errc::State, "butterfly: setup called twice. Make a new engine");
   plan_ = &plan;
   comm_ = &comm;
-  const int stages = HopSchedule::stage_count(plan, comm);
+  const KernelRoles roles = KernelRoles::gather(plan, comm);
   std::vector<bool> keep;
   agree_on(comm, [&] {
     fields_.assign(fields);
-    keep = parse_stages(options.get_string("stages", "all"), stages);
+    keep = parse_stages(options.get_string("stages", "all"), roles.stages);
   });
-  schedule_ = keep.empty() ? HopSchedule::direct(plan) : HopSchedule::butterfly(plan, comm, keep);
+  schedule_ =
+      keep.empty() ? HopSchedule::direct(plan) : HopSchedule::butterfly(plan, comm, roles, keep);
   agree_on(comm, [&] {
     const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
     mpi_count<int>(schedule_.max_message() * point_bytes, "butterfly: bytes of one message");

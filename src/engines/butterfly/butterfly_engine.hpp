@@ -13,9 +13,10 @@
 
 namespace ferry::detail {
 
-/// Number of butterfly stages for `plan` on `comm`: log2 of the kernel size N_B, the
-/// largest power of two <= the number of ranks that send or receive. Collective.
-int butterfly_stage_count(const Plan& plan, const Comm& comm);
+/// Number of butterfly stages of a plan whose senders and receivers are
+/// `involved_ranks` distinct ranks: log2 of the kernel size N_B, the largest power of
+/// two <= that number. Not collective.
+int butterfly_stage_count(int involved_ranks);
 
 /// Moves a plan's data through the butterfly kernel (see hop_schedule.hpp for the
 /// route). Option `stages`: "all" (default: every stage is a round of pairwise

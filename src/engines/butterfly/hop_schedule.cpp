@@ -22,63 +22,6 @@ struct Held {
   std::int64_t offset;  // in the hold buffer, points
 };
 
-// Who does what, identical on every rank; O(P) arrays.
-struct Roles {
-  std::vector<int> kernel_rank;      // kernel index -> rank
-  std::vector<int> kernel_index;     // rank -> kernel index, or -1
-  std::vector<int> sender_kernel;    // rank -> kernel process it sends through, or -1
-  std::vector<int> receiver_kernel;  // rank -> kernel process it receives from, or -1
-  int stages = 0;
-};
-
-Roles make_roles(const Plan& plan, const Comm& comm) {
-  const int p = comm.size();
-  // Per rank: sends?, receives?, points sent, points received (own points excluded).
-  std::int64_t mine[4] = {plan.src_member() ? 1 : 0, plan.dst_member() ? 1 : 0,
-                          plan.send().total(), plan.recv().total()};
-  std::vector<std::int64_t> all(4 * static_cast<std::size_t>(p));
-  FERRY_CALL_MPI(MPI_Allgather(mine, 4, MPI_INT64_T, all.data(), 4, MPI_INT64_T, comm.get()));
-
-  std::vector<int> senders, receivers, others;
-  std::vector<std::int64_t> send_sizes, recv_sizes;
-  for (int r = 0; r < p; ++r) {
-    const std::int64_t* info = &all[4 * static_cast<std::size_t>(r)];
-    if (info[0]) {
-      senders.push_back(r);
-      send_sizes.push_back(info[2]);
-    }
-    if (info[1]) {
-      receivers.push_back(r);
-      recv_sizes.push_back(info[3]);
-      if (!info[0]) others.push_back(r);
-    }
-  }
-  Roles roles;
-  const int unique = static_cast<int>(senders.size() + others.size());
-  const int kernel = kernel_size(std::max(unique, 1));
-  while ((1 << roles.stages) < kernel) ++roles.stages;
-  // Kernel processes: senders first, then receivers that do not send.
-  for (int r : senders)
-    if (static_cast<int>(roles.kernel_rank.size()) < kernel) roles.kernel_rank.push_back(r);
-  for (int r : others)
-    if (static_cast<int>(roles.kernel_rank.size()) < kernel) roles.kernel_rank.push_back(r);
-  roles.kernel_index.assign(static_cast<std::size_t>(p), -1);
-  for (int b = 0; b < static_cast<int>(roles.kernel_rank.size()); ++b)
-    roles.kernel_index[static_cast<std::size_t>(roles.kernel_rank[static_cast<std::size_t>(b)])] = b;
-  roles.sender_kernel.assign(static_cast<std::size_t>(p), -1);
-  roles.receiver_kernel.assign(static_cast<std::size_t>(p), -1);
-  if (!senders.empty()) {
-    const std::vector<int> k = map_onto_kernel(send_sizes, kernel);
-    for (std::size_t i = 0; i < senders.size(); ++i) roles.sender_kernel[static_cast<std::size_t>(senders[i])] = k[i];
-  }
-  if (!receivers.empty()) {
-    const std::vector<int> k = map_onto_kernel(recv_sizes, kernel);
-    for (std::size_t i = 0; i < receivers.size(); ++i)
-      roles.receiver_kernel[static_cast<std::size_t>(receivers[i])] = k[i];
-  }
-  return roles;
-}
-
 // Adjacent copies (both sides contiguous) become one.
 void merge_copies(std::vector<Hop::Copy>& copies) {
   std::vector<Hop::Copy> merged;
@@ -192,6 +135,54 @@ std::vector<Held> move_one_hop(const Comm& comm, int hop_index, const std::vecto
 
 }  // namespace
 
+KernelRoles KernelRoles::gather(const Plan& plan, const Comm& comm) {
+  const int p = comm.size();
+  // Per rank: sends?, receives?, points sent, points received (own points excluded).
+  std::int64_t mine[4] = {plan.src_member() ? 1 : 0, plan.dst_member() ? 1 : 0,
+                          plan.send().total(), plan.recv().total()};
+  std::vector<std::int64_t> all(4 * static_cast<std::size_t>(p));
+  FERRY_CALL_MPI(MPI_Allgather(mine, 4, MPI_INT64_T, all.data(), 4, MPI_INT64_T, comm.get()));
+
+  std::vector<int> senders, receivers, others;
+  std::vector<std::int64_t> send_sizes, recv_sizes;
+  for (int r = 0; r < p; ++r) {
+    const std::int64_t* info = &all[4 * static_cast<std::size_t>(r)];
+    if (info[0]) {
+      senders.push_back(r);
+      send_sizes.push_back(info[2]);
+    }
+    if (info[1]) {
+      receivers.push_back(r);
+      recv_sizes.push_back(info[3]);
+      if (!info[0]) others.push_back(r);
+    }
+  }
+  KernelRoles roles;
+  const int unique = static_cast<int>(senders.size() + others.size());
+  roles.stages = HopSchedule::stage_count(unique);
+  const int kernel = 1 << roles.stages;
+  // Kernel processes: senders first, then receivers that do not send.
+  for (int r : senders)
+    if (static_cast<int>(roles.kernel_rank.size()) < kernel) roles.kernel_rank.push_back(r);
+  for (int r : others)
+    if (static_cast<int>(roles.kernel_rank.size()) < kernel) roles.kernel_rank.push_back(r);
+  roles.kernel_index.assign(static_cast<std::size_t>(p), -1);
+  for (int b = 0; b < static_cast<int>(roles.kernel_rank.size()); ++b)
+    roles.kernel_index[static_cast<std::size_t>(roles.kernel_rank[static_cast<std::size_t>(b)])] = b;
+  roles.sender_kernel.assign(static_cast<std::size_t>(p), -1);
+  roles.receiver_kernel.assign(static_cast<std::size_t>(p), -1);
+  if (!senders.empty()) {
+    const std::vector<int> k = map_onto_kernel(send_sizes, kernel);
+    for (std::size_t i = 0; i < senders.size(); ++i) roles.sender_kernel[static_cast<std::size_t>(senders[i])] = k[i];
+  }
+  if (!receivers.empty()) {
+    const std::vector<int> k = map_onto_kernel(recv_sizes, kernel);
+    for (std::size_t i = 0; i < receivers.size(); ++i)
+      roles.receiver_kernel[static_cast<std::size_t>(receivers[i])] = k[i];
+  }
+  return roles;
+}
+
 HopSchedule HopSchedule::direct(const Plan& plan) {
   HopSchedule s;
   Hop hop;
@@ -208,18 +199,15 @@ HopSchedule HopSchedule::direct(const Plan& plan) {
   return s;
 }
 
-int HopSchedule::stage_count(const Plan& plan, const Comm& comm) {
-  const int involved = (plan.src_member() || plan.dst_member()) ? 1 : 0;
-  int unique = 0;
-  FERRY_CALL_MPI(MPI_Allreduce(&involved, &unique, 1, MPI_INT, MPI_SUM, comm.get()));
+int HopSchedule::stage_count(int involved_ranks) {
+  const int kernel = kernel_size(std::max(involved_ranks, 1));
   int stages = 0;
-  while ((1 << (stages + 1)) <= unique) ++stages;
+  while ((1 << stages) < kernel) ++stages;
   return stages;
 }
 
-HopSchedule HopSchedule::butterfly(const Plan& plan, const Comm& comm,
+HopSchedule HopSchedule::butterfly(const Plan& plan, const Comm& comm, const KernelRoles& roles,
                                    const std::vector<bool>& keep) {
-  const Roles roles = make_roles(plan, comm);
   FERRY_ASSERT(static_cast<int>(keep.size()) == roles.stages, "stage mask of ", keep.size(),
                " for ", roles.stages, " stages");
   const int me = comm.rank();

@@ -29,6 +29,18 @@ struct Hop {
   std::vector<Copy> kept;        ///< current hold -> next hold, segments that stay
 };
 
+/// Who does what in a plan's butterfly, identical on every rank; O(P) arrays.
+struct KernelRoles {
+  std::vector<int> kernel_rank;      ///< kernel index -> rank
+  std::vector<int> kernel_index;     ///< rank -> kernel index, or -1
+  std::vector<int> sender_kernel;    ///< rank -> kernel process it sends through, or -1
+  std::vector<int> receiver_kernel;  ///< rank -> kernel process it receives from, or -1
+  int stages = 0;                    ///< log2 of the kernel size N_B
+
+  /// Collective over `comm`: one allgather of four numbers per rank.
+  static KernelRoles gather(const Plan& plan, const Comm& comm);
+};
+
 /// The hops that move a plan's data. Collective to build.
 ///
 /// Direct (every butterfly stage skipped): one hop, each source sends its segment
@@ -50,11 +62,14 @@ class HopSchedule {
   HopSchedule() = default;
   /// The point-to-point schedule. Not collective.
   static HopSchedule direct(const Plan& plan);
-  /// The butterfly schedule; keep[i] false skips stage i (merged into a neighbour).
-  /// keep.size() must equal stage_count(). Collective over `comm`.
-  static HopSchedule butterfly(const Plan& plan, const Comm& comm, const std::vector<bool>& keep);
-  /// log2(N_B) for this plan. Collective over `comm`.
-  static int stage_count(const Plan& plan, const Comm& comm);
+  /// The butterfly schedule of `roles` (gathered for `plan` on `comm`); keep[i] false
+  /// skips stage i (merged into a neighbour). keep.size() must equal roles.stages.
+  /// Collective over `comm`.
+  static HopSchedule butterfly(const Plan& plan, const Comm& comm, const KernelRoles& roles,
+                               const std::vector<bool>& keep);
+  /// log2(N_B) for a plan whose senders and receivers are `involved_ranks` distinct
+  /// ranks. Not collective.
+  static int stage_count(int involved_ranks);
 
   const std::vector<Hop>& hops() const noexcept { return hops_; }
   /// Offset in the final hold of the segment from plan receive peer k.
