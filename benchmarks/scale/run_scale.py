@@ -75,6 +75,10 @@ def parse_args():
     parser.add_argument("--sim-points-max-ranks", type=int, default=None, metavar="N",
                         help="simulate only the configurations of at most N ranks in all, "
                         "recording nothing for the others (a later --resume run adds them)")
+    parser.add_argument("--sim-runs", default=None, metavar="LIST",
+                        help="comma-separated run labels (engines, adaptive-warm) to "
+                        "simulate, leaving the others for another driver on its own results "
+                        "file; adaptive still profiles every engine simulated at that size")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 1 if a run failed (for smoke tests)")
     parser.add_argument("--timeout", type=float, default=1800,
@@ -116,7 +120,7 @@ def _runs(engines):
     return runs
 
 
-def simulate(experiments, store, simulator, platform, limits, max_ranks):
+def simulate(experiments, store, simulator, platform, limits, max_ranks, labels=None):
     engines = simulator.engines()
     log(f"simulating on {platform}; engines: {', '.join(engines)}")
     for e in experiments:
@@ -132,6 +136,8 @@ def simulate(experiments, store, simulator, platform, limits, max_ranks):
                               if name != tables.ADAPTIVE]
                 for label, engine in _runs(engines):
                     record = make_record(e, "sim", platform, point, label)
+                    if labels is not None and label not in labels:
+                        continue
                     if store.has(run_key(record)):
                         continue
                     if engine not in simulated:
@@ -264,8 +270,9 @@ def main():
         if not args.no_sim:
             simulator = launch.Simulator(args.smpi_ferry, args.platform, ROOT, args.sim_repeat,
                                          args.timeout)
+            labels = None if args.sim_runs is None else set(args.sim_runs.split(","))
             simulate(chosen, store, simulator, platform, rank_limits(args.sim_max_ranks),
-                     args.sim_points_max_ranks)
+                     args.sim_points_max_ranks, labels)
         if not args.no_real:
             run_real(chosen, store, launch.RealMpi(args.ferry, ROOT, args.real_repeat,
                                                    args.timeout), args.real_warm_runs)
