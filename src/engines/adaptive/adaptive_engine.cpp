@@ -94,9 +94,10 @@ void append_text_words(std::vector<std::int64_t>& words, const std::string& text
   const std::size_t at = words.size();
   words.resize(at + kTextWords, 0);
   words[at] = static_cast<std::int64_t>(text.size());
-  for (std::size_t i = 0; i < std::min(text.size(), kInlineText); ++i)
-    words[at + 1 + i / kTextWordBytes] |= static_cast<std::int64_t>(static_cast<unsigned char>(text[i]))
-                                          << (8 * (i % kTextWordBytes));
+  for (std::size_t i = 0; i < std::min(text.size(), kInlineText); ++i) {
+    const auto byte = static_cast<std::int64_t>(static_cast<unsigned char>(text[i]));
+    words[at + 1 + i / kTextWordBytes] |= byte << (8 * (i % kTextWordBytes));
+  }
 }
 
 // Collective: the text append_text_words() put at words[at] on rank 0 (`root_text`).
@@ -104,8 +105,10 @@ std::string text_from_words(const Comm& comm, const std::vector<std::int64_t>& w
                             std::size_t at, const std::string& root_text) {
   const auto length = static_cast<std::size_t>(words[at]);
   std::string text(length, '\0');
-  for (std::size_t i = 0; i < std::min(length, kInlineText); ++i)
-    text[i] = static_cast<char>((words[at + 1 + i / kTextWordBytes] >> (8 * (i % kTextWordBytes))) & 0xff);
+  for (std::size_t i = 0; i < std::min(length, kInlineText); ++i) {
+    const std::int64_t word = words[at + 1 + i / kTextWordBytes];
+    text[i] = static_cast<char>((word >> (8 * (i % kTextWordBytes))) & 0xff);
+  }
   if (length <= kInlineText) return text;
   if (comm.rank() == 0) text = root_text;
   FERRY_CALL_MPI(MPI_Bcast(text.data() + kInlineText,
@@ -230,7 +233,8 @@ std::string AdaptiveEngine::read_cache(const std::string& cache_option, bool ret
   const std::string path = !cache_option.empty() ? cache_option : env ? env : "";
   std::string text = path;
   if (path.empty()) return text;
-  if (retune) return text + "\n" + kNoteWord + "retune=true: profiling even if the cache has an entry";
+  if (retune)
+    return text + "\n" + kNoteWord + "retune=true: profiling even if the cache has an entry";
   const CacheLookup lookup = find_entries(path, [&](const std::string& signature) {
     return signature_may_match(signature, *plan_, *comm_, point_bytes);
   });
