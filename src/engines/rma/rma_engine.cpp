@@ -136,9 +136,11 @@ void RmaEngine::create_windows() {
   recv_base_ = static_cast<char*>(base);
 
   // A window over the whole communicator registers the receive memory with the
-  // network on every rank: only make it when some block crosses nodes.
+  // network on every rank: only make it when some block crosses nodes. On one node
+  // (the same on every rank) none does, and no reduction is needed to know it.
   int any_off_node = node_sends_ < send_order_.size() ? 1 : 0;
-  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &any_off_node, 1, MPI_INT, MPI_MAX, comm));
+  if (node_.size() < comm_->size())
+    FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &any_off_node, 1, MPI_INT, MPI_MAX, comm));
   if (any_off_node) {
     FERRY_CALL_MPI(MPI_Win_create(recv_base_, window_bytes, 1, MPI_INFO_NULL, comm, &remote_win_));
     FERRY_CALL_MPI(MPI_Win_set_errhandler(remote_win_, MPI_ERRORS_RETURN));
