@@ -7,6 +7,7 @@
 
 #include "engines/adaptive/plan_signature.hpp"
 #include "engines/butterfly/butterfly_engine.hpp"
+#include "engines/butterfly/hop_schedule.hpp"
 #include "engines/field_set.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -205,7 +206,7 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
               -range[2], " to ", range[1], ", warmup ", -range[4], " to ", range[3], ", margin ",
               -range[6], " to ", range[5], ". Give every rank the same options");
   signature_ = signature.text;
-  const int stages = butterfly_stage_count(signature.involved_ranks);
+  const int stages = HopSchedule::stage_count(signature.involved_ranks);
 
   cached_ = use_cache(text_from_words(comm, range, text_at, root_text), retune, stages);
   if (cached_) {
@@ -235,9 +236,7 @@ std::string AdaptiveEngine::read_cache(const std::string& cache_option, bool ret
   if (path.empty()) return text;
   if (retune)
     return text + "\n" + kNoteWord + "retune=true: profiling even if the cache has an entry";
-  const CacheLookup lookup = find_entries(path, [&](const std::string& signature) {
-    return signature_may_match(signature, *plan_, *comm_, point_bytes);
-  });
+  const CacheLookup lookup = find_entries(path, signature_filter(*plan_, *comm_, point_bytes));
   for (const CacheEntry& entry : lookup.entries) text += "\n" + (kEntryWord + format_entry(entry));
   for (const std::string& warning : lookup.warnings) {
     FERRY_LOG_WARN(0, "adaptive: ", warning);

@@ -84,15 +84,17 @@ PlanSignature plan_signature(const Plan& plan, const Comm& comm, std::size_t poi
           static_cast<int>(v[4])};
 }
 
-bool signature_may_match(const std::string& signature, const Plan& plan, const Comm& comm,
-                         std::size_t point_bytes) {
-  const LocalWords local = local_words(plan, comm, point_bytes);
-  const auto ends_with = [&](const std::string& end) {
-    return signature.size() >= end.size() &&
-           signature.compare(signature.size() - end.size(), end.size(), end) == 0;
+std::function<bool(const std::string& signature)> signature_filter(const Plan& plan,
+                                                                   const Comm& comm,
+                                                                   std::size_t point_bytes) {
+  return [local = local_words(plan, comm, point_bytes)](const std::string& signature) {
+    const std::string& tail = local.tail;
+    const bool ends_with_tail =
+        signature.size() >= tail.size() &&
+        signature.compare(signature.size() - tail.size(), tail.size(), tail) == 0;
+    return signature.rfind(local.head, 0) == 0 &&
+           signature.find(local.middle) != std::string::npos && ends_with_tail;
   };
-  return signature.rfind(local.head, 0) == 0 &&
-         signature.find(local.middle) != std::string::npos && ends_with(local.tail);
 }
 
 }  // namespace ferry::detail

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,11 +27,12 @@ struct PlanSignature {
 PlanSignature plan_signature(const Plan& plan, const Comm& comm, std::size_t point_bytes,
                              std::vector<std::int64_t>& also_max);
 
-/// Not collective. False if `signature` cannot be plan_signature() of `plan` on
-/// `comm` with `point_bytes`, judged by the words every rank knows without
-/// communicating (ranks, points, point bytes, MPI library).
-bool signature_may_match(const std::string& signature, const Plan& plan, const Comm& comm,
-                         std::size_t point_bytes);
+/// Not collective. A test that is false for a signature that cannot be
+/// plan_signature() of `plan` on `comm` with `point_bytes`, judged by the words every
+/// rank knows without communicating (ranks, points, point bytes, MPI library).
+std::function<bool(const std::string& signature)> signature_filter(const Plan& plan,
+                                                                   const Comm& comm,
+                                                                   std::size_t point_bytes);
 
 /// Not collective. The MPI library as the cache keys name it: the first line of
 /// MPI_Get_library_version, '|' replaced by '/'.

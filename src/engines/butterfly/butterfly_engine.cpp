@@ -31,10 +31,6 @@ std::vector<bool> parse_stages(const std::string& text, int stages) {
 
 }  // namespace
 
-int butterfly_stage_count(int involved_ranks) {
-  return HopSchedule::stage_count(involved_ranks);
-}
-
 void ButterflyEngine::setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
                             const EngineOptions& options) {
   FERRY_CHECK(plan_ == nullptr, Errc::State, "butterfly: setup called twice. Make a new engine");

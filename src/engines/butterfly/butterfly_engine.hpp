@@ -13,11 +13,6 @@
 
 namespace ferry::detail {
 
-/// Number of butterfly stages of a plan whose senders and receivers are
-/// `involved_ranks` distinct ranks: log2 of the kernel size N_B, the largest power of
-/// two <= that number. Not collective.
-int butterfly_stage_count(int involved_ranks);
-
 /// Moves a plan's data through the butterfly kernel (see hop_schedule.hpp for the
 /// route). Option `stages`: "all" (default: every stage is a round of pairwise
 /// exchange), "none" (every stage skipped: the plain point-to-point exchange), or one
