@@ -23,19 +23,10 @@ using ferry::Errc;
 using ferry::Layout;
 using ferry::coupling::FieldFile;
 using ferry::coupling::FieldRecord;
+using ferry_test::rank_of;
+using ferry_test::size_of;
 
 namespace {
-
-int rank_of(MPI_Comm comm) {
-  int r = 0;
-  MPI_Comm_rank(comm, &r);
-  return r;
-}
-int size_of(MPI_Comm comm) {
-  int s = 0;
-  MPI_Comm_size(comm, &s);
-  return s;
-}
 
 // File names carry the rank count, so the ctest entries of this test can run at once.
 std::string file_name(const std::string& stem) {

@@ -14,19 +14,10 @@ using ferry::Exchange;
 using ferry::Layout;
 using ferry_test::expect_error;
 using ferry_test::expect_same_error_everywhere;
+using ferry_test::rank_of;
+using ferry_test::size_of;
 
 namespace {
-
-int rank_of(MPI_Comm comm) {
-  int r = 0;
-  MPI_Comm_rank(comm, &r);
-  return r;
-}
-int size_of(MPI_Comm comm) {
-  int s = 0;
-  MPI_Comm_size(comm, &s);
-  return s;
-}
 
 const std::vector<ferry::FieldSpec> kOneField{{Datatype::Float64, 1}};
 

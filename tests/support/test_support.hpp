@@ -14,6 +14,18 @@
 
 namespace ferry_test {
 
+/// Rank and size of a communicator as values.
+inline int rank_of(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+inline int size_of(MPI_Comm comm) {
+  int s = 0;
+  MPI_Comm_size(comm, &s);
+  return s;
+}
+
 /// The engine named by --engine=NAME[:key=value,...] on the command line (default p2p).
 const std::string& engine();
 /// The engine options given after the colon of --engine.

@@ -4,7 +4,7 @@
 
 #include "buffer_bench.hpp"
 #include "command.hpp"
-#include "mpi_library.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::cli {
 
@@ -22,7 +22,7 @@ int run(Arguments& args, const Context& context) {
   const std::vector<bench::BufferBenchRow> rows =
       arg_errors_as_usage([&] { return bench::run_buffer_bench(context.comm, config); });
   if (context.rank != 0) return 0;
-  const std::string mpi = bench::mpi_library_version();
+  const std::string mpi = detail::mpi_library_version();
   std::cout << (json ? bench::buffer_bench_json(rows, config, mpi)
                      : bench::buffer_bench_table(rows, config, mpi))
             << std::flush;

@@ -4,7 +4,7 @@
 #include "command.hpp"
 #include "coupling_bench.hpp"
 #include "coupling_bench_report.hpp"
-#include "mpi_library.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::cli {
 
@@ -24,7 +24,7 @@ int run(Arguments& args, const Context& context) {
       arg_errors_as_usage([&] { return bench::CouplingBench(context.comm, config); });
   const std::vector<bench::CouplingCase> cases = bench.measure();
   if (context.rank != 0) return 0;
-  const std::string mpi = bench::mpi_library_version();
+  const std::string mpi = detail::mpi_library_version();
   std::cout << (json ? bench::coupling_json(bench.run(), cases, mpi)
                      : bench::coupling_table(bench.run(), cases, mpi))
             << std::flush;

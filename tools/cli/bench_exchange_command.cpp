@@ -7,8 +7,8 @@
 #include "exchange_bench.hpp"
 #include "exchange_report.hpp"
 #include "ferry/engine.hpp"
-#include "mpi_library.hpp"
 #include "scenario_options.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::cli {
 
@@ -63,7 +63,7 @@ int run(Arguments& args, const Context& context) {
       arg_errors_as_usage([&] { return bench::ExchangeBench(context.comm, config); });
   const bench::ExchangeResults results = bench.measure(engines);
   if (context.rank != 0) return 0;
-  const std::string mpi = bench::mpi_library_version();
+  const std::string mpi = detail::mpi_library_version();
   std::cout << (json ? bench::exchange_json(bench.run(), results, mpi)
                      : bench::exchange_table(bench.run(), results, mpi))
             << std::flush;

@@ -7,7 +7,7 @@
 #include "ferry/engine.hpp"
 #include "halo_bench.hpp"
 #include "halo_bench_report.hpp"
-#include "mpi_library.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::cli {
 
@@ -74,7 +74,7 @@ int run(Arguments& args, const Context& context) {
       arg_errors_as_usage([&] { return bench::HaloBench(context.comm, config); });
   const bench::HaloResults results = bench.measure(variants);
   if (context.rank != 0) return 0;
-  const std::string mpi = bench::mpi_library_version();
+  const std::string mpi = detail::mpi_library_version();
   std::cout << (json ? bench::halo_json(bench.run(), results, mpi)
                      : bench::halo_table(bench.run(), results, mpi))
             << std::flush;

@@ -2,9 +2,9 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "mpi_library.hpp"
 #include "pingpong.hpp"
 #include "pingpong_report.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::cli {
 
@@ -19,7 +19,7 @@ int run(Arguments& args, const Context& context) {
   const std::vector<bench::PingpongRow> rows =
       arg_errors_as_usage([&] { return bench::run_pingpong(context.comm, repeat); });
   if (context.rank != 0) return 0;
-  const std::string mpi = bench::mpi_library_version();
+  const std::string mpi = detail::mpi_library_version();
   std::cout << (json ? bench::pingpong_json(rows, context.size, repeat, mpi)
                      : bench::pingpong_table(rows, context.size, repeat, mpi))
             << std::flush;

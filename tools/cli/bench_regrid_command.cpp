@@ -20,10 +20,10 @@
 #include "ferry/online_weights.hpp"
 #include "ferry/remap.hpp"
 #include "heap_usage.hpp"
-#include "mpi_library.hpp"
 #include "statistics.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::cli {
 
@@ -258,7 +258,7 @@ int run(Arguments& args, const Context& context) {
             << " points) on " << half << " ranks <-> ocean " << ocean_grid.name() << " ("
             << ocean_grid.size() << " points, " << wet << " wet) on " << half << " ranks; " << k
             << " neighbours, inverse distance; " << repeat << " ping-pongs per row\n"
-            << bench::mpi_library_version() << "\n"
+            << detail::mpi_library_version() << "\n"
             << weights.how << "\n"
             << table.str() << "\n(one ping-pong = atmosphere -> ocean + ocean -> atmosphere, "
                "slowest rank; bits: the returned atmosphere field against the first bfb row)\n\n"

@@ -4,7 +4,7 @@
 #include "command.hpp"
 #include "ferry/config.hpp"
 #include "ferry/engine.hpp"
-#include "mpi_library.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::cli {
 
@@ -22,8 +22,8 @@ int run(Arguments& args, const Context& context) {
   args.expect_all_taken();
   if (context.rank != 0) return 0;
   std::cout << "ferry " << FERRY_VERSION_STRING << "\n"
-            << "MPI library: " << bench::mpi_library_version() << "\n"
-            << "MPI standard: " << bench::mpi_standard_version() << "\n"
+            << "MPI library: " << detail::mpi_library_version() << "\n"
+            << "MPI standard: " << detail::mpi_standard_version() << "\n"
             << "ranks: " << context.size << "\n"
             << "MPI neighbourhood collectives: " << yes_no(FERRY_HAVE_MPI_NEIGHBOR) << "\n"
             << "MPI shared-memory windows: " << yes_no(FERRY_HAVE_MPI_SHARED_WINDOW) << "\n"

@@ -5,9 +5,9 @@
 
 #include "command.hpp"
 #include "exchange_bench.hpp"
-#include "mpi_library.hpp"
 #include "scenario_options.hpp"
 #include "tuning_options.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::cli {
 
@@ -34,7 +34,7 @@ int run(Arguments& args, const Context& context) {
   std::cout << "scenario " << s.name << ": " << s.nx << " x " << s.ny << " = " << s.points()
             << " points, " << s.fields << " float64 fields, " << bench::describe(s, r.roles)
             << "\nranks " << r.ranks << ", groups " << bench::groups_name(r.roles.groups)
-            << "\nMPI: " << bench::mpi_library_version() << "\n\n"
+            << "\nMPI: " << detail::mpi_library_version() << "\n\n"
             << report.text << "winner: " << report.choice << "\n"
             << std::flush;
   return 0;

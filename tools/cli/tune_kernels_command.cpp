@@ -8,11 +8,11 @@
 #include "command.hpp"
 #include "ferry/comm.hpp"
 #include "kernels_bench.hpp"
-#include "mpi_library.hpp"
 #include "text_table.hpp"
 #include "tuned_choices.hpp"
 #include "tuning_options.hpp"
 #include "util/agree.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::cli {
 
@@ -61,7 +61,7 @@ int run(Arguments& args, const Context& context) {
   detail::agree(Comm::view(context.comm), failure);
   if (context.rank != 0) return 0;
   std::cout << "winners per size class on " << context.size << " ranks, repeat "
-            << config.repeat << "\nMPI: " << bench::mpi_library_version() << "\n\n"
+            << config.repeat << "\nMPI: " << detail::mpi_library_version() << "\n\n"
             << winners_table(choices)
             << "\nbytes: the size class's smallest size (message; alltoallv block; allreduce\n"
                "vector). x_baseline = winner / blocking send/recv or the MPI collective;\n"

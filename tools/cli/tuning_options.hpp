@@ -5,8 +5,8 @@
 #include <string>
 
 #include "command.hpp"
-#include "mpi_library.hpp"
 #include "size_sweep.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::cli {
 
@@ -34,7 +34,7 @@ int run_sweep_bench(Arguments& args, const Context& context, Measure measure, Js
   args.expect_all_taken();
   const auto rows = arg_errors_as_usage([&] { return measure(context.comm, config); });
   if (context.rank != 0) return 0;
-  const std::string mpi = bench::mpi_library_version();
+  const std::string mpi = detail::mpi_library_version();
   std::cout << (as_json ? json(rows, context.size, config, mpi)
                         : table(rows, context.size, config, mpi))
             << std::flush;

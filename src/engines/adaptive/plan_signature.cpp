@@ -4,17 +4,12 @@
 #include <cstdint>
 
 #include "util/mpi.hpp"
+#include "util/mpi_library.hpp"
 
 namespace ferry::detail {
 
 std::string mpi_library() {
-  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
-  int length = 0;
-  FERRY_CALL_MPI(MPI_Get_library_version(text, &length));
-  std::string version(text, static_cast<std::size_t>(length));
-  version = version.substr(0, version.find('\n'));
-  while (!version.empty() && (version.back() == ' ' || version.back() == '\0'))
-    version.pop_back();
+  std::string version = mpi_library_version();
   std::replace(version.begin(), version.end(), '|', '/');
   return version;
 }

@@ -25,8 +25,8 @@ using ferry::Errc;
 using ferry::GridCells;
 using ferry::Layout;
 using ferry::Weights;
-using regrid_test::rank_of;
-using regrid_test::size_of;
+using ferry_test::rank_of;
+using ferry_test::size_of;
 
 namespace {
 

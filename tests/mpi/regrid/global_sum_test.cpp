@@ -18,7 +18,6 @@
 #include "ferry/error.hpp"
 #include "ferry/global_sum.hpp"
 #include "ferry/layout.hpp"
-#include "mpi_ranks.hpp"
 #include "test_support.hpp"
 
 using ferry::Errc;
@@ -27,8 +26,8 @@ using ferry::SumMethod;
 
 namespace {
 
-using regrid_test::rank_of;
-using regrid_test::size_of;
+using ferry_test::rank_of;
+using ferry_test::size_of;
 
 constexpr int kSums = 3;
 constexpr std::int64_t kPoints = 30011;

@@ -27,8 +27,8 @@ using ferry::Layout;
 using ferry::NearestNeighbourOptions;
 using ferry::NeighbourWeighting;
 using ferry::Weights;
-using regrid_test::rank_of;
-using regrid_test::size_of;
+using ferry_test::rank_of;
+using ferry_test::size_of;
 
 namespace {
 

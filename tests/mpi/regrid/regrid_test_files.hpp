@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi_ranks.hpp"
+#include "test_support.hpp"
 
 namespace regrid_test {
 
@@ -30,7 +30,7 @@ class RequireCdoData : public testing::Environment {
  public:
   void SetUp() override {
     if (std::ifstream(data_path("ready")).good()) return;
-    if (rank_of(MPI_COMM_WORLD) == 0)
+    if (ferry_test::rank_of(MPI_COMM_WORLD) == 0)
       std::fprintf(stderr,
                    "regrid test data missing (is cdo installed? run ctest -R regrid.data)\n");
     MPI_Finalize();
@@ -44,10 +44,11 @@ class RequireCdoData : public testing::Environment {
 class ScratchFile {
  public:
   ScratchFile(const std::string& test, const std::string& stem)
-      : path_(test + "_" + stem + "_np" + std::to_string(size_of(MPI_COMM_WORLD)) + ".nc") {}
+      : path_(test + "_" + stem + "_np" +
+              std::to_string(ferry_test::size_of(MPI_COMM_WORLD)) + ".nc") {}
   ~ScratchFile() {
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank_of(MPI_COMM_WORLD) == 0) std::remove(path_.c_str());
+    if (ferry_test::rank_of(MPI_COMM_WORLD) == 0) std::remove(path_.c_str());
   }
   ScratchFile(const ScratchFile&) = delete;
   ScratchFile& operator=(const ScratchFile&) = delete;

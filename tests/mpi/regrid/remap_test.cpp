@@ -24,8 +24,8 @@ using ferry::RemapMode;
 using ferry::RemapOptions;
 using ferry::Weights;
 using regrid_test::data_path;
-using regrid_test::rank_of;
-using regrid_test::size_of;
+using ferry_test::rank_of;
+using ferry_test::size_of;
 
 namespace {
 

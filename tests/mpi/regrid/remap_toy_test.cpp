@@ -24,8 +24,8 @@ using ferry::RemapMode;
 using ferry::RemapOptions;
 using ferry::WeightLink;
 using ferry::Weights;
-using regrid_test::rank_of;
-using regrid_test::size_of;
+using ferry_test::rank_of;
+using ferry_test::size_of;
 
 namespace {
 

@@ -22,8 +22,8 @@ using ferry::Errc;
 using ferry::GridPointData;
 using ferry::WeightLink;
 using ferry::Weights;
-using regrid_test::rank_of;
-using regrid_test::size_of;
+using ferry_test::rank_of;
+using ferry_test::size_of;
 
 namespace {
 

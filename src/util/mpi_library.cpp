@@ -1,11 +1,11 @@
-#include "mpi_library.hpp"
+#include "util/mpi_library.hpp"
 
 #include <mpi.h>
 
 #include "util/format.hpp"
 #include "util/mpi.hpp"
 
-namespace ferry::bench {
+namespace ferry::detail {
 
 std::string mpi_library_version() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
@@ -22,7 +22,7 @@ std::string mpi_standard_version() {
   int major = 0;
   int minor = 0;
   FERRY_CALL_MPI(MPI_Get_version(&major, &minor));
-  return detail::cat(major, ".", minor);
+  return cat(major, ".", minor);
 }
 
-}  // namespace ferry::bench
+}  // namespace ferry::detail
