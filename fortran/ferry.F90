@@ -3,13 +3,12 @@
 !
 ! Every routine has the name of its C function and ends with `integer, intent(out) ::
 ! ierr`: FERRY_SUCCESS or a FERRY_ERR_* code, whose text ferry_error_message() gives.
-! No routine stops the program; ferry_check is for programs that want that.
+! No routine stops the program: the caller decides what a failure means.
 ! Conventions (docs/user/fortran.md): communicators are integer handles (the `mpi`
 ! module), sizes and global ids are integer(int64), global ids are 0-based as in C,
 ! arrays handed to ferry are contiguous.
 module ferry
   use, intrinsic :: iso_c_binding
-  use, intrinsic :: iso_fortran_env, only: error_unit
   use ferry_argument_error, only: fail => ferry_record_argument_error
   use ferry_c_arrays, only: address, type_names
   implicit none
@@ -36,7 +35,7 @@ module ferry
     type(c_ptr) :: ptr = c_null_ptr
   end type ferry_coupler
 
-  public :: ferry_error_message, ferry_error_string, ferry_version, ferry_check
+  public :: ferry_error_message, ferry_error_string, ferry_version
   public :: ferry_layout_create_block, ferry_layout_create_box, ferry_layout_create_orange
   public :: ferry_layout_create_round_robin, ferry_layout_create_points
   public :: ferry_layout_create_random, ferry_layout_create_none
@@ -445,20 +444,6 @@ contains
     character(len=:), allocatable :: version
     version = fortran_string(c_version())
   end function ferry_version
-
-  !> For programs and examples, never called by this module: if ierr is not
-  !> FERRY_SUCCESS, prints the last error and ends the whole job with MPI_Abort, so
-  !> that a failure on some ranks cannot leave the others waiting.
-  subroutine ferry_check(ierr)
-    use mpi, only: MPI_COMM_WORLD
-    integer, intent(in) :: ierr
-    integer :: ignored
-    if (ierr == FERRY_SUCCESS) return
-    ! The whole job: a failed rank cannot know which communicator its partners wait on.
-    write (error_unit, '(a)') 'ferry: ' // ferry_error_string(ierr) // ': ' // ferry_error_message()
-    flush (error_unit)
-    call MPI_Abort(MPI_COMM_WORLD, ierr, ignored)
-  end subroutine ferry_check
 
   ! A copy of a NUL-terminated C string.
   function fortran_string(p) result(s)

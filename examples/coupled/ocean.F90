@@ -5,7 +5,7 @@
 !
 !   mpiexec -n 2 atmosphere CONFIG : -n 1 ocean CONFIG START LENGTH : ...
 program ocean
-  use, intrinsic :: iso_fortran_env, only: int32, int64, real64
+  use, intrinsic :: iso_fortran_env, only: error_unit, int32, int64, real64
   use mpi
   use ferry
   implicit none
@@ -30,13 +30,13 @@ program ocean
   read (arg, *) length
 
   call ferry_coupler_create(MPI_COMM_WORLD, ['ocean'], trim(config), coupler, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_coupler_local_comm(coupler, 'ocean', comm, ierr)
   call MPI_Comm_rank(comm, rank, ierr)
   call MPI_Comm_size(comm, nranks, ierr)
   call ferry_coupler_def_grid(coupler, 'ocean', 'lonlat', nx, ny, grid, ierr)
   call ferry_layout_create_orange(nx, ny, nranks, rank, layout, ierr)   ! latitude bands
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_coupler_def_partition(coupler, grid, 'bands', layout, part, ierr)
   call ferry_layout_local_size(layout, n, ierr)
   allocate (ids(n), sst(n), fluxes(2, n), lon(n), lat(n), mask(n))
@@ -46,36 +46,36 @@ program ocean
   ! The continent: the box the weight file's land mask covers (run_demo.sh).
   mask = merge(0, 1, lon > 100 .and. lon < 140 .and. lat > -30 .and. lat < 30)
   call ferry_coupler_set_coordinates(coupler, part, lon, lat, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_coupler_set_mask(coupler, part, mask, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_coupler_def_field(coupler, part, 'sst', FERRY_FIELD_OUT, FERRY_TYPE_FLOAT64, 1, &
                                sst_field, ierr)
   call ferry_coupler_def_field(coupler, part, 'fluxes_in', FERRY_FIELD_IN, FERRY_TYPE_FLOAT64, 2, &
                                fluxes_field, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_coupler_enddef(coupler, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
 
   fluxes = 0
 
   if (start == 0) then                             ! no restart file in the first run
     call compute_sst(start - lag)
     call ferry_coupler_put(coupler, sst_field, start - lag, sst, status, ierr)
-    call ferry_check(ierr)
+    call check(ierr)
   end if
   time = start
   do while (time < start + length)
     call ferry_coupler_get(coupler, fluxes_field, time, fluxes, status, ierr)
-    call ferry_check(ierr)
+    call check(ierr)
     call compute_sst(time)
     call ferry_coupler_put(coupler, sst_field, time, sst, status, ierr)
-    call ferry_check(ierr)
+    call check(ierr)
     time = time + step
   end do
 
   call ferry_coupler_finalize(coupler, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_coupler_destroy(coupler, ierr)
   call ferry_layout_destroy(layout, ierr)
   call MPI_Finalize(ierr)
@@ -90,4 +90,13 @@ contains
                + 0.5_real64 * sin(2 * pi * t / (4 * 86400))
     end do
   end subroutine compute_sst
+
+  ! A failed call ends the whole job: the other ranks may be waiting for this one.
+  subroutine check(ierr)
+    integer, intent(in) :: ierr
+    integer :: ignored
+    if (ierr == FERRY_SUCCESS) return
+    write (error_unit, '(a)') 'ferry: ' // ferry_error_message()
+    call MPI_Abort(MPI_COMM_WORLD, ierr, ignored)
+  end subroutine check
 end program ocean

@@ -21,28 +21,28 @@ program fortran_consumer
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
 
   call ferry_layout_create_block(n, nranks, rank, src, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_layout_create_round_robin(n, nranks, rank, dst, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_layout_local_size(src, src_n, ierr)
   call ferry_layout_local_size(dst, dst_n, ierr)
   allocate (src_ids(src_n), dst_ids(dst_n), out(2, src_n), in(2, dst_n))
   call ferry_layout_get_ids(src, src_ids, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_layout_get_ids(dst, dst_ids, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
 
   call ferry_exchange_create(MPI_COMM_WORLD, src, dst, 'default', exchange, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_exchange_add_field(exchange, FERRY_TYPE_FLOAT64, 2, field, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   call ferry_exchange_setup(exchange, ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   out(1, :) = 10 * src_ids
   out(2, :) = 10 * src_ids + 1
   in = -1
   call ferry_exchange_execute(exchange, [c_loc(out)], [c_loc(in)], ierr)
-  call ferry_check(ierr)
+  call check(ierr)
   wrong = count(nint(in(1, :)) /= 10 * dst_ids) + count(nint(in(2, :)) /= 10 * dst_ids + 1)
 
   call ferry_exchange_destroy(exchange, ierr)
@@ -53,4 +53,12 @@ program fortran_consumer
     ' Fortran consumer: wrong values ', total, ' on ranks ', nranks
   call MPI_Finalize(ierr)
   if (total > 0) stop 1
+
+contains
+
+  ! A failed call stops this rank with its message; mpiexec then ends the others.
+  subroutine check(ierr)
+    integer, intent(in) :: ierr
+    if (ierr /= FERRY_SUCCESS) error stop 'ferry: ' // ferry_error_message()
+  end subroutine check
 end program fortran_consumer
