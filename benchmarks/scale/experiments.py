@@ -121,7 +121,7 @@ def experiments(quick):
             paper="All times grow from 64 to 1024 processes; butterfly and adaptive "
             "well ahead of P2P, adaptive best.",
             simulated=_pairs(
-                pick([8, 16, 32, 64, 128, 256, 512], [8]),
+                pick([8, 16, 32, 64, 128, 256, 512, 1024], [8]),
                 ("gamil", "--points-per-proc", "96", "--fields", "20"),
             ),
         ),

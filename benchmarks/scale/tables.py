@@ -32,7 +32,10 @@ class Config:
         return r["result"]["exchange_median_s"] if r and r["status"] == "ok" else None
 
     def best_single(self):
-        """(engine, seconds) of the fastest engine other than adaptive and the baseline."""
+        """(engine, seconds) of the fastest engine other than adaptive and the baseline;
+        none without a p2p result, the reference every comparison needs."""
+        if self.time(P2P) is None:
+            return None, None
         times = [(self.time(e), e) for e in self.records
                  if e not in (ADAPTIVE, ADAPTIVE_WARM, BASELINE, *WARM_REFERENCES)]
         times = [(t, e) for t, e in times if t is not None]
