@@ -115,6 +115,10 @@ void expect_valid(const Config& c, const std::string& input) {
     EXPECT_EQ(again.exchanges[i].name, c.exchanges[i].name) << input;
     EXPECT_EQ(again.exchanges[i].source.fields, c.exchanges[i].source.fields) << input;
     EXPECT_EQ(again.exchanges[i].engine_options, c.exchanges[i].engine_options) << input;
+    EXPECT_EQ(again.exchanges[i].regrid.source, c.exchanges[i].regrid.source) << input;
+    EXPECT_EQ(again.exchanges[i].regrid.weights, c.exchanges[i].regrid.weights) << input;
+    EXPECT_EQ(again.exchanges[i].regrid.conservation, c.exchanges[i].regrid.conservation)
+        << input;
   }
 }
 
@@ -167,9 +171,7 @@ TEST(ConfigFuzz, RandomEditsOfANamcoupleFailCleanly) {
   for (int edit = 0; edit < kEditsPerSeed; ++edit) {
     const std::string input = mutate(seed, random);
     try {
-      std::vector<std::string> not_converted;
-      const std::string yaml = import_namcouple(input, "nc", not_converted);
-      expect_valid(parse_config(yaml, "converted.yaml"), input);
+      expect_valid(parse_config(import_namcouple(input, "nc").yaml, "converted.yaml"), input);
     } catch (const ferry::Error& e) {
       ASSERT_EQ(e.code(), ferry::Errc::Arg) << e.what() << "\ninput:\n" << input;
       ASSERT_TRUE(std::regex_match(std::string(e.what()), position)) << e.what();

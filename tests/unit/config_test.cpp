@@ -13,7 +13,12 @@
 #include "coupling/config/writer.hpp"
 #include "test_support.hpp"
 
+using ferry::ConservativeNormalisation;
+using ferry::Conserve;
 using ferry::Errc;
+using ferry::MapOn;
+using ferry::RemapMode;
+using ferry::SumMethod;
 using ferry_test::expect_error;
 using namespace ferry::coupling;
 
@@ -63,6 +68,19 @@ void expect_same(const Config& a, const Config& b) {
     EXPECT_EQ(x.engine_options, y.engine_options);
     EXPECT_EQ(x.output, y.output);
     EXPECT_EQ(x.restart, y.restart);
+    const RegridConfig& r = x.regrid;
+    const RegridConfig& q = y.regrid;
+    EXPECT_EQ(r.source, q.source);
+    EXPECT_EQ(r.weights, q.weights);
+    EXPECT_EQ(r.neighbours, q.neighbours);
+    EXPECT_EQ(r.variance, q.variance);
+    EXPECT_EQ(r.periodic, q.periodic);
+    EXPECT_EQ(r.normalisation, q.normalisation);
+    EXPECT_EQ(r.map_on, q.map_on);
+    EXPECT_EQ(r.mode, q.mode);
+    EXPECT_EQ(r.fill, q.fill);
+    EXPECT_EQ(r.conservation, q.conservation);
+    EXPECT_EQ(r.sum, q.sum);
   }
 }
 
@@ -361,6 +379,22 @@ TEST(Config, WriterRoundTrips) {
     const Config c = load_config(kSource + "/examples/config/" + file);
     expect_same(parse_config(format_config(c), "written.yaml"), c);
   }
+  // Every regrid key, away from its default where it has one.
+  const auto regridded = [](const std::string& name, const std::string& keys) {
+    return "  - name: " + name + "\n    source: {component: o, field: " + name +
+           "}\n    target: {component: a, field: " + name + "}\n    period: 10\n" + keys;
+  };
+  const Config c = parse_config(
+      "version: 1\nrun: {length: 100}\nexchanges:\n" +
+          regridded("w", "    weights: rmp o.nc\n    map_on: src\n    mode: sum\n    fill: "
+                         "-1e+20\n    conservation: basin_positive\n    sum: ddpdd\n") +
+          regridded("g", "    method: {name: gaussian, neighbours: 9, variance: 2.5}\n") +
+          regridded("b", "    method: {name: bilinear, periodic: false}\n    conservation: "
+                         "global\n") +
+          regridded("c", "    method: {name: conservative, normalisation: destarea}\n") +
+          regridded("n", "    method: {name: nearest}\n    sum: gather\n"),
+      "regridded.yaml");
+  expect_same(parse_config(format_config(c), "written.yaml"), c);
   EXPECT_EQ(yaml_scalar("ocean"), "ocean");
   EXPECT_EQ(yaml_scalar("sst->sst"), "sst->sst");
   EXPECT_EQ(yaml_scalar("true"), "\"true\"");
@@ -417,10 +451,9 @@ TEST(Config, SuggestionsNeedACloseMatch) {
 }
 
 TEST(Namcouple, ConvertsTheSupportedKeywordsAndListsTheRest) {
-  std::vector<std::string> not_converted;
-  const std::string yaml = load_namcouple(kSource + "/tests/data/namcouple", not_converted,
-                                          {{"torc", "ocean"}, {"lmdz", "atmosphere"}});
-  const Config c = parse_config(yaml, "converted.yaml");
+  const NamcoupleImport imported = load_namcouple(kSource + "/tests/data/namcouple",
+                                                  {{"torc", "ocean"}, {"lmdz", "atmosphere"}});
+  const Config c = parse_config(imported.yaml, "converted.yaml");
   EXPECT_EQ(c.length, 432000);
   EXPECT_EQ(c.components, (std::vector<std::string>{"ocean", "atmosphere"}));
   ASSERT_EQ(c.exchanges.size(), 4u);
@@ -436,36 +469,141 @@ TEST(Namcouple, ConvertsTheSupportedKeywordsAndListsTheRest) {
   EXPECT_EQ(sst.transform, Transform::Average);
   EXPECT_TRUE(sst.output);
   EXPECT_EQ(sst.restart, "sstoc.nc");
-  EXPECT_EQ(c.exchanges[1].transform, Transform::Accumulate);
-  EXPECT_EQ(c.exchanges[1].lag, 1800);
-  EXPECT_FALSE(c.exchanges[1].output);
+  // SCRIPR alone: OASIS maps on the source ranks, bit for bit.
+  EXPECT_EQ(sst.regrid.source, WeightSource::Bilinear);
+  EXPECT_TRUE(sst.regrid.periodic);
+  EXPECT_EQ(sst.regrid.map_on, MapOn::Src);
+  EXPECT_EQ(sst.regrid.mode, RemapMode::Bfb);
+  const ExchangeConfig& flux = c.exchanges[1];
+  EXPECT_EQ(flux.transform, Transform::Accumulate);
+  EXPECT_EQ(flux.lag, 1800);
+  EXPECT_FALSE(flux.output);
+  EXPECT_EQ(flux.regrid.source, WeightSource::File);
+  EXPECT_EQ(flux.regrid.weights, "rmp_lmdz_to_torc_CONSERV_FRACAREA.nc");
+  EXPECT_EQ(flux.regrid.map_on, MapOn::Src);
+  EXPECT_EQ(flux.regrid.mode, RemapMode::Bfb);  // opt, and the source grid is the smaller
   EXPECT_EQ(c.exchanges[2].transform, Transform::Instant);
+  EXPECT_FALSE(c.exchanges[2].regrid.enabled());
   EXPECT_EQ(c.exchanges[3].transform, Transform::Max);
   EXPECT_EQ(c.exchanges[3].lag, 0);
-  EXPECT_EQ(not_converted,
+  EXPECT_EQ(imported.notes.differences,
+            (std::vector<std::string>{
+                "line 31: SCRIPR: BILINEAR LR SCALAR LATLON 1: target points outside the source "
+                "grid get `fill` in ferry; OASIS's BILINEAR gives them the nearest source value "
+                "(BILINEARNF does not)",
+                "line 39: MAPPING rmp_lmdz_to_torc_CONSERV_FRACAREA.nc opt: written as bfb, "
+                "OASIS's choice for a source grid of 6912 points and a target grid of 27118"}));
+  EXPECT_EQ(imported.notes.not_converted,
             (std::vector<std::string>{
                 "line 18: $NLOGPRT 1 0 (no ferry equivalent)",
                 "line 30: CHECKIN: INT=0",
-                "line 31: SCRIPR: BILINEAR LR SCALAR LATLON 1",
-                "line 39: MAPPING: rmp_lmdz_to_torc_CONSERV_FRACAREA.nc src opt",
                 "line 47: LAG=-3600 (ferry lags are >= 0; the exchange was written without a lag)",
                 "line 50: BLASNEW: 1.0 1",
                 "line 51: BLASNEW: CONSTANT 0.0",
                 "line 54: SOSSTSST -> SOSSTSST with status OUTPUT (ferry converts EXPORTED and "
                 "EXPOUT entries)"}));
-  EXPECT_NE(yaml.find("#       line 31: SCRIPR: BILINEAR LR SCALAR LATLON 1\n"), std::string::npos);
+  EXPECT_NE(imported.yaml.find("#   - Converted, but ferry does it differently:\n"
+                               "#       line 31: SCRIPR: BILINEAR"),
+            std::string::npos);
+  EXPECT_NE(imported.yaml.find("#       line 30: CHECKIN: INT=0\n"), std::string::npos);
+  EXPECT_NE(imported.yaml.find("    method: {name: bilinear}\n    map_on: src\n"),
+            std::string::npos);
+}
+
+// One entry per remapping case, from ocean grid "o" (10 x 10) to atmosphere grid "a"
+// (5 x 4), or back, each with the transformation lines given.
+NamcoupleImport import_remappings(const std::vector<std::string>& entries) {
+  std::string text = " $RUNTIME\n 100\n $END\n $STRINGS\n";
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    text += " F" + std::to_string(i) + " G" + std::to_string(i) + " 1 10 " + entries[i] + "\n";
+  return import_namcouple(text + " $END\n", "nc");
+}
+
+TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
+  const NamcoupleImport imported = import_remappings({
+      "1 r.nc EXPORTED\n 10 10 5 4 o a\n SCRIPR\n DISTWGT LR SCALAR LATLON 1 6",
+      "2 r.nc EXPORTED\n 10 10 5 4 o a\n SCRIPR CONSERV\n GAUSWGT U SCALAR LATLON 1 9 2.5\n "
+      "GLBPOS opt",
+      "3 r.nc EXPORTED\n 5 4 10 10 a o\n R 0 P 2\n SCRIPR MAPPING CONSERV\n BILINEARNF LR "
+      "SCALAR LATLON 1\n w.nc dst sum\n BASBAL",
+      "2 r.nc EXPORTED\n 10 10 5 4 o a\n SCRIPR MAPPING\n CONSERV LR SCALAR LATLON 1 FRACNNEI "
+      "FIRST\n c.nc src opt",
+      "3 r.nc EXPORTED\n 10 10 5 4 o a\n SCRIPR MAPPING CONSERV\n BICUBIC LR SCALAR LATLON 1\n "
+      "bicubic.nc\n GLOBAL lsum16",
+      "1 r.nc EXPORTED\n o a\n SCRIPR\n CONSERV LR SCALAR LATLON 1 DESTAREA SECOND",
+      "1 r.nc EXPORTED\n o a\n CONSERV\n BASPOS",
+      "1 r.nc EXPORTED\n o a\n MAPPING\n m.nc src opt",
+  });
+  const Config c = parse_config(imported.yaml, "converted.yaml");
+  ASSERT_EQ(c.exchanges.size(), 8u);
+  const auto regrid = [&](std::size_t i) { return c.exchanges[i].regrid; };
+  EXPECT_EQ(regrid(0).source, WeightSource::Nearest);
+  EXPECT_EQ(regrid(0).neighbours, 6);
+  EXPECT_FALSE(regrid(0).conservation);
+  EXPECT_EQ(regrid(1).source, WeightSource::Gaussian);
+  EXPECT_EQ(regrid(1).neighbours, 9);
+  EXPECT_EQ(regrid(1).variance, 2.5);
+  EXPECT_EQ(regrid(1).conservation, Conserve::GlobalPositive);
+  EXPECT_EQ(regrid(1).sum, SumMethod::Lsum8);
+  EXPECT_EQ(regrid(2).source, WeightSource::Bilinear);
+  EXPECT_FALSE(regrid(2).periodic);
+  EXPECT_EQ(regrid(2).map_on, MapOn::Dst);
+  EXPECT_EQ(regrid(2).mode, RemapMode::Sum);
+  EXPECT_EQ(regrid(2).conservation, Conserve::BasinBalance);
+  EXPECT_EQ(regrid(2).sum, SumMethod::Gather);  // OASIS's bfb gathers to one rank
+  EXPECT_EQ(regrid(3).source, WeightSource::Conservative);
+  EXPECT_EQ(regrid(3).normalisation, ConservativeNormalisation::FracArea);
+  EXPECT_EQ(regrid(3).map_on, MapOn::Src);
+  EXPECT_EQ(regrid(3).mode, RemapMode::Sum);  // opt: the source grid is the larger
+  EXPECT_EQ(regrid(4).source, WeightSource::File);
+  EXPECT_EQ(regrid(4).weights, "bicubic.nc");
+  EXPECT_EQ(regrid(4).conservation, Conserve::Global);
+  EXPECT_EQ(regrid(4).sum, SumMethod::Lsum16);
+  EXPECT_FALSE(regrid(5).enabled());
+  EXPECT_FALSE(regrid(6).enabled());
+  EXPECT_EQ(regrid(7).source, WeightSource::File);
+  EXPECT_EQ(regrid(7).mode, RemapMode::Bfb);
+  EXPECT_EQ(imported.notes.differences,
+            (std::vector<std::string>{
+                "line 19: MAPPING w.nc: OASIS keeps the weights of the SCRIPR above in this file; "
+                "ferry computes them when the coupler starts (to use the file, replace `method` "
+                "by `weights: w.nc`)",
+                "line 24: SCRIPR: CONSERV LR SCALAR LATLON 1 FRACNNEI FIRST: ferry's conservative "
+                "method takes cells that are longitude-latitude rectangles (set_corners); give a "
+                "weight file made by another tool as `weights` for other grids",
+                "line 24: SCRIPR: CONSERV LR SCALAR LATLON 1 FRACNNEI FIRST: written as FRACAREA; "
+                "target cells that no source cell overlaps get `fill` in ferry, and the nearest "
+                "source value with FRACNNEI",
+                "line 25: MAPPING c.nc: OASIS keeps the weights of the SCRIPR above in this file; "
+                "ferry computes them when the coupler starts (to use the file, replace `method` "
+                "by `weights: c.nc`)",
+                "line 25: MAPPING c.nc opt: written as sum, OASIS's choice for a source grid of "
+                "100 points and a target grid of 20",
+                "line 30: MAPPING bicubic.nc: the exchange reads its weights from this file, which "
+                "OASIS writes from the SCRIPR of line 29; make the file before the run",
+                "line 43: MAPPING m.nc opt: written as bfb; OASIS takes sum when the source grid "
+                "has more points than the target, and the entry gives no grid sizes"}));
+  EXPECT_EQ(imported.notes.not_converted,
+            (std::vector<std::string>{
+                "line 29: SCRIPR: BICUBIC LR SCALAR LATLON 1 (ferry has no bicubic method; give a "
+                "weight file made by another tool as `weights`, such as CDO genbic writes)",
+                "line 35: SCRIPR: CONSERV LR SCALAR LATLON 1 DESTAREA SECOND (ferry's "
+                "conservative method is first order; give a weight file made by another tool as "
+                "`weights`)",
+                "line 39: CONSERV: BASPOS bfb (ferry corrects regridded exchanges only, and none "
+                "of this entry's remapping was converted)"}));
 }
 
 TEST(Namcouple, NamesComponentsAfterGridsUnlessMapped) {
-  std::vector<std::string> not_converted;
-  const std::string yaml = import_namcouple(
-      " $RUNTIME\n 100\n $END\n $STRINGS\n A B 1 10 0 r.nc EXPORTED\n go ga\n $END\n", "nc",
-      not_converted);
-  const Config c = parse_config(yaml, "converted.yaml");
+  const NamcoupleImport imported = import_namcouple(
+      " $RUNTIME\n 100\n $END\n $STRINGS\n A B 1 10 0 r.nc EXPORTED\n go ga\n $END\n", "nc");
+  const Config c = parse_config(imported.yaml, "converted.yaml");
   EXPECT_EQ(c.exchanges.at(0).source.component, "go");
   EXPECT_EQ(c.exchanges.at(0).target.component, "ga");
-  EXPECT_NE(yaml.find("Components are named after their grids (go, ga)"), std::string::npos);
-  EXPECT_TRUE(not_converted.empty());
+  EXPECT_NE(imported.yaml.find("Components are named after their grids (go, ga)"),
+            std::string::npos);
+  EXPECT_TRUE(imported.notes.not_converted.empty());
+  EXPECT_TRUE(imported.notes.differences.empty());
 }
 
 TEST(Namcouple, ErrorsNameTheLine) {
@@ -473,8 +611,7 @@ TEST(Namcouple, ErrorsNameTheLine) {
                                       const std::map<std::string, std::string>& grids = {}) {
     expect_error(
         [&] {
-          std::vector<std::string> not_converted;
-          import_namcouple(text, "nc", not_converted, grids);
+          import_namcouple(text, "nc", grids);
         },
         Errc::Arg, pattern);
   };
@@ -499,4 +636,32 @@ TEST(Namcouple, ErrorsNameTheLine) {
                       R"(^nc: grid "gx" \(given component "x"\) is not a grid of any converted )"
                       R"(entry; did you mean "go"\?; the grids are: go, ga$)",
                       {{"gx", "x"}});
+  const auto entry = [&](const std::string& transformations) {
+    return runtime + " $STRINGS\n A B 1 10 1 r.nc EXPORTED\n go ga\n " + transformations +
+           "\n $END\n";
+  };
+  expect_import_error(entry("SCRIPR\n BILINEAR LR"),
+                      R"(^nc:8: SCRIPR takes METHOD GRID_TYPE FIELD_TYPE RESTRICTION BINS, )");
+  expect_import_error(entry("SCRIPR\n BILINEAL LR SCALAR LATLON 1"),
+                      R"(^nc:8: unknown SCRIPR method "BILINEAL"; did you mean "BILINEAR"\?; )"
+                      R"(OASIS3-MCT has DISTWGT, GAUSWGT, BILINEAR, BICUBIC, CONSERV and )");
+  expect_import_error(entry("SCRIPR\n DISTWGT LR SCALAR LATLON 1"),
+                      R"(^nc:8: SCRIPR DISTWGT needs the number of neighbours \(1 to 1000\) )");
+  expect_import_error(entry("SCRIPR\n GAUSWGT LR SCALAR LATLON 1 4 -1"),
+                      R"(^nc:8: SCRIPR GAUSWGT needs a variance > 0 )");
+  expect_import_error(entry("SCRIPR\n CONSERV LR SCALAR LATLON 1 FRACAREA"),
+                      R"(^nc:8: the SCRIPR CONSERV order \(the seventh word\) takes one of )"
+                      R"(FIRST, SECOND; got ""$)");
+  expect_import_error(entry("SCRIPR\n BILINEAR REG SCALAR LATLON 1"),
+                      R"(^nc:8: the SCRIPR grid type takes one of LR, D, U; got "REG"$)");
+  expect_import_error(entry("MAPPING\n w.nc middle"),
+                      R"(^nc:8: the MAPPING location takes one of src, dst; got "middle"$)");
+  expect_import_error(entry("MAPPING\n w.nc src fast"),
+                      R"(^nc:8: the MAPPING strategy takes one of bfb, sum, opt; got "fast"$)");
+  expect_import_error(entry("CONSERV\n GLOBALL"),
+                      R"(^nc:8: CONSERV takes one of GLOBAL, GLBPOS, BASBAL, BASPOS; got )"
+                      R"("GLOBALL"; did you mean "GLOBAL"\?$)");
+  expect_import_error(entry("CONSERV\n GLOBAL exact"),
+                      R"(^nc:8: the CONSERV sum takes one of bfb, opt, gather, lsum8, lsum16, )"
+                      R"(ddpdd, reprosum; got "exact"$)");
 }

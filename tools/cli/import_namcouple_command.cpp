@@ -45,15 +45,17 @@ int run(Arguments& args, const Context& context) {
   const auto path = args.take_positional();
   args.expect_all_taken();
   if (!path) throw UsageError("missing the namcouple file, as in: ferry import-namcouple namcouple");
-  std::vector<std::string> not_converted;
-  const std::string yaml = coupling::load_namcouple(
-      *path, not_converted, grids ? parse_grid_components(*grids) : std::map<std::string, std::string>{});
+  const coupling::NamcoupleImport imported = coupling::load_namcouple(
+      *path, grids ? parse_grid_components(*grids) : std::map<std::string, std::string>{});
   if (context.rank != 0) return 0;
   if (output)
-    write_file(*output, yaml);
+    write_file(*output, imported.yaml);
   else
-    std::cout << yaml;
-  for (const auto& item : not_converted) std::cerr << "not converted yet: " << item << "\n";
+    std::cout << imported.yaml;
+  for (const auto& item : imported.notes.differences)
+    std::cerr << "converted differently: " << item << "\n";
+  for (const auto& item : imported.notes.not_converted)
+    std::cerr << "not converted yet: " << item << "\n";
   if (output)
     std::cerr << "wrote " << *output << "; check the comment at its top, then run: ferry validate "
               << *output << "\n";
@@ -69,10 +71,14 @@ Command import_namcouple_command() {
           "Converts the OASIS3-MCT namcouple NAMCOUPLE into a ferry configuration (YAML)\n"
           "written to OUT, or to standard output. Converted: $RUNTIME and the EXPORTED\n"
           "and EXPOUT entries of $STRINGS: field names (colon-separated lists become\n"
-          "bundles), coupling period, restart file, EXPOUT, LAG=, SEQ= and LOCTRANS.\n"
-          "Everything else (remapping such as SCRIPR, MAPPING or CONSERV, other statuses,\n"
-          "other blocks) is listed on standard error as \"not converted yet: line N: ...\"\n"
-          "and in a comment at the top of the YAML.\n"
+          "bundles), coupling period, restart file, EXPOUT, LAG=, SEQ=, LOCTRANS and the\n"
+          "remapping: SCRIPR DISTWGT, GAUSWGT, BILINEAR and first-order CONSERV become\n"
+          "method, MAPPING weights, map_on and mode, CONSERV conservation and sum.\n"
+          "Where ferry works differently (nearest-neighbour fill of unmapped points,\n"
+          "MAPPING opt, ...) standard error says \"converted differently: line N: ...\".\n"
+          "Everything else (BICUBIC, second-order CONSERV, BLASOLD, other statuses,\n"
+          "other blocks) is listed on standard error as \"not converted yet: line N: ...\".\n"
+          "Both lists are repeated in a comment at the top of the YAML.\n"
           "\n"
           "namcouple entries name grids, not components, so each component is named\n"
           "after its grid unless --grid-components maps grids to component names,\n"

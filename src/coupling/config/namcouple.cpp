@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "coupling/config/config.hpp"
+#include "coupling/config/namcouple_remapping.hpp"
 #include "coupling/config/scalar.hpp"
 #include "coupling/config/suggest.hpp"
 #include "coupling/config/text_file.hpp"
@@ -87,7 +88,7 @@ bool is_entry_header(const Line& line) {
          is_integer(w[4]) && std::count(kStatuses.begin(), kStatuses.end(), w.back()) > 0;
 }
 
-// "P 2 P 0": grid periodicity and overlap, which matter for remapping only.
+// "P 2 P 0": periodicity and overlap of the source and target grids.
 bool is_periodicity(const Line& line) {
   const auto& w = line.words;
   const auto kind = [](const std::string& s) { return s == "P" || s == "R"; };
@@ -99,10 +100,7 @@ class Importer {
   Importer(const std::string& name, const std::map<std::string, std::string>& grid_components)
       : name_(name), grid_components_(grid_components) {}
 
-  /// "line N: ..." for everything convert() left out.
-  const std::vector<std::string>& not_converted() const { return not_converted_; }
-
-  std::string convert(const std::string& text) {
+  NamcoupleImport convert(const std::string& text) {
     bool have_runtime = false;
     bool have_strings = false;
     const std::vector<Block> all = blocks(meaningful_lines(text));
@@ -130,7 +128,7 @@ class Importer {
     check_nfields();
     check_grid_components();
     config_.components = components_;
-    return header() + format_config(config_);
+    return {header() + format_config(config_), notes_};
   }
 
  private:
@@ -140,7 +138,7 @@ class Importer {
   }
 
   void report(const Line& line, const std::string& what) {
-    not_converted_.push_back(cat("line ", line.number, ": ", what));
+    notes_.not_converted.push_back(cat("line ", line.number, ": ", what));
   }
 
   std::vector<Block> blocks(const std::vector<Line>& lines) const {
@@ -246,14 +244,19 @@ class Importer {
   }
 
   // "182 149 96 72 torc lmdz LAG=+3600 SEQ=+1": grid sizes (optional), the source and
-  // target grid names, options. Sets the lag and sequence of `x`.
-  std::array<std::string, 2> grid_line(const Line& line, ExchangeConfig& x) {
+  // target grid names, options. Sets the lag and sequence of `x` and `sizes`.
+  std::array<std::string, 2> grid_line(const Line& line, ExchangeConfig& x,
+                                       NamcoupleGridSizes& sizes) {
     std::array<std::string, 2> grids;
+    std::vector<std::int64_t> extents;  // nx, ny of the source, then of the target
     std::size_t n = 0;
     for (const std::string& word : line.words) {
       const auto eq = word.find('=');
       if (eq == std::string::npos) {
-        if (is_integer(word) && n == 0) continue;  // grid sizes come before the names
+        if (is_integer(word) && n == 0) {  // grid sizes come before the names
+          extents.push_back(*detail::parse_integer(word));
+          continue;
+        }
         if (n == 2)
           fail(line.number, "expected two grid names and LAG=/SEQ= options; got \"" + line.text +
                                 "\"");
@@ -280,6 +283,10 @@ class Importer {
     if (n != 2)
       fail(line.number, "expected the source and target grid names (as in \"182 149 96 72 torc "
                         "lmdz LAG=+3600\"); got \"" + line.text + "\"");
+    const bool positive = std::all_of(extents.begin(), extents.end(),
+                                      [](std::int64_t e) { return e > 0 && e < (1LL << 31); });
+    if (extents.size() == 4 && positive)
+      sizes = {extents[0] * extents[1], extents[2] * extents[3]};
     return grids;
   }
 
@@ -295,7 +302,7 @@ class Importer {
 
   // The transformation lines after the grid line; returns the index after them.
   std::size_t transformations(const Line& header, long long count, const std::vector<Line>& lines,
-                              std::size_t next, ExchangeConfig& x) {
+                              std::size_t next, ExchangeConfig& x, NamcoupleRemapping& remapping) {
     if (count == 0) return next;
     if (next >= lines.size() || static_cast<long long>(lines[next].words.size()) != count)
       fail(next < lines.size() ? lines[next].number : header.number,
@@ -312,6 +319,11 @@ class Importer {
       const Line& config = lines[next++];
       if (name == "LOCTRANS") {
         x.transform = loctrans(config);
+        continue;
+      }
+      if (name == "SCRIPR" || name == "MAPPING" || name == "CONSERV") {
+        const std::string why = remapping.read(name, config.number, config.words);
+        if (!why.empty()) fail(config.number, why);
         continue;
       }
       report(config, name + ": " + config.text);
@@ -356,16 +368,20 @@ class Importer {
 
     if (lines.empty())
       fail(header.number, "the entry has no second line naming the source and target grids");
-    const std::array<std::string, 2> grids = grid_line(lines[0], x);
+    NamcoupleGridSizes sizes;
+    const std::array<std::string, 2> grids = grid_line(lines[0], x, sizes);
     x.source.component = component_of(grids[0]);
     x.target.component = component_of(grids[1]);
+    NamcoupleRemapping remapping;
     std::size_t next = 1;
-    if (next < lines.size() && is_periodicity(lines[next])) ++next;
-    next = transformations(header, *count, lines, next, x);
+    if (next < lines.size() && is_periodicity(lines[next]))
+      remapping.set_source_periodic(lines[next++].words[0] == "P");
+    next = transformations(header, *count, lines, next, x, remapping);
     if (next < lines.size())
       fail(lines[next].number, cat("unexpected line after the ", *count,
                                            " transformations of the entry on line ",
                                            header.number, ": \"", lines[next].text, "\""));
+    x.regrid = remapping.regrid(sizes, notes_);
     x.name = unique_name(x.source.fields.front() + "->" + x.target.fields.front());
     config_.exchanges.push_back(std::move(x));
   }
@@ -410,17 +426,22 @@ class Importer {
     }
     if (!models_.empty())
       checks.push_back("The namcouple's $NBMODEL names the models " + joined(models_, ", "));
-    if (!not_converted_.empty()) checks.push_back("Not converted yet:");
-    if (checks.empty()) return out;
+    if (checks.empty() && notes_.differences.empty() && notes_.not_converted.empty()) return out;
     out += "# Check before use:\n";
     for (const auto& check : checks) out += bullet(check);
-    for (const auto& item : not_converted_) out += "#       " + item + "\n";
+    const auto list = [&](const char* title, const std::vector<std::string>& items) {
+      if (items.empty()) return;
+      out += bullet(title);
+      for (const auto& item : items) out += "#       " + item + "\n";
+    };
+    list("Converted, but ferry does it differently:", notes_.differences);
+    list("Not converted yet:", notes_.not_converted);
     return out;
   }
 
   const std::string& name_;
   const std::map<std::string, std::string>& grid_components_;
-  std::vector<std::string> not_converted_;
+  NamcoupleNotes notes_;
   Config config_;
   Block nfields_;
   long long entries_ = 0;
@@ -432,20 +453,15 @@ class Importer {
 
 }  // namespace
 
-std::string import_namcouple(const std::string& text, const std::string& name,
-                             std::vector<std::string>& not_converted,
-                             const std::map<std::string, std::string>& grid_components) {
-  Importer importer(name, grid_components);
-  std::string yaml = importer.convert(text);
-  not_converted.insert(not_converted.end(), importer.not_converted().begin(),
-                       importer.not_converted().end());
-  return yaml;
+NamcoupleImport import_namcouple(const std::string& text, const std::string& name,
+                                 const std::map<std::string, std::string>& grid_components) {
+  return Importer(name, grid_components).convert(text);
 }
 
-std::string load_namcouple(const std::string& path, std::vector<std::string>& not_converted,
-                           const std::map<std::string, std::string>& grid_components) {
+NamcoupleImport load_namcouple(const std::string& path,
+                               const std::map<std::string, std::string>& grid_components) {
   return import_namcouple(detail::read_text_file(path, "load_namcouple", "namcouple"), path,
-                          not_converted, grid_components);
+                          grid_components);
 }
 
 }  // namespace ferry::coupling

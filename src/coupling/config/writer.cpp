@@ -41,6 +41,56 @@ std::string field_ref(const FieldRef& ref) {
   return out + "}";
 }
 
+const char* method_name(WeightSource source) {
+  switch (source) {
+    case WeightSource::Nearest: return "nearest";
+    case WeightSource::Gaussian: return "gaussian";
+    case WeightSource::Bilinear: return "bilinear";
+    default: return "conservative";
+  }
+}
+
+// `method: {name: ..., ...}` with the method's own keys that differ from their defaults.
+std::string method_mapping(const RegridConfig& r) {
+  const RegridConfig defaults;
+  std::string out = std::string("{name: ") + method_name(r.source);
+  const bool neighbours = r.source == WeightSource::Nearest || r.source == WeightSource::Gaussian;
+  if (neighbours && r.neighbours != defaults.neighbours)
+    out += ", neighbours: " + std::to_string(r.neighbours);
+  if (r.source == WeightSource::Gaussian && r.variance != defaults.variance)
+    out += ", variance: " + detail::format_number(r.variance);
+  if (r.source == WeightSource::Bilinear && r.periodic != defaults.periodic)
+    out += std::string(", periodic: ") + (r.periodic ? "true" : "false");
+  if (r.source == WeightSource::Conservative && r.normalisation != defaults.normalisation)
+    out += ", normalisation: destarea";
+  return out + "}";
+}
+
+const char* conservation_name(Conserve method) {
+  switch (method) {
+    case Conserve::Global: return "global";
+    case Conserve::GlobalPositive: return "global_positive";
+    case Conserve::BasinBalance: return "basin_balance";
+    default: return "basin_positive";
+  }
+}
+
+void write_regrid(std::ostringstream& out, const RegridConfig& r) {
+  if (!r.enabled()) return;
+  const RegridConfig defaults;
+  if (r.source == WeightSource::File)
+    out << "    weights: " << yaml_scalar(r.weights) << "\n";
+  else
+    out << "    method: " << method_mapping(r) << "\n";
+  if (r.map_on != defaults.map_on)
+    out << "    map_on: " << (r.map_on == MapOn::Src ? "src" : "dst") << "\n";
+  if (r.mode != defaults.mode)
+    out << "    mode: " << (r.mode == RemapMode::Sum ? "sum" : "bfb") << "\n";
+  if (r.fill != defaults.fill) out << "    fill: " << detail::format_number(r.fill) << "\n";
+  if (r.conservation) out << "    conservation: " << conservation_name(*r.conservation) << "\n";
+  if (r.sum != defaults.sum) out << "    sum: " << sum_method_name(r.sum) << "\n";
+}
+
 void write_exchange(std::ostringstream& out, const ExchangeConfig& x) {
   const ExchangeConfig defaults;
   out << "  - name: " << yaml_scalar(x.name) << "\n"
@@ -59,6 +109,7 @@ void write_exchange(std::ostringstream& out, const ExchangeConfig& x) {
   }
   if (x.output != defaults.output) out << "    output: " << (x.output ? "true" : "false") << "\n";
   if (x.restart != defaults.restart) out << "    restart: " << yaml_scalar(x.restart) << "\n";
+  write_regrid(out, x.regrid);
 }
 
 void write_buffer(std::ostringstream& out, const BufferConfig& b) {
