@@ -56,9 +56,7 @@ std::string coupling_json(const CouplingRun& run, const std::vector<CouplingCase
         .add("fields", s.fields)
         .add("steps", run.steps)
         .add("setup_s", c.setup_seconds)
-        .add("step_median_s", c.step.median)
-        .add("step_min_s", c.step.min)
-        .add("step_max_s", c.step.max)
+        .add_seconds("step", c.step)
         .add("x_exchange", time_ratio(c, cases))
         .add("field_bytes_max", run.field_bytes_max);
     if (c.state_bytes_max)

@@ -47,17 +47,12 @@ std::string exchange_json(const ExchangeRun& run, const ExchangeResults& results
     json.add("repeat", run.repeat)
         .add("setup_s", row.setup_seconds)
         .add("profiling_s", row.profiling_seconds)
-        .add("exchange_median_s", row.exchange.median)
-        .add("exchange_min_s", row.exchange.min)
-        .add("exchange_max_s", row.exchange.max)
+        .add_seconds("exchange", row.exchange)
         .add("memcpy_bound_s", results.memcpy_bound.median)
         .add("memcpy_bound_min_s", results.memcpy_bound.min)
         .add("memcpy_bound_max_s", results.memcpy_bound.max)
-        .add("payload_bytes_max", run.payload_bytes_max)
-        .add("msgs_per_rank_max", row.traffic.messages.max)
-        .add("msgs_per_rank_mean", row.traffic.messages.mean)
-        .add("bytes_per_rank_max", row.traffic.bytes.max)
-        .add("bytes_per_rank_mean", row.traffic.bytes.mean)
+        .add("payload_bytes_max", run.payload_bytes_max);
+    add_traffic(json, row.traffic)
         .add("verified", true)
         .add("mpi_library", mpi_library);
     if (!row.report.choice.empty()) json.add("adaptive_choice", row.report.choice);

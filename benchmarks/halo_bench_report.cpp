@@ -45,15 +45,10 @@ std::string halo_json(const HaloRun& run, const HaloResults& results,
         .add("peers_per_rank_mean", results.peers.mean)
         .add("repeat", run.config.repeat)
         .add("setup_s", row.setup_seconds)
-        .add("exchange_median_s", row.exchange.median)
-        .add("exchange_min_s", row.exchange.min)
-        .add("exchange_max_s", row.exchange.max)
+        .add_seconds("exchange", row.exchange)
         .add("memcpy_bound_s", results.memcpy_bound.median)
-        .add("payload_bytes_max", results.payload_bytes_max)
-        .add("msgs_per_rank_max", row.traffic.messages.max)
-        .add("msgs_per_rank_mean", row.traffic.messages.mean)
-        .add("bytes_per_rank_max", row.traffic.bytes.max)
-        .add("bytes_per_rank_mean", row.traffic.bytes.mean)
+        .add("payload_bytes_max", results.payload_bytes_max);
+    add_traffic(json, row.traffic)
         .add("verified", true)
         .add("mpi_library", mpi_library)
         .add("mpi_persistent_neighbor", kPersistentNeighbor);

@@ -63,4 +63,10 @@ JsonLine& JsonLine::add(const std::string& key, bool value) {
   return add_raw(key, value ? "true" : "false");
 }
 
+JsonLine& JsonLine::add_seconds(const std::string& prefix, const Summary& seconds) {
+  return add(prefix + "_median_s", seconds.median)
+      .add(prefix + "_min_s", seconds.min)
+      .add(prefix + "_max_s", seconds.max);
+}
+
 }  // namespace ferry::bench

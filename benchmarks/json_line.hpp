@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "statistics.hpp"
+
 namespace ferry::bench {
 
 /// Keys appear in the order added. Non-finite numbers are written as null.
@@ -15,6 +17,8 @@ class JsonLine {
   JsonLine& add(const std::string& key, std::int64_t value);
   JsonLine& add(const std::string& key, int value);
   JsonLine& add(const std::string& key, bool value);
+  /// "<prefix>_median_s", "<prefix>_min_s" and "<prefix>_max_s": times in seconds.
+  JsonLine& add_seconds(const std::string& prefix, const Summary& seconds);
   /// The object, without a trailing newline.
   std::string str() const { return "{" + body_ + "}"; }
 

@@ -9,4 +9,11 @@ TrafficSpread traffic_over_ranks(const Comm& comm, const Traffic& traffic) {
           spread_over_ranks(comm, traffic.rounds, sends)};
 }
 
+JsonLine& add_traffic(JsonLine& json, const TrafficSpread& traffic) {
+  return json.add("msgs_per_rank_max", traffic.messages.max)
+      .add("msgs_per_rank_mean", traffic.messages.mean)
+      .add("bytes_per_rank_max", traffic.bytes.max)
+      .add("bytes_per_rank_mean", traffic.bytes.mean);
+}
+
 }  // namespace ferry::bench

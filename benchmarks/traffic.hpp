@@ -3,6 +3,7 @@
 
 #include "ferry/comm.hpp"
 #include "ferry/engine.hpp"
+#include "json_line.hpp"
 #include "statistics.hpp"
 
 namespace ferry::bench {
@@ -18,5 +19,8 @@ struct TrafficSpread {
 
 /// Collective over `comm`: spreads this rank's `traffic` over the ranks.
 TrafficSpread traffic_over_ranks(const Comm& comm, const Traffic& traffic);
+
+/// Adds msgs_per_rank_max, msgs_per_rank_mean, bytes_per_rank_max and bytes_per_rank_mean.
+JsonLine& add_traffic(JsonLine& json, const TrafficSpread& traffic);
 
 }  // namespace ferry::bench
