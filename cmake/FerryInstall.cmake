@@ -22,6 +22,12 @@ if(TARGET ferry_fortran)
   install(EXPORT ferryFortranTargets NAMESPACE ferry::
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
 endif()
+# The MPI C++ wrapper of this build, which ferryConfig.cmake hands to FindMPI; none
+# when MPI came without one (the compiler itself is MPI's, as SimGrid's smpicxx).
+set(FERRY_MPI_CXX_WRAPPER "")
+if(MPI_CXX_COMPILER AND NOT MPI_CXX_COMPILER STREQUAL CMAKE_CXX_COMPILER)
+  set(FERRY_MPI_CXX_WRAPPER "${MPI_CXX_COMPILER}")
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/ferryConfig.cmake.in
   ${PROJECT_BINARY_DIR}/ferryConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/ferryConfigVersion.cmake
