@@ -455,7 +455,9 @@ contains
     call expect_ok(ierr, 'partition_points')
     call ferry_layout_local_size(layout, local, ierr)
     call expect(points == local, 'partition_points is the layout''s local size')
-    allocate (ids(points))
+    ! Allocated before the assignments: gfortran 12 without optimisation warns that an
+    ! array reallocated on assignment "may be used uninitialized".
+    allocate (ids(points), lon(points), lat(points), area(points), mask(points))
     call ferry_layout_get_ids(layout, ids, ierr)
     ! Cell centres of a regular nx x ny grid, corners half a cell away, cosine areas.
     lon = (mod(ids, nx) + 0.5_real64) * 360 / nx
