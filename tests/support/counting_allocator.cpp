@@ -13,9 +13,10 @@ std::atomic<std::size_t> g_peak{0};
 // Each block carries its size in a header so delete can subtract it.
 constexpr std::size_t kHeader = alignof(std::max_align_t);
 
-void* counted_new(std::size_t size) {
+// nullptr when out of memory.
+void* counted_new(std::size_t size) noexcept {
   void* raw = std::malloc(size + kHeader);
-  if (raw == nullptr) throw std::bad_alloc();
+  if (raw == nullptr) return nullptr;
   *static_cast<std::size_t*>(raw) = size;
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   const std::size_t live = g_live.fetch_add(size, std::memory_order_relaxed) + size;
@@ -32,14 +33,26 @@ void counted_delete(void* p) noexcept {
   std::free(raw);
 }
 
+void* throwing_new(std::size_t size) {
+  void* p = counted_new(size);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
 }  // namespace
 
-void* operator new(std::size_t size) { return counted_new(size); }
-void* operator new[](std::size_t size) { return counted_new(size); }
+// The nothrow forms too (std::stable_sort's buffer uses them): with only the others
+// replaced, a sanitizer's own nothrow new hands counted_delete a block without header.
+void* operator new(std::size_t size) { return throwing_new(size); }
+void* operator new[](std::size_t size) { return throwing_new(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_new(size); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_new(size); }
 void operator delete(void* p) noexcept { counted_delete(p); }
 void operator delete[](void* p) noexcept { counted_delete(p); }
 void operator delete(void* p, std::size_t) noexcept { counted_delete(p); }
 void operator delete[](void* p, std::size_t) noexcept { counted_delete(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { counted_delete(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_delete(p); }
 
 namespace ferry_test {
 
