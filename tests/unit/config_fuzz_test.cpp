@@ -164,19 +164,21 @@ TEST(ConfigFuzz, RandomEditsFailCleanlyWithAPosition) {
 }
 
 TEST(ConfigFuzz, RandomEditsOfANamcoupleFailCleanly) {
-  const std::string seed = read(kSource + "/tests/data/namcouple");
-  ASSERT_FALSE(seed.empty());
   const std::regex position(R"(^nc(:[0-9]+)?: [^\n]+$)");
   std::mt19937 random(20240612);
-  for (int edit = 0; edit < kEditsPerSeed; ++edit) {
-    const std::string input = mutate(seed, random);
-    try {
-      expect_valid(parse_config(import_namcouple(input, "nc").yaml, "converted.yaml"), input);
-    } catch (const ferry::Error& e) {
-      ASSERT_EQ(e.code(), ferry::Errc::Arg) << e.what() << "\ninput:\n" << input;
-      ASSERT_TRUE(std::regex_match(std::string(e.what()), position)) << e.what();
-    } catch (const std::exception& e) {
-      FAIL() << "not a ferry::Error: " << e.what() << "\ninput:\n" << input;
+  for (const char* file : {"namcouple", "namcouple_remapping"}) {
+    const std::string seed = read(kSource + "/tests/data/" + file);
+    ASSERT_FALSE(seed.empty()) << file;
+    for (int edit = 0; edit < kEditsPerSeed; ++edit) {
+      const std::string input = mutate(seed, random);
+      try {
+        expect_valid(parse_config(import_namcouple(input, "nc").yaml, "converted.yaml"), input);
+      } catch (const ferry::Error& e) {
+        ASSERT_EQ(e.code(), ferry::Errc::Arg) << e.what() << "\ninput:\n" << input;
+        ASSERT_TRUE(std::regex_match(std::string(e.what()), position)) << e.what();
+      } catch (const std::exception& e) {
+        FAIL() << "not a ferry::Error: " << e.what() << "\ninput:\n" << input;
+      }
     }
   }
 }

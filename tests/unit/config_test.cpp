@@ -510,30 +510,8 @@ TEST(Namcouple, ConvertsTheSupportedKeywordsAndListsTheRest) {
             std::string::npos);
 }
 
-// One entry per remapping case, from ocean grid "o" (10 x 10) to atmosphere grid "a"
-// (5 x 4), or back, each with the transformation lines given.
-NamcoupleImport import_remappings(const std::vector<std::string>& entries) {
-  std::string text = " $RUNTIME\n 100\n $END\n $STRINGS\n";
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    text += " F" + std::to_string(i) + " G" + std::to_string(i) + " 1 10 " + entries[i] + "\n";
-  return import_namcouple(text + " $END\n", "nc");
-}
-
 TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
-  const NamcoupleImport imported = import_remappings({
-      "1 r.nc EXPORTED\n 10 10 5 4 o a\n SCRIPR\n DISTWGT LR SCALAR LATLON 1 6",
-      "2 r.nc EXPORTED\n 10 10 5 4 o a\n SCRIPR CONSERV\n GAUSWGT U SCALAR LATLON 1 9 2.5\n "
-      "GLBPOS opt",
-      "3 r.nc EXPORTED\n 5 4 10 10 a o\n R 0 P 2\n SCRIPR MAPPING CONSERV\n BILINEARNF LR "
-      "SCALAR LATLON 1\n w.nc dst sum\n BASBAL",
-      "2 r.nc EXPORTED\n 10 10 5 4 o a\n SCRIPR MAPPING\n CONSERV LR SCALAR LATLON 1 FRACNNEI "
-      "FIRST\n c.nc src opt",
-      "3 r.nc EXPORTED\n 10 10 5 4 o a\n SCRIPR MAPPING CONSERV\n BICUBIC LR SCALAR LATLON 1\n "
-      "bicubic.nc\n GLOBAL lsum16",
-      "1 r.nc EXPORTED\n o a\n SCRIPR\n CONSERV LR SCALAR LATLON 1 DESTAREA SECOND",
-      "1 r.nc EXPORTED\n o a\n CONSERV\n BASPOS",
-      "1 r.nc EXPORTED\n o a\n MAPPING\n m.nc src opt",
-  });
+  const NamcoupleImport imported = load_namcouple(kSource + "/tests/data/namcouple_remapping");
   const Config c = parse_config(imported.yaml, "converted.yaml");
   ASSERT_EQ(c.exchanges.size(), 8u);
   const auto regrid = [&](std::size_t i) { return c.exchanges[i].regrid; };
@@ -565,32 +543,32 @@ TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
   EXPECT_EQ(regrid(7).mode, RemapMode::Bfb);
   EXPECT_EQ(imported.notes.differences,
             (std::vector<std::string>{
-                "line 19: MAPPING w.nc: OASIS keeps the weights of the SCRIPR above in this file; "
+                "line 21: MAPPING w.nc: OASIS keeps the weights of the SCRIPR above in this file; "
                 "ferry computes them when the coupler starts (to use the file, replace `method` "
                 "by `weights: w.nc`)",
-                "line 24: SCRIPR: CONSERV LR SCALAR LATLON 1 FRACNNEI FIRST: ferry's conservative "
+                "line 26: SCRIPR: CONSERV LR SCALAR LATLON 1 FRACNNEI FIRST: ferry's conservative "
                 "method takes cells that are longitude-latitude rectangles (set_corners); give a "
                 "weight file made by another tool as `weights` for other grids",
-                "line 24: SCRIPR: CONSERV LR SCALAR LATLON 1 FRACNNEI FIRST: written as FRACAREA; "
+                "line 26: SCRIPR: CONSERV LR SCALAR LATLON 1 FRACNNEI FIRST: written as FRACAREA; "
                 "target cells that no source cell overlaps get `fill` in ferry, and the nearest "
                 "source value with FRACNNEI",
-                "line 25: MAPPING c.nc: OASIS keeps the weights of the SCRIPR above in this file; "
+                "line 27: MAPPING c.nc: OASIS keeps the weights of the SCRIPR above in this file; "
                 "ferry computes them when the coupler starts (to use the file, replace `method` "
                 "by `weights: c.nc`)",
-                "line 25: MAPPING c.nc opt: written as sum, OASIS's choice for a source grid of "
+                "line 27: MAPPING c.nc opt: written as sum, OASIS's choice for a source grid of "
                 "100 points and a target grid of 20",
-                "line 30: MAPPING bicubic.nc: the exchange reads its weights from this file, which "
-                "OASIS writes from the SCRIPR of line 29; make the file before the run",
-                "line 43: MAPPING m.nc opt: written as bfb; OASIS takes sum when the source grid "
+                "line 32: MAPPING bicubic.nc: the exchange reads its weights from this file, which "
+                "OASIS writes from the SCRIPR of line 31; make the file before the run",
+                "line 45: MAPPING m.nc opt: written as bfb; OASIS takes sum when the source grid "
                 "has more points than the target, and the entry gives no grid sizes"}));
   EXPECT_EQ(imported.notes.not_converted,
             (std::vector<std::string>{
-                "line 29: SCRIPR: BICUBIC LR SCALAR LATLON 1 (ferry has no bicubic method; give a "
+                "line 31: SCRIPR: BICUBIC LR SCALAR LATLON 1 (ferry has no bicubic method; give a "
                 "weight file made by another tool as `weights`, such as CDO genbic writes)",
-                "line 35: SCRIPR: CONSERV LR SCALAR LATLON 1 DESTAREA SECOND (ferry's "
+                "line 37: SCRIPR: CONSERV LR SCALAR LATLON 1 DESTAREA SECOND (ferry's "
                 "conservative method is first order; give a weight file made by another tool as "
                 "`weights`)",
-                "line 39: CONSERV: BASPOS bfb (ferry corrects regridded exchanges only, and none "
+                "line 41: CONSERV: BASPOS bfb (ferry corrects regridded exchanges only, and none "
                 "of this entry's remapping was converted)"}));
 }
 
