@@ -15,6 +15,18 @@ std::string cat(Args&&... args) {
   return out.str();
 }
 
+/// The items with `separator` between them: join(names, ", ") is "a, b".
+template <class Range>
+std::string join(const Range& items, const std::string& separator) {
+  std::ostringstream out;
+  bool first = true;
+  for (const auto& item : items) {
+    out << (first ? "" : separator) << item;
+    first = false;
+  }
+  return out.str();
+}
+
 /// Up to `limit` items of a range, comma-separated, with ", ..." when cut.
 template <class Range>
 std::string list_first(const Range& items, std::size_t limit) {

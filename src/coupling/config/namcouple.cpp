@@ -19,6 +19,7 @@ namespace ferry::coupling {
 namespace {
 
 using ferry::detail::cat;
+using ferry::detail::join;
 
 // One line that is neither blank nor a comment, split into words.
 struct Line {
@@ -48,12 +49,6 @@ const std::vector<std::pair<std::string, Transform>> kLoctrans{
     {"AVERAGE", Transform::Average}, {"T_MIN", Transform::Min},
     {"T_MAX", Transform::Max}};
 
-std::string joined(const std::vector<std::string>& items, const char* separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
-}
-
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::string part;
@@ -71,7 +66,7 @@ std::vector<Line> meaningful_lines(const std::string& text) {
     std::istringstream words(raw);
     for (std::string word; words >> word;) line.words.push_back(word);
     if (line.words.empty() || line.words.front()[0] == '#') continue;
-    line.text = joined(line.words, " ");
+    line.text = join(line.words, " ");
     lines.push_back(std::move(line));
   }
   return lines;
@@ -186,7 +181,7 @@ class Importer {
   void report_block(const Block& block) {
     std::vector<std::string> content{block.keyword.words.front()};
     for (const Line& line : block.lines) content.push_back(line.text);
-    report(block.keyword, joined(content, " ") + " (no ferry equivalent)");
+    report(block.keyword, join(content, " ") + " (no ferry equivalent)");
   }
 
   void check_nfields() {
@@ -203,7 +198,7 @@ class Importer {
         fail(0, "grid \"" + grid + "\" (given component \"" + component +
                     "\") is not a grid of any converted entry" +
                     detail::did_you_mean(grid, grids_) +
-                    "; the grids are: " + joined(grids_, ", "));
+                    "; the grids are: " + join(grids_, ", "));
   }
 
   void strings(const Block& block) {
@@ -212,7 +207,7 @@ class Importer {
       if (!is_entry_header(lines[i]))
         fail(lines[i].number,
              "expected the first line of a field entry (SOURCE TARGET 1 PERIOD NTRANS [RESTART] "
-             "STATUS, status one of " + joined(kStatuses, ", ") + "); got \"" + lines[i].text +
+             "STATUS, status one of " + join(kStatuses, ", ") + "); got \"" + lines[i].text +
                  "\"");
       const auto header = lines.begin() + static_cast<std::ptrdiff_t>(i);
       for (++i; i < lines.size() && !is_entry_header(lines[i]);) ++i;
@@ -296,7 +291,7 @@ class Importer {
       if (line.words.size() == 1 && line.words[0] == word) return transform;
       names.push_back(word);
     }
-    fail(line.number, "LOCTRANS takes one of " + joined(names, ", ") + "; got \"" + line.text +
+    fail(line.number, "LOCTRANS takes one of " + join(names, ", ") + "; got \"" + line.text +
                           "\"" + detail::did_you_mean(line.text, names));
   }
 
@@ -313,7 +308,7 @@ class Importer {
       if (!std::count(kTransformations.begin(), kTransformations.end(), name))
         fail(list.number, "unknown transformation \"" + name + "\"" +
                               detail::did_you_mean(name, kTransformations) + "; OASIS3-MCT has " +
-                              joined(kTransformations, ", "));
+                              join(kTransformations, ", "));
       if (next >= lines.size())
         fail(list.number, "the entry ends before the configuration line of " + name);
       const Line& config = lines[next++];
@@ -419,13 +414,13 @@ class Importer {
     if (!unnamed_grids_.empty()) {
       std::vector<std::string> example;
       for (const auto& grid : unnamed_grids_) example.push_back(grid + "=NAME");
-      checks.push_back("Components are named after their grids (" + joined(unnamed_grids_, ", ") +
+      checks.push_back("Components are named after their grids (" + join(unnamed_grids_, ", ") +
                        "), as namcouple entries do not name components: rename them to the names "
                        "the models register, or convert again with --grid-components " +
-                       joined(example, ","));
+                       join(example, ","));
     }
     if (!models_.empty())
-      checks.push_back("The namcouple's $NBMODEL names the models " + joined(models_, ", "));
+      checks.push_back("The namcouple's $NBMODEL names the models " + join(models_, ", "));
     if (checks.empty() && notes_.differences.empty() && notes_.not_converted.empty()) return out;
     out += "# Check before use:\n";
     for (const auto& check : checks) out += bullet(check);

@@ -11,6 +11,7 @@ namespace ferry::coupling {
 namespace {
 
 using ferry::detail::cat;
+using ferry::detail::join;
 
 const std::vector<std::string> kScriprMethods{"DISTWGT", "GAUSWGT", "BILINEAR", "BICUBIC",
                                               "CONSERV"};
@@ -33,18 +34,6 @@ const std::vector<std::pair<std::string, SumMethod>> kConserveOptions{
     {"lsum8", SumMethod::Lsum8},  {"lsum16", SumMethod::Lsum16}, {"ddpdd", SumMethod::Ddpdd},
     {"reprosum", SumMethod::Reprosum}};
 
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
-std::string text_of(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& word : words) out += (out.empty() ? "" : " ") + word;
-  return out;
-}
-
 template <class T>
 std::vector<std::string> names_of(const std::vector<std::pair<std::string, T>>& table) {
   std::vector<std::string> names;
@@ -60,7 +49,7 @@ bool is_one_of(const std::string& word, const std::vector<std::string>& choices)
 std::string check_choice(const std::string& what, const std::string& word,
                          const std::vector<std::string>& choices) {
   if (is_one_of(word, choices)) return "";
-  return cat(what, " takes one of ", joined(choices), "; got \"", word, "\"",
+  return cat(what, " takes one of ", join(choices, ", "), "; got \"", word, "\"",
              detail::did_you_mean(word, choices));
 }
 
@@ -83,10 +72,10 @@ std::string NamcoupleRemapping::read_scripr(int line, const std::vector<std::str
   if (words.size() < 5)
     return cat("SCRIPR takes METHOD GRID_TYPE FIELD_TYPE RESTRICTION BINS, then NEIGHBOURS for "
                "DISTWGT, NEIGHBOURS VARIANCE for GAUSWGT or NORMALISATION ORDER for CONSERV, as "
-               "in \"BILINEAR LR SCALAR LATLON 1\"; got \"", text_of(words), "\"");
+               "in \"BILINEAR LR SCALAR LATLON 1\"; got \"", join(words, " "), "\"");
   Scripr s;
   s.line = line;
-  s.text = text_of(words);
+  s.text = join(words, " ");
   // DISTWGTNF, GAUSWGTNF, BILINEARNF, BICUBICNF: without the nearest-neighbour fill.
   const std::size_t cut = words[0].size() >= 2 ? words[0].size() - 2 : 0;
   const std::string base = words[0].substr(0, cut);
@@ -96,7 +85,7 @@ std::string NamcoupleRemapping::read_scripr(int line, const std::vector<std::str
   if (!is_one_of(s.method, kScriprMethods))
     return cat("unknown SCRIPR method \"", words[0], "\"",
                detail::did_you_mean(words[0], kScriprMethods), "; OASIS3-MCT has ",
-               joined(kScriprMethods),
+               join(kScriprMethods, ", "),
                " and the variants without nearest-neighbour fill (DISTWGTNF, ...)");
   s.grid_type = words[1];
   if (auto why = check_choice("the SCRIPR grid type", s.grid_type, kGridTypes); !why.empty())
@@ -136,7 +125,7 @@ std::string NamcoupleRemapping::read_scripr(int line, const std::vector<std::str
 std::string NamcoupleRemapping::read_mapping(int line, const std::vector<std::string>& words) {
   if (words.empty() || words.size() > 3)
     return cat("MAPPING takes a weight file, then optionally src or dst and bfb, sum or opt, as "
-               "in \"rmp_atm_to_oce.nc src bfb\"; got \"", text_of(words), "\"");
+               "in \"rmp_atm_to_oce.nc src bfb\"; got \"", join(words, " "), "\"");
   Mapping m;
   m.line = line;
   m.file = words[0];
@@ -157,7 +146,7 @@ std::string NamcoupleRemapping::read_mapping(int line, const std::vector<std::st
 std::string NamcoupleRemapping::read_conserv(int line, const std::vector<std::string>& words) {
   if (words.empty() || words.size() > 2)
     return cat("CONSERV takes a method and optionally how to sum, as in \"GLOBAL bfb\"; got \"",
-               text_of(words), "\"");
+               join(words, " "), "\"");
   if (auto why = check_choice("CONSERV", words[0], names_of(kConserveMethods)); !why.empty())
     return why;
   Conserv c;
