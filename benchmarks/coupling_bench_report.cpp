@@ -15,9 +15,6 @@ namespace {
 constexpr double kTimeTarget = 1.10;
 constexpr double kStateTarget = 2.0;
 
-std::string ms(double seconds) { return fixed(seconds * 1e3, 4); }
-std::string megabytes(double bytes) { return fixed(bytes / 1e6, 3); }
-
 // The bare exchange is the first case: the reference of the time ratios.
 double time_ratio(const CouplingCase& c, const std::vector<CouplingCase>& cases) {
   const double reference = cases.front().step.median;
@@ -77,8 +74,8 @@ std::string coupling_table(const CouplingRun& run, const std::vector<CouplingCas
   TextTable table({"case", "setup_ms", "median_ms", "min_ms", "max_ms", "x_exchange", "state_MB",
                    "x_fields"});
   for (const CouplingCase& c : cases)
-    table.add_row({c.name, ms(c.setup_seconds), ms(c.step.median), ms(c.step.min),
-                   ms(c.step.max), fixed(time_ratio(c, cases), 2),
+    table.add_row({c.name, milliseconds(c.setup_seconds), milliseconds(c.step.median), milliseconds(c.step.min),
+                   milliseconds(c.step.max), fixed(time_ratio(c, cases), 2),
                    c.state_bytes_max ? megabytes(static_cast<double>(*c.state_bytes_max)) : "-",
                    c.state_per_field_byte_max ? fixed(*c.state_per_field_byte_max, 2) : "-"});
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine_table.hpp"
 #include "json_line.hpp"
 #include "text_table.hpp"
 #include "util/format.hpp"
@@ -13,11 +14,6 @@ namespace {
 // Set by CMake from the FERRY_HAVE_MPI_NEIGHBOR_PERSISTENT probe.
 constexpr bool kPersistentNeighbor = FERRY_HAVE_MPI_NEIGHBOR_PERSISTENT;
 
-std::string ms(double seconds) { return fixed(seconds * 1e3, 4); }
-std::string megabytes(double bytes) { return fixed(bytes / 1e6, 3); }
-std::string ratio(double value, double reference) {
-  return reference > 0 ? fixed(value / reference, 2) : "-";
-}
 const char* placement(const HaloRun& run) {
   return run.config.shuffle_parts ? "shuffled" : "ordered";
 }
@@ -60,30 +56,9 @@ std::string halo_json(const HaloRun& run, const HaloResults& results,
 
 std::string halo_table(const HaloRun& run, const HaloResults& results,
                        const std::string& mpi_library) {
-  const std::vector<HaloRow>& rows = results.rows;
-  const auto p2p = std::find_if(rows.begin(), rows.end(), [](const HaloRow& r) {
-    return r.label == "p2p";
-  });
-  const bool has_p2p = p2p != rows.end();
   const double bound = results.memcpy_bound.median;
-
-  std::vector<std::string> header = {"engine", "setup_ms", "median_ms", "min_ms", "max_ms",
-                                     "x_memcpy"};
-  if (has_p2p) header.push_back("x_p2p");
-  for (const char* column : {"msgs_max", "msgs_mean", "MB_max", "MB_mean"})
-    header.push_back(column);
-  TextTable table(header);
-  for (const HaloRow& r : rows) {
-    std::vector<std::string> row = {r.label,           ms(r.setup_seconds),
-                                    ms(r.exchange.median), ms(r.exchange.min),
-                                    ms(r.exchange.max), ratio(r.exchange.median, bound)};
-    if (has_p2p) row.push_back(ratio(r.exchange.median, p2p->exchange.median));
-    row.push_back(std::to_string(r.traffic.messages.max));
-    row.push_back(fixed(r.traffic.messages.mean, 1));
-    row.push_back(megabytes(static_cast<double>(r.traffic.bytes.max)));
-    row.push_back(megabytes(r.traffic.bytes.mean));
-    table.add_row(std::move(row));
-  }
+  std::vector<EngineTableRow> rows;
+  for (const HaloRow& r : results.rows) rows.push_back({r.label, r.setup_seconds, r.exchange, r.traffic});
 
   std::string out = detail::cat(
       "halo: ", run.cells, " cells (geodesic mesh, frequency ", run.frequency, "), ",
@@ -95,16 +70,13 @@ std::string halo_table(const HaloRun& run, const HaloResults& results,
       "; ranks received from: max ", results.peers.max, ", mean ", fixed(results.peers.mean, 1),
       "\n", "MPI: ", mpi_library, "; persistent neighbourhood collectives: ",
       kPersistentNeighbor ? "yes" : "no (MPI_Neighbor_alltoallv_init is MPI-4)", "\n",
-      "memcpy bound: ", ms(bound), " ms (one memcpy of ",
+      "memcpy bound: ", milliseconds(bound), " ms (one memcpy of ",
       megabytes(static_cast<double>(results.payload_bytes_max)),
       " MB, the largest rank payload)\n\n");
-  out += table.str();
-  out += "\nTimes per exchange, slowest rank, over the repeats (engines and bound timed in "
-         "rotation); x_memcpy = median / memcpy bound";
-  if (has_p2p) out += "; x_p2p = median / p2p median";
-  out += ".\nmsgs and MB: sent per rank and exchange (max over ranks, mean over sending ranks). "
+  out += engine_table(rows, bound, "p2p");
+  out += "msgs and MB: sent per rank and exchange (max over ranks, mean over sending ranks). "
          "Ghost values verified.\n";
-  for (const HaloRow& r : rows)
+  for (const HaloRow& r : results.rows)
     if (!r.report.text.empty()) out += "\n" + r.report.text;
   return out;
 }

@@ -36,4 +36,12 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
+std::string milliseconds(double seconds) { return fixed(seconds * 1e3, 4); }
+
+std::string megabytes(double bytes) { return fixed(bytes / 1e6, 3); }
+
+std::string ratio(double value, double reference) {
+  return reference > 0 ? fixed(value / reference, 2) : "-";
+}
+
 }  // namespace ferry::bench

@@ -22,4 +22,13 @@ class TextTable {
 /// `value` with `decimals` digits after the point ("12.345").
 std::string fixed(double value, int decimals);
 
+/// Seconds as milliseconds with 4 decimals ("0.1234").
+std::string milliseconds(double seconds);
+
+/// Bytes as megabytes (10^6) with 3 decimals.
+std::string megabytes(double bytes);
+
+/// value / reference with 2 decimals; "-" when the reference is not positive.
+std::string ratio(double value, double reference);
+
 }  // namespace ferry::bench
