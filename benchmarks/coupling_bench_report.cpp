@@ -74,8 +74,9 @@ std::string coupling_table(const CouplingRun& run, const std::vector<CouplingCas
   TextTable table({"case", "setup_ms", "median_ms", "min_ms", "max_ms", "x_exchange", "state_MB",
                    "x_fields"});
   for (const CouplingCase& c : cases)
-    table.add_row({c.name, milliseconds(c.setup_seconds), milliseconds(c.step.median), milliseconds(c.step.min),
-                   milliseconds(c.step.max), fixed(time_ratio(c, cases), 2),
+    table.add_row({c.name, milliseconds(c.setup_seconds), milliseconds(c.step.median),
+                   milliseconds(c.step.min), milliseconds(c.step.max),
+                   fixed(time_ratio(c, cases), 2),
                    c.state_bytes_max ? megabytes(static_cast<double>(*c.state_bytes_max)) : "-",
                    c.state_per_field_byte_max ? fixed(*c.state_per_field_byte_max, 2) : "-"});
 

@@ -58,7 +58,8 @@ std::string halo_table(const HaloRun& run, const HaloResults& results,
                        const std::string& mpi_library) {
   const double bound = results.memcpy_bound.median;
   std::vector<EngineTableRow> rows;
-  for (const HaloRow& r : results.rows) rows.push_back({r.label, r.setup_seconds, r.exchange, r.traffic});
+  for (const HaloRow& r : results.rows)
+    rows.push_back({r.label, r.setup_seconds, r.exchange, r.traffic});
 
   std::string out = detail::cat(
       "halo: ", run.cells, " cells (geodesic mesh, frequency ", run.frequency, "), ",
