@@ -19,6 +19,7 @@
 #include "bindings/comm_handle.hpp"
 #include "bindings/datatypes.hpp"
 #include "bindings/engine_options.hpp"
+#include "bindings/fields.hpp"
 #include "bindings/nd_arrays.hpp"
 #include "ferry/cell_partition.hpp"
 #include "ferry/comm.hpp"
@@ -33,10 +34,6 @@ using namespace nb::literals;
 namespace {
 
 using Ids = std::vector<std::int64_t>;
-
-bool is_sequence(nb::handle h) {
-  return nb::isinstance<nb::list>(h) || nb::isinstance<nb::tuple>(h);
-}
 
 using IdView = nb::ndarray<nb::numpy, const std::int64_t, nb::ndim<1>>;
 
