@@ -23,4 +23,5 @@ NB_MODULE(_core, m) {
   py::bind_coupler(m);
   py::bind_buffer(m);
   py::bind_halo(m);
+  py::bind_regrid(m);
 }

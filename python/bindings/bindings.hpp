@@ -19,5 +19,8 @@ void bind_coupler(nb::module_& m);
 void bind_buffer(nb::module_& m);
 /// ferry.Halo, ferry.CellGraph, ferry.GeodesicMesh and ferry.partition_cells.
 void bind_halo(nb::module_& m);
+/// ferry.Weights, ferry.Remap, ferry.GridPoints, ferry.GridCells, ferry.MapOn,
+/// ferry.RemapMode and the online weight functions.
+void bind_regrid(nb::module_& m);
 
 }  // namespace ferry::python

@@ -59,21 +59,9 @@ class ExchangeBinding {
   const std::string& engine_name() const { return exchange_.engine_name(); }
   double setup_seconds() const { return exchange_.setup_seconds(); }
 
-  nb::list fields() const {
-    nb::list result;
-    for (const FieldSpec& f : exchange_.fields())
-      result.append(nb::make_tuple(numpy_dtype(f.type), f.components));
-    return result;
-  }
+  nb::list fields() const { return fields_to_python(exchange_.fields()); }
 
-  nb::dict traffic() const {
-    const Traffic t = exchange_.traffic();
-    nb::dict result;
-    result["messages"] = t.messages;
-    result["bytes"] = t.bytes;
-    result["rounds"] = t.rounds;
-    return result;
-  }
+  nb::dict traffic() const { return traffic_to_python(exchange_.traffic()); }
 
  private:
   static Exchange make(nb::handle comm, const Layout& src, const Layout& dst, nb::handle fields,

@@ -61,6 +61,21 @@ std::vector<FieldSpec> field_specs(nb::handle fields, const std::string& owner) 
   return specs;
 }
 
+nb::list fields_to_python(const std::vector<FieldSpec>& fields) {
+  nb::list result;
+  for (const FieldSpec& f : fields)
+    result.append(nb::make_tuple(numpy_dtype(f.type), f.components));
+  return result;
+}
+
+nb::dict traffic_to_python(const Traffic& traffic) {
+  nb::dict result;
+  result["messages"] = traffic.messages;
+  result["bytes"] = traffic.bytes;
+  result["rounds"] = traffic.rounds;
+  return result;
+}
+
 FieldBuffers field_buffers(const FieldCall& call, const std::vector<FieldSpec>& fields,
                            nb::handle src, nb::handle dst, nb::handle mask) {
   const std::size_t n = fields.size();
@@ -87,9 +102,10 @@ FieldBuffers field_buffers(const FieldCall& call, const std::vector<FieldSpec>& 
   for (std::size_t f = 0; f < n; ++f) {
     if (b.mask[f] == 0) continue;
     const std::string field = " field " + std::to_string(f);
-    b.src[f] = readable_buffer(src_arrays[f], {fields[f].type, call.src_points, fields[f].components},
-                               {call.function + ": source" + field, call.rank,
-                                "Size it from the source layout (Layout.local_size points)"});
+    b.src[f] =
+        readable_buffer(src_arrays[f], {fields[f].type, call.src_points, fields[f].components},
+                        {call.function + ": source" + field, call.rank,
+                         "Size it from the source layout (Layout.local_size points)"});
     b.dst[f] =
         writable_buffer(dst_arrays[f], {fields[f].type, call.dst_points, fields[f].components},
                         {call.function + ": destination" + field, call.rank,

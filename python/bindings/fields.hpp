@@ -22,6 +22,12 @@ bool is_sequence(nb::handle h);
 /// the messages ("Exchange"). Not collective; raises Errc::Arg.
 std::vector<FieldSpec> field_specs(nb::handle fields, const std::string& owner);
 
+/// The fields as Python sees them: a list of (numpy.dtype, components).
+nb::list fields_to_python(const std::vector<FieldSpec>& fields);
+
+/// What one call sends from this rank: a dict of messages, bytes and rounds.
+nb::dict traffic_to_python(const Traffic& traffic);
+
 /// The pointers handed to ferry for one call: one per field and side, nullptr for
 /// the fields the mask skips and for None arrays of fields without points here.
 struct FieldBuffers {

@@ -304,3 +304,109 @@ class GeodesicMesh:
 def partition_cells(
     offsets: Ids, neighbours: Ids, parts: int, method: str = "block", seed: int = 0
 ) -> numpy.ndarray: ...
+
+class MapOn(enum.Enum):
+    """Where Remap forms the sums (or "src" / "dst")."""
+
+    SRC = 0
+    DST = 1
+
+class RemapMode(enum.Enum):
+    """How Remap sums a row (or "bfb" / "sum")."""
+
+    BFB = 0
+    SUM = 1
+
+class GridPoints:
+    """This rank's points of a grid for the online weights (copied)."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        lon: numpy.typing.ArrayLike,
+        lat: numpy.typing.ArrayLike,
+        mask: numpy.typing.ArrayLike | None = None,
+    ) -> None: ...
+    @property
+    def layout(self) -> Layout: ...
+
+class GridCells:
+    """This rank's cells of a grid for conservative weights: corners (cells, corners)."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        corner_lon: numpy.typing.ArrayLike,
+        corner_lat: numpy.typing.ArrayLike,
+        mask: numpy.typing.ArrayLike | None = None,
+    ) -> None: ...
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def corners(self) -> int: ...
+
+class Weights:
+    """A remapping matrix distributed by rows: read from a file or computed online."""
+
+    @staticmethod
+    def read(comm: Comm, path: str | os.PathLike[str]) -> Weights: ...
+    def write_scrip(self, comm: Comm, path: str | os.PathLike[str]) -> None: ...
+    @property
+    def src_size(self) -> int: ...
+    @property
+    def dst_size(self) -> int: ...
+    @property
+    def global_links(self) -> int: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def first_row(self) -> int: ...
+    @property
+    def row_count(self) -> int: ...
+    @property
+    def row_start(self) -> numpy.ndarray: ...
+    @property
+    def cols(self) -> numpy.ndarray: ...
+    @property
+    def values(self) -> numpy.ndarray: ...
+
+def nearest_neighbour_weights(
+    comm: Comm,
+    src: GridPoints,
+    dst: GridPoints,
+    neighbours: int = 4,
+    weighting: str = "inverse_distance",
+    gaussian_variance: float = 0.1,
+) -> Weights: ...
+def bilinear_weights(
+    comm: Comm, src: GridPoints, dst: GridPoints, nx: int, periodic: bool = True
+) -> Weights: ...
+def conservative_weights(
+    comm: Comm, src: GridCells, dst: GridCells, normalisation: str = "fracarea"
+) -> Weights: ...
+
+class Remap:
+    """Applies Weights to fields again and again: dst = W src, in parallel."""
+
+    def __init__(
+        self,
+        comm: Comm,
+        weights: Weights,
+        src: Layout,
+        dst: Layout,
+        fields: FieldSpec | Sequence[FieldSpec] | None = None,
+        map_on: MapOn | str = "dst",
+        mode: RemapMode | str = "bfb",
+        fill_value: float = 0.0,
+        dst_mask: numpy.typing.ArrayLike | None = None,
+        engine: str = "default",
+        options: dict[str, str | bool | int | float] = {},
+    ) -> None: ...
+    def apply(self, src: Arrays, dst: Arrays) -> None: ...
+    def begin(self, src: Arrays, dst: Arrays) -> None: ...
+    def end(self) -> None: ...
+    @property
+    def rows(self) -> numpy.ndarray: ...
+    @property
+    def fields(self) -> list[tuple[numpy.dtype, int]]: ...
+    def traffic(self) -> dict[str, int]: ...

@@ -1,0 +1,350 @@
+// ferry.Weights, ferry.Remap, ferry.GridPoints, ferry.GridCells and the online weight
+// functions: regridding NumPy fields in parallel, with weights read from SCRIP or ESMF
+// files or computed from the grids' coordinates.
+//
+// Argument errors of the collective calls are agreed over the communicator; apply()
+// checks its arrays on each rank, as Exchange.execute does.
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bindings/bindings.hpp"
+#include "bindings/comm_handle.hpp"
+#include "bindings/datatypes.hpp"
+#include "bindings/engine_options.hpp"
+#include "bindings/fields.hpp"
+#include "ferry/comm.hpp"
+#include "ferry/error.hpp"
+#include "ferry/online_weights.hpp"
+#include "ferry/remap.hpp"
+#include "ferry/weights.hpp"
+#include "util/agree.hpp"
+
+namespace ferry::python {
+
+using namespace nb::literals;
+
+namespace {
+
+std::string repr_text(nb::handle value) { return nb::cast<std::string>(nb::repr(value)); }
+
+// An enumerator from Python: the enum itself or one of its lower-case names, the
+// words of the configuration file ("dst", "bfb").
+template <class Enum>
+Enum enum_from_python(nb::handle value, std::initializer_list<std::pair<const char*, Enum>> names,
+                      const std::string& what) {
+  Enum result{};
+  if (nb::try_cast(value, result, false)) return result;
+  std::string known;
+  for (const auto& [name, enumerator] : names) {
+    if (nb::isinstance<nb::str>(value) && nb::cast<std::string>(value) == name) return enumerator;
+    known += (known.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+  }
+  throw Error(Errc::Arg, what + " is " + repr_text(value) + "; use one of " + known);
+}
+
+// A copy of `values` as a C-ordered NumPy array of `dtype` (lists, other dtypes and
+// strided arrays are converted); raises Errc::Arg unless it has `ndim` dimensions.
+template <class T>
+nb::ndarray<const T, nb::c_contig> numpy_copy(nb::handle values, const char* dtype,
+                                              std::size_t ndim, const std::string& what) {
+  nb::object array;
+  try {
+    array = nb::module_::import_("numpy").attr("ascontiguousarray")(values, "dtype"_a = dtype);
+  } catch (const nb::python_error& e) {
+    throw Error(Errc::Arg, what + " cannot be read as " + dtype + " values: " + e.what());
+  }
+  nb::ndarray<const T, nb::c_contig> result;
+  if (!nb::try_cast(array, result, false) || result.ndim() != ndim)
+    throw Error(Errc::Arg, what + " must be a " + std::to_string(ndim) + "-D array of " + dtype +
+                               " values; got shape " + repr_text(array.attr("shape")));
+  return result;
+}
+
+template <class T>
+std::vector<T> values_from_python(nb::handle values, const char* dtype, std::size_t ndim,
+                                  const std::string& what) {
+  const auto array = numpy_copy<T>(values, dtype, ndim, what);
+  return std::vector<T>(array.data(), array.data() + array.size());
+}
+
+// Mask values from Python (None: every point valid), as int32 flags.
+std::vector<std::int32_t> mask_from_python(nb::handle mask, const std::string& what) {
+  if (mask.is_none()) return {};
+  return values_from_python<std::int32_t>(mask, "int32", 1, what);
+}
+
+GridPoints make_grid_points(const Layout& layout, nb::handle lon, nb::handle lat, nb::handle mask) {
+  return GridPoints{layout, values_from_python<double>(lon, "float64", 1, "GridPoints: lon"),
+                    values_from_python<double>(lat, "float64", 1, "GridPoints: lat"),
+                    mask_from_python(mask, "GridPoints: mask")};
+}
+
+GridCells make_grid_cells(const Layout& layout, nb::handle corner_lon, nb::handle corner_lat,
+                          nb::handle mask) {
+  const auto lon = numpy_copy<double>(corner_lon, "float64", 2, "GridCells: corner_lon");
+  const auto lat = numpy_copy<double>(corner_lat, "float64", 2, "GridCells: corner_lat");
+  if (lon.shape(0) != lat.shape(0) || lon.shape(1) != lat.shape(1))
+    throw Error(Errc::ArgSize, "GridCells: corner_lon has shape (" + std::to_string(lon.shape(0)) +
+                                   ", " + std::to_string(lon.shape(1)) + "), corner_lat (" +
+                                   std::to_string(lat.shape(0)) + ", " +
+                                   std::to_string(lat.shape(1)) + "); give both (cells, corners)");
+  return GridCells{layout, static_cast<int>(lon.shape(1)),
+                   std::vector<double>(lon.data(), lon.data() + lon.size()),
+                   std::vector<double>(lat.data(), lat.data() + lat.size()),
+                   mask_from_python(mask, "GridCells: mask")};
+}
+
+template <class T>
+nb::ndarray<nb::numpy, const T, nb::ndim<1>> view(const std::vector<T>& values) {
+  return nb::ndarray<nb::numpy, const T, nb::ndim<1>>(values.data(), {values.size()});
+}
+
+// Runs `compute` (a collective of the library) after agreeing on the arguments
+// `prepare` reads from Python; the GIL is released while the ranks communicate.
+template <class Prepare, class Compute>
+Weights agreed_weights(nb::handle comm, const char* function, Prepare&& prepare,
+                       Compute&& compute) {
+  const MPI_Comm c = comm_from_python(comm, function);
+  detail::agree_on(Comm::view(c), prepare);
+  nb::gil_scoped_release unlocked;
+  return compute(c);
+}
+
+Weights nearest_neighbour(nb::handle comm, const GridPoints& src, const GridPoints& dst,
+                          int neighbours, nb::handle weighting, double gaussian_variance) {
+  NearestNeighbourOptions options;
+  return agreed_weights(
+      comm, "nearest_neighbour_weights",
+      [&] {
+        options.neighbours = neighbours;
+        options.weighting = enum_from_python<NeighbourWeighting>(
+            weighting,
+            {{"inverse_distance", NeighbourWeighting::InverseDistance},
+             {"gaussian", NeighbourWeighting::Gaussian}},
+            "nearest_neighbour_weights: weighting");
+        options.gaussian_variance = gaussian_variance;
+      },
+      [&](MPI_Comm c) { return nearest_neighbour_weights(c, src, dst, options); });
+}
+
+Weights bilinear(nb::handle comm, const GridPoints& src, const GridPoints& dst, std::int64_t nx,
+                 bool periodic) {
+  return agreed_weights(
+      comm, "bilinear_weights", [] {},
+      [&](MPI_Comm c) { return bilinear_weights(c, src, dst, BilinearOptions{nx, periodic}); });
+}
+
+Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst,
+                     nb::handle normalisation) {
+  ConservativeOptions options;
+  return agreed_weights(
+      comm, "conservative_weights",
+      [&] {
+        options.normalisation = enum_from_python<ConservativeNormalisation>(
+            normalisation,
+            {{"fracarea", ConservativeNormalisation::FracArea},
+             {"destarea", ConservativeNormalisation::DestArea}},
+            "conservative_weights: normalisation");
+      },
+      [&](MPI_Comm c) { return conservative_weights(c, src, dst, options); });
+}
+
+class RemapBinding {
+ public:
+  RemapBinding(nb::handle comm, const Weights& weights, const Layout& src, const Layout& dst,
+               nb::handle fields, nb::handle map_on, nb::handle mode, double fill_value,
+               nb::handle dst_mask, const std::string& engine, const nb::dict& options)
+      : src_points_(src.local_size()), dst_points_(dst.local_size()) {
+    const MPI_Comm c = comm_from_python(comm, "Remap");
+    MPI_Comm_rank(c, &rank_);
+    std::vector<FieldSpec> specs;
+    RemapOptions remap_options;
+    detail::agree_on(Comm::view(c), [&] {
+      specs = field_specs(fields, "Remap");
+      remap_options.map_on = enum_from_python<MapOn>(
+          map_on, {{"src", MapOn::Src}, {"dst", MapOn::Dst}}, "Remap: map_on");
+      remap_options.mode = enum_from_python<RemapMode>(
+          mode, {{"bfb", RemapMode::Bfb}, {"sum", RemapMode::Sum}}, "Remap: mode");
+      if (!dst_mask.is_none())
+        remap_options.dst_mask = values_from_python<std::uint8_t>(dst_mask, "uint8", 1,
+                                                                  "Remap: dst_mask");
+      remap_options.engine_options = engine_options(options, "Remap");
+    });
+    remap_options.fill_value = fill_value;
+    remap_options.engine = engine;
+    nb::gil_scoped_release unlocked;  // collective: other Python threads may run meanwhile
+    remap_ = std::make_unique<Remap>(c, weights, src, dst, std::move(specs), remap_options);
+  }
+
+  void apply(nb::handle src, nb::handle dst) {
+    FieldBuffers b = buffers("Remap.apply", src, dst);
+    nb::gil_scoped_release unlocked;
+    remap_->apply(b.src.data(), b.dst.data());
+  }
+
+  void begin(nb::handle src, nb::handle dst) {
+    FieldBuffers b = buffers("Remap.begin", src, dst);
+    {
+      nb::gil_scoped_release unlocked;
+      remap_->begin(b.src.data(), b.dst.data());
+    }
+    // Remap uses the arrays until end(): keep them alive even if the caller drops them.
+    in_flight_ = {nb::borrow(src), nb::borrow(dst)};
+  }
+
+  void end() {
+    const std::vector<nb::object> arrays = std::move(in_flight_);  // released after end()
+    nb::gil_scoped_release unlocked;
+    remap_->end();
+  }
+
+  nb::ndarray<nb::numpy, const std::int64_t, nb::ndim<1>> rows() const {
+    return view(remap_->rows());
+  }
+
+  nb::list fields() const { return fields_to_python(remap_->fields()); }
+
+  nb::dict traffic() const { return traffic_to_python(remap_->traffic()); }
+
+ private:
+  FieldBuffers buffers(const std::string& function, nb::handle src, nb::handle dst) const {
+    return field_buffers({function, rank_, src_points_, dst_points_}, remap_->fields(), src, dst,
+                         nb::none());
+  }
+
+  std::unique_ptr<Remap> remap_;
+  std::int64_t src_points_ = 0;
+  std::int64_t dst_points_ = 0;
+  int rank_ = -1;
+  std::vector<nb::object> in_flight_;  // the arrays of a begin() not yet ended
+};
+
+}  // namespace
+
+void bind_regrid(nb::module_& m) {
+  nb::enum_<MapOn>(m, "MapOn", "Where Remap forms the sums (or \"src\" / \"dst\").")
+      .value("SRC", MapOn::Src, "on the source ranks; the results move to the destination")
+      .value("DST", MapOn::Dst, "on the destination ranks; the source values move first");
+  nb::enum_<RemapMode>(m, "RemapMode", "How Remap sums a row (or \"bfb\" / \"sum\").")
+      .value("BFB", RemapMode::Bfb, "each row whole on one rank: the same bits everywhere")
+      .value("SUM", RemapMode::Sum, "with map_on SRC, partial sums per source rank");
+
+  nb::class_<GridPoints>(
+      m, "GridPoints",
+      "This rank's points of a grid for the online weights: its layout, the longitude and\n"
+      "latitude of each point (degrees, layout order) and optionally a mask (1 valid, 0\n"
+      "masked). The arrays are copied. Not collective; sizes are checked by the weight\n"
+      "functions, on every rank alike.")
+      .def(nb::new_(&make_grid_points), "layout"_a, "lon"_a, "lat"_a, "mask"_a.none() = nb::none())
+      .def_ro("layout", &GridPoints::layout);
+
+  nb::class_<GridCells>(
+      m, "GridCells",
+      "This rank's cells of a grid for conservative weights: its layout and the corners of\n"
+      "each cell as arrays of shape (cells, corners) (degrees, layout order), optionally a\n"
+      "mask. Each cell must be a longitude-latitude rectangle. The arrays are copied.")
+      .def(nb::new_(&make_grid_cells), "layout"_a, "corner_lon"_a, "corner_lat"_a,
+           "mask"_a.none() = nb::none())
+      .def_ro("layout", &GridCells::layout)
+      .def_ro("corners", &GridCells::corners);
+
+  nb::class_<Weights>(
+      m, "Weights",
+      "A remapping matrix distributed by rows over a communicator: read from a SCRIP or\n"
+      "ESMF weight file, or computed online (nearest_neighbour_weights, bilinear_weights,\n"
+      "conservative_weights). Remap applies it.")
+      .def_static(
+          "read",
+          [](nb::handle comm, const std::string& path) {
+            const MPI_Comm c = comm_from_python(comm, "Weights.read");
+            nb::gil_scoped_release unlocked;
+            return Weights::read(c, path);
+          },
+          "comm"_a, "path"_a,
+          "Collective: reads a SCRIP or ESMF weight file (NetCDF), each rank a share of the\n"
+          "rows. Raises ferry.Error, the same on every rank, naming the file and the link.")
+      .def(
+          "write_scrip",
+          [](const Weights& w, nb::handle comm, const std::string& path) {
+            const MPI_Comm c = comm_from_python(comm, "Weights.write_scrip");
+            nb::gil_scoped_release unlocked;
+            w.write_scrip(c, path);
+          },
+          "comm"_a, "path"_a,
+          "Collective over the communicator the weights were built on: writes a SCRIP file\n"
+          "that Weights.read (and CDO, OASIS) read back.")
+      .def_prop_ro("src_size", &Weights::src_size, "Points of the source grid.")
+      .def_prop_ro("dst_size", &Weights::dst_size, "Points of the destination grid.")
+      .def_prop_ro("global_links", &Weights::global_links, "Links over all ranks.")
+      .def_prop_ro("method", &Weights::method, "How the weights were made (the file's title).")
+      .def_prop_ro("first_row", &Weights::first_row, "Global id of this rank's first row.")
+      .def_prop_ro("row_count", &Weights::row_count, "Rows this rank holds.")
+      .def_prop_ro(
+          "row_start", [](const Weights& w) { return view(w.row_start()); },
+          nb::rv_policy::reference_internal,
+          "int64, row_count + 1 entries: row first_row + r has links row_start[r] ..\n"
+          "row_start[r + 1] - 1 of cols and values (a read-only view).")
+      .def_prop_ro(
+          "cols", [](const Weights& w) { return view(w.cols()); },
+          nb::rv_policy::reference_internal, "int64 source point of each link (a read-only view).")
+      .def_prop_ro(
+          "values", [](const Weights& w) { return view(w.values()); },
+          nb::rv_policy::reference_internal, "float64 weight of each link (a read-only view).");
+
+  m.def("nearest_neighbour_weights", &nearest_neighbour, "comm"_a, "src"_a, "dst"_a,
+        "neighbours"_a = 4, "weighting"_a = "inverse_distance", "gaussian_variance"_a = 0.1,
+        "Collective: weights from every valid destination point to its `neighbours`\n"
+        "nearest valid source points (GridPoints), weighted \"inverse_distance\" (OASIS\n"
+        "DISTWGT, CDO gendis) or \"gaussian\" (OASIS GAUSWGT). The same bits for any\n"
+        "number of ranks and layouts.");
+  m.def("bilinear_weights", &bilinear, "comm"_a, "src"_a, "dst"_a, "nx"_a, "periodic"_a = true,
+        "Collective: bilinear weights (as CDO genbil) from a logically rectangular source\n"
+        "grid of nx columns, point (i, j) with global id j * nx + i; `periodic`: column\n"
+        "nx - 1 neighbours column 0.");
+  m.def("conservative_weights", &conservative, "comm"_a, "src"_a, "dst"_a,
+        "normalisation"_a = "fracarea",
+        "Collective: first-order conservative weights (as CDO gencon) between GridCells,\n"
+        "normalised by the covered area (\"fracarea\", CDO's default) or the destination\n"
+        "cell's area (\"destarea\").");
+
+  nb::class_<RemapBinding>(
+      m, "Remap",
+      "Applies Weights to fields again and again: dst = W src, row by row, in parallel.\n\n"
+      "Collective over `comm`, the communicator the weights were built on: every rank\n"
+      "passes its source layout (Layout.none(src_size) if it holds no source values) and\n"
+      "its destination layout. `fields`: dtypes float64 or float32, or (dtype,\n"
+      "components) pairs (default: one float64 value per point). `map_on` \"dst\" or\n"
+      "\"src\", `mode` \"bfb\" (the same bits for any ranks and layouts) or \"sum\";\n"
+      "`fill_value` for points without links and those `dst_mask` flags (one value per\n"
+      "destination point, non-zero = keep the fill value); `engine` and `options` as for\n"
+      "Exchange. Raises ferry.Error, the same on every rank.")
+      .def(nb::init<nb::handle, const Weights&, const Layout&, const Layout&, nb::handle,
+                    nb::handle, nb::handle, double, nb::handle, const std::string&,
+                    const nb::dict&>(),
+           "comm"_a, "weights"_a, "src"_a, "dst"_a, "fields"_a.none() = nb::none(),
+           "map_on"_a = "dst", "mode"_a = "bfb", "fill_value"_a = 0.0,
+           "dst_mask"_a.none() = nb::none(), "engine"_a = "default", "options"_a = nb::dict())
+      .def("apply", &RemapBinding::apply, "src"_a.none(), "dst"_a.none(),
+           "Collective: remaps every field from the source arrays into the destination\n"
+           "arrays, in place. One array per field (a list, or the array itself for one\n"
+           "field) of shape (local_size,) or (local_size, components); None on a side\n"
+           "without points.")
+      .def("begin", &RemapBinding::begin, "src"_a.none(), "dst"_a.none(),
+           "Collective, non-blocking: starts apply(); do not touch the arrays until end().")
+      .def("end", &RemapBinding::end, "Collective: completes the apply() begin() started.")
+      .def_prop_ro("rows", &RemapBinding::rows, nb::rv_policy::reference_internal,
+                   "Global ids of the destination rows this rank applies (int64, ascending).")
+      .def_prop_ro("fields", &RemapBinding::fields,
+                   "The fields: a list of (numpy.dtype, components).")
+      .def("traffic", &RemapBinding::traffic,
+           "What one apply() of every field sends from this rank: a dict of messages,\n"
+           "bytes and rounds.");
+}
+
+}  // namespace ferry::python

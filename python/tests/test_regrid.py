@@ -1,0 +1,248 @@
+"""ferry.Weights and ferry.Remap: regridding NumPy fields in parallel.
+
+Every destination value is checked against a reference computed here from the weights'
+own links, or against the same remap on one rank (mode "bfb" promises the same bits
+for any number of ranks and any layouts).
+"""
+
+import os
+
+import numpy as np
+import pytest
+from agreed_errors import raises_everywhere
+from mpi4py import MPI
+
+import ferry
+
+SRC_NX, SRC_NY = 36, 18  # 10-degree cell centres
+DST_NX, DST_NY = 24, 12  # 15-degree cell centres
+
+
+def centres(nx, ny):
+    """Longitude and latitude of every point of a regular grid, global id j * nx + i."""
+    lon = (np.arange(nx) + 0.5) * 360.0 / nx
+    lat = -90.0 + (np.arange(ny) + 0.5) * 180.0 / ny
+    return np.tile(lon, ny), np.repeat(lat, nx)
+
+
+def corners(nx, ny):
+    """The four corners of every cell, counter-clockwise from the south-west: (cells, 4)."""
+    west = np.tile(np.arange(nx) * 360.0 / nx, ny)
+    east = west + 360.0 / nx
+    south = np.repeat(-90.0 + np.arange(ny) * 180.0 / ny, nx)
+    north = south + 180.0 / ny
+    return np.stack([west, east, east, west], 1), np.stack([south, south, north, north], 1)
+
+
+def points(layout, nx, ny):
+    lon, lat = centres(nx, ny)
+    return ferry.GridPoints(layout, lon[layout.ids], lat[layout.ids])
+
+
+def cells(layout, nx, ny):
+    lon, lat = corners(nx, ny)
+    return ferry.GridCells(layout, lon[layout.ids], lat[layout.ids])
+
+
+def field(ids):
+    """The source field: a smooth function of the global id."""
+    return np.sin(0.37 * ids) + 0.001 * ids
+
+
+def layouts(comm):
+    src = ferry.Layout.block(SRC_NX * SRC_NY, comm.size, comm.rank)
+    dst = ferry.Layout.random(DST_NX * DST_NY, comm.size, comm.rank, seed=5)
+    return src, dst
+
+
+def bilinear(comm, src, dst):
+    return ferry.bilinear_weights(
+        comm, points(src, SRC_NX, SRC_NY), points(dst, DST_NX, DST_NY), nx=SRC_NX
+    )
+
+
+def reference(comm, weights, values_of, dst_ids):
+    """Each row summed here in link order, gathered, at the points `dst_ids`."""
+    rows = weights.first_row + np.arange(weights.row_count)
+    sums = np.zeros(weights.row_count)
+    for r in range(weights.row_count):
+        links = slice(weights.row_start[r], weights.row_start[r + 1])
+        total = 0.0
+        for w, c in zip(weights.values[links], weights.cols[links]):
+            total += w * values_of(c)
+        sums[r] = total
+    everything = np.zeros(weights.dst_size)
+    for ids, values in comm.allgather((rows, sums)):
+        everything[ids] = values
+    return everything[dst_ids]
+
+
+def remapped(comm, weights, src, dst, **options):
+    remap = ferry.Remap(comm, weights, src, dst, **options)
+    got = np.full(dst.local_size, -1.0)
+    remap.apply(field(src.ids), got)
+    return got
+
+
+@pytest.mark.parametrize("map_on", ["dst", "src", ferry.MapOn.SRC])
+def test_bilinear_remap_sums_every_row_like_the_links_say(comm, map_on):
+    src, dst = layouts(comm)
+    weights = bilinear(comm, src, dst)
+    assert (weights.src_size, weights.dst_size) == (SRC_NX * SRC_NY, DST_NX * DST_NY)
+    assert weights.global_links == comm.allreduce(len(weights.values))
+    got = remapped(comm, weights, src, dst, map_on=map_on)
+    np.testing.assert_array_equal(got, reference(comm, weights, field, dst.ids))
+
+
+@pytest.mark.parametrize("engine", ["p2p", "alltoallv"])
+@pytest.mark.parametrize("map_on", ["dst", "src"])
+def test_bfb_gives_the_bits_of_one_rank(comm, engine, map_on):
+    src, dst = layouts(comm)
+    got = remapped(comm, bilinear(comm, src, dst), src, dst, map_on=map_on, engine=engine)
+    # The same remap on this rank alone, every point here.
+    alone = MPI.COMM_SELF
+    whole_src = ferry.Layout.block(SRC_NX * SRC_NY, 1, 0)
+    whole_dst = ferry.Layout.block(DST_NX * DST_NY, 1, 0)
+    serial = remapped(alone, bilinear(alone, whole_src, whole_dst), whole_src, whole_dst)
+    assert got.tobytes() == serial[dst.ids].tobytes()
+
+
+def test_nearest_neighbour_on_the_same_points_copies_every_value(comm):
+    src = ferry.Layout.block(SRC_NX * SRC_NY, comm.size, comm.rank)
+    dst = ferry.Layout.random(SRC_NX * SRC_NY, comm.size, comm.rank, seed=3)
+    weights = ferry.nearest_neighbour_weights(
+        comm, points(src, SRC_NX, SRC_NY), points(dst, SRC_NX, SRC_NY), neighbours=1
+    )
+    np.testing.assert_array_equal(remapped(comm, weights, src, dst), field(dst.ids))
+
+
+def test_gaussian_weights_of_a_row_add_up_to_one(comm):
+    src, dst = layouts(comm)
+    weights = ferry.nearest_neighbour_weights(
+        comm,
+        points(src, SRC_NX, SRC_NY),
+        points(dst, DST_NX, DST_NY),
+        neighbours=4,
+        weighting="gaussian",
+        gaussian_variance=0.5,
+    )
+    assert np.all(np.diff(weights.row_start) == 4)
+    sums = np.add.reduceat(weights.values, weights.row_start[:-1]) if weights.row_count else []
+    np.testing.assert_allclose(sums, 1.0, rtol=0, atol=1e-14)
+
+
+def test_conservative_weights_keep_a_constant_and_the_integral(comm):
+    src, dst = layouts(comm)
+    weights = ferry.conservative_weights(
+        comm, cells(src, SRC_NX, SRC_NY), cells(dst, DST_NX, DST_NY)
+    )
+    remap = ferry.Remap(comm, weights, src, dst)
+    ones = np.full(dst.local_size, -1.0)
+    remap.apply(np.ones(src.local_size), ones)
+    np.testing.assert_allclose(ones, 1.0, rtol=0, atol=1e-14)
+
+    # Area-weighted sums agree: the destination grid covers the source grid exactly.
+    def area(nx, ny, ids):
+        lat = np.radians(-90.0 + np.arange(ny + 1) * 180.0 / ny)
+        return (2 * np.pi / nx) * (np.sin(lat[1:]) - np.sin(lat[:-1]))[ids // nx]
+
+    got = np.zeros(dst.local_size)
+    remap.apply(field(src.ids), got)
+    source_integral = comm.allreduce(np.sum(area(SRC_NX, SRC_NY, src.ids) * field(src.ids)))
+    integral = comm.allreduce(np.sum(area(DST_NX, DST_NY, dst.ids) * got))
+    assert integral == pytest.approx(source_integral, rel=1e-12)
+
+
+def test_weights_written_and_read_back_remap_the_same_bits(comm, shared_dir):
+    src, dst = layouts(comm)
+    weights = bilinear(comm, src, dst)
+    path = os.path.join(shared_dir, "bilinear.nc")
+    weights.write_scrip(comm, path)
+    read = ferry.Weights.read(comm, path)
+    assert (read.src_size, read.dst_size, read.global_links) == (
+        weights.src_size,
+        weights.dst_size,
+        weights.global_links,
+    )
+    first = remapped(comm, weights, src, dst)
+    assert remapped(comm, read, src, dst).tobytes() == first.tobytes()
+
+
+def test_several_fields_float32_components_and_split_phase(comm):
+    src, dst = layouts(comm)
+    weights = bilinear(comm, src, dst)
+    remap = ferry.Remap(comm, weights, src, dst, fields=[np.float64, (np.float32, 2)])
+    assert remap.fields == [(np.dtype(np.float64), 1), (np.dtype(np.float32), 2)]
+    pair = np.stack([field(src.ids), 2 * field(src.ids)], 1).astype(np.float32)
+    got = [np.zeros(dst.local_size), np.zeros((dst.local_size, 2), np.float32)]
+    remap.begin([field(src.ids), pair], got)
+    remap.end()
+    np.testing.assert_array_equal(got[0], reference(comm, weights, field, dst.ids))
+    # float32 values are summed in double and rounded once.
+    for c in range(2):
+        expected = reference(comm, weights, lambda g, c=c: float(pair_value(g, c)), dst.ids)
+        np.testing.assert_array_equal(got[1][:, c], expected.astype(np.float32))
+    assert np.all(np.diff(remap.rows) > 0)
+    assert set(remap.traffic()) == {"messages", "bytes", "rounds"}
+
+
+def pair_value(g, c):
+    return np.float32((1 + c) * field(np.int64(g)))
+
+
+def test_masked_destination_points_keep_the_fill_value(comm):
+    src, dst = layouts(comm)
+    weights = bilinear(comm, src, dst)
+    masked = dst.ids % 5 == 0
+    got = remapped(comm, weights, src, dst, fill_value=-99.0, dst_mask=masked)
+    assert np.all(got[masked] == -99.0)
+    expected = reference(comm, weights, field, dst.ids)
+    np.testing.assert_array_equal(got[~masked], expected[~masked])
+
+
+def test_bad_arguments_fail_alike_on_every_rank(comm, shared_dir):
+    src, dst = layouts(comm)
+    weights = bilinear(comm, src, dst)
+    # Wrong on the last rank only: every rank raises that rank's error.
+    last = comm.rank == comm.size - 1
+    try:
+        ferry.Remap(comm, weights, src, dst, map_on="over" if last else "dst")
+    except ferry.Error as error:
+        assert error.code == ferry.Errc.ARG and error.rank == comm.size - 1
+        assert 'map_on is \'over\'; use one of "src", "dst"' in str(error)
+    else:
+        pytest.fail("no ferry.Error raised")
+    short = np.zeros(src.local_size + 1)
+    raises_everywhere(
+        ferry.Errc.ARG_SIZE,
+        r"lon",
+        lambda: ferry.bilinear_weights(
+            comm,
+            ferry.GridPoints(src, short, short) if last else points(src, SRC_NX, SRC_NY),
+            points(dst, DST_NX, DST_NY),
+            nx=SRC_NX,
+        ),
+    )
+    raises_everywhere(
+        ferry.Errc.ARG,
+        r'weighting is .cubic.; use one of "inverse_distance", "gaussian"',
+        lambda: ferry.nearest_neighbour_weights(
+            comm, points(src, SRC_NX, SRC_NY), points(dst, DST_NX, DST_NY), weighting="cubic"
+        ),
+    )
+    raises_everywhere(
+        ferry.Errc.IO,
+        r"Weights::read: cannot open .*missing\.nc.: No such file",
+        lambda: ferry.Weights.read(comm, os.path.join(shared_dir, "missing.nc")),
+    )
+    raises_everywhere(
+        ferry.Errc.ARG,
+        r"field 0.*int32",
+        lambda: ferry.Remap(comm, weights, src, dst, fields=[np.int32]),
+    )
+    remap = ferry.Remap(comm, weights, src, dst)
+    raises_everywhere(
+        ferry.Errc.ARG_SIZE,
+        r"Remap.apply: destination field 0 has \d+ values",
+        lambda: remap.apply(field(src.ids), np.zeros(dst.local_size + 1)),
+    )
