@@ -4,14 +4,12 @@
 
 #include <nanobind/stl/string.h>
 
-#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "bindings/bindings.hpp"
 #include "bindings/comm_handle.hpp"
-#include "bindings/datatypes.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
 #include "ferry/comm.hpp"

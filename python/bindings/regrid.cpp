@@ -9,13 +9,13 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "bindings/bindings.hpp"
 #include "bindings/comm_handle.hpp"
-#include "bindings/datatypes.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
 #include "ferry/comm.hpp"
