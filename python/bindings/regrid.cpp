@@ -135,9 +135,10 @@ Weights nearest_neighbour(nb::handle comm, const GridPoints& src, const GridPoin
 
 Weights bilinear(nb::handle comm, const GridPoints& src, const GridPoints& dst, std::int64_t nx,
                  bool periodic) {
-  return agreed_weights(
-      comm, "bilinear_weights", [] {},
-      [&](MPI_Comm c) { return bilinear_weights(c, src, dst, BilinearOptions{nx, periodic}); });
+  // No argument here can fail on one rank only: nothing to agree on first.
+  const MPI_Comm c = comm_from_python(comm, "bilinear_weights");
+  nb::gil_scoped_release unlocked;
+  return bilinear_weights(c, src, dst, BilinearOptions{nx, periodic});
 }
 
 Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst,
