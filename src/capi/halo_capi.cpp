@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "capi/c_arrays.hpp"
 #include "capi/firewall.hpp"
+#include "capi/setup_state.hpp"
 #include "ferry/cell_partition.hpp"
 #include "ferry/geodesic_mesh.hpp"
 #include "ferry/halo.h"
@@ -27,17 +29,14 @@ struct ferry_geodesic_mesh {
 
 namespace {
 
+using ferry::detail::check_not_set_up;
+using ferry::detail::copied;
+using ferry::detail::copy_out;
 using ferry::detail::deref;
 using ferry::detail::guarded;
 using ferry::detail::output;
-
-// The values of a C array, which may be NULL only when it is empty.
-std::vector<std::int64_t> copied(const int64_t* values, std::int64_t count, const char* function,
-                                 const char* what) {
-  FERRY_CHECK(count >= 0 && (values != nullptr || count == 0), ferry::Errc::Arg, function, ": ",
-              what, " is NULL (or its length ", count, " is negative)");
-  return std::vector<std::int64_t>(values, values + count);
-}
+using ferry::detail::set_engine_option;
+using ferry::detail::set_up;
 
 // A CSR graph of `cells` cells from C arrays (offsets: cells + 1 values from 0).
 void copy_csr(std::int64_t cells, const int64_t* offsets, const int64_t* neighbours,
@@ -52,33 +51,21 @@ void copy_csr(std::int64_t cells, const int64_t* offsets, const int64_t* neighbo
 }
 
 ferry_halo& unbuilt(ferry_halo* halo, const char* function) {
-  auto& h = deref(halo, function, "halo");
-  FERRY_CHECK(!h.halo, ferry::Errc::State, function,
-              ": the halo is already set up; add fields and options before ferry_halo_setup");
-  return h;
+  auto& handle = deref(halo, function, "halo");
+  check_not_set_up(handle.halo, function, "halo", "ferry_halo_setup");
+  return handle;
 }
 
 // The set-up ferry::Halo of a handle (const for a const handle).
 template <class Handle>
 auto& built(Handle* halo, const char* function) {
-  auto& h = deref(halo, function, "halo");
-  FERRY_CHECK(h.halo.has_value(), ferry::Errc::State, function,
-              ": the halo is not set up. Call ferry_halo_setup first");
-  return *h.halo;
+  return set_up(deref(halo, function, "halo").halo, function, "halo", "ferry_halo_setup");
 }
 
 const std::uint8_t* convert_mask(ferry_halo& h, const int* mask) {
   if (mask == nullptr) return nullptr;
   for (std::size_t f = 0; f < h.mask.size(); ++f) h.mask[f] = mask[f] != 0 ? 1 : 0;
   return h.mask.data();
-}
-
-template <class T>
-void copy_out(const std::vector<T>& values, T* out, const char* function, const char* what) {
-  if (values.empty()) return;
-  FERRY_CHECK(out != nullptr, ferry::Errc::Arg, function, ": ", what, " is NULL; need room for ",
-              values.size(), " values");
-  std::copy(values.begin(), values.end(), out);
 }
 
 }  // namespace
@@ -120,9 +107,7 @@ int ferry_halo_add_field(ferry_halo* halo, int type, int components, int* field_
 int ferry_halo_set_option(ferry_halo* halo, const char* key, const char* value) {
   const char* function = "ferry_halo_set_option";
   return guarded(function, [&] {
-    auto& h = unbuilt(halo, function);
-    FERRY_CHECK(key && value, ferry::Errc::Arg, function, ": key or value is NULL");
-    h.options.engine_options.values[key] = value;
+    set_engine_option(unbuilt(halo, function).options.engine_options, key, value, function);
   });
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 static int g_rank = 0;
+static int g_size = 1;
 static int g_failures = 0;
 
 #define CHECK(cond, ...)                                                       \
@@ -32,6 +33,17 @@ static inline void expect_error(int got, int code, const char* text, const char*
         ferry_error_string(got), code, ferry_error_string(code), message);
   CHECK(strstr(message, text) != NULL, "%s: message \"%s\" does not contain \"%s\"", what,
         message, text);
+}
+
+/* Initialises MPI and g_rank, g_size; returns the engine of --engine=NAME (p2p if none). */
+static inline const char* start_checks(int* argc, char*** argv) {
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  const char* engine = "p2p";
+  for (int i = 1; i < *argc; ++i)
+    if (strncmp((*argv)[i], "--engine=", 9) == 0) engine = (*argv)[i] + 9;
+  return engine;
 }
 
 /* Collective: finalises MPI; the exit code, 1 on every rank if any check failed. */

@@ -15,8 +15,7 @@
 /* An 8 x 5 grid, so box and orange layouts have a shape; N = 40 ids. */
 enum { NX = 8, NY = 5, N = NX * NY };
 
-static int g_size = 1;
-static const char* g_engine = "p2p";
+static const char* g_engine = NULL; /* --engine=NAME */
 
 /* Field 0: float64, 2 components; field 1: int32. `step` makes each exchange's data new. */
 static double value_f64(int64_t gid, int component, int step) {
@@ -244,11 +243,7 @@ static void test_errors(void) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  for (int i = 1; i < argc; ++i)
-    if (strncmp(argv[i], "--engine=", 9) == 0) g_engine = argv[i] + 9;
+  g_engine = start_checks(&argc, &argv);
 
   test_layouts();
   test_errors();

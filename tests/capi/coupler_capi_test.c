@@ -18,8 +18,6 @@
 /* A 12 x 5 grid: box blocks on atm, round robin on ocn. */
 enum { NX = 12, NY = 5, N = NX * NY, LEVELS = 3 };
 
-static int g_size = 1;
-
 /* What the source puts at global id `gid`, time `t`, level `level` (exact in double). */
 static double value_f64(int64_t gid, double t, int level) {
   return 1000.0 * (double)gid + t / 100.0 + 0.125 * level;
@@ -479,9 +477,7 @@ static void test_configuration_errors(void) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  start_checks(&argc, &argv);
 
   /* A fresh scratch directory made by rank 0 and known to every rank. */
   char dir[256] = "/tmp/ferry_capi_coupler_XXXXXX";

@@ -15,8 +15,7 @@
 
 enum { FREQUENCY = 4, LEVELS = 3, BINS = 2 * 4 /* levels x bins */ };
 
-static int g_size = 1;
-static const char* g_engine = "p2p";
+static const char* g_engine = NULL; /* --engine=NAME */
 
 static double level_value(int64_t cell, int level) { return 1000.0 * (double)cell + level + 0.25; }
 static int32_t bin_value(int64_t cell, int bin) { return (int32_t)(100 * cell + bin); }
@@ -168,11 +167,7 @@ static void run_errors(const Graph* g) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  for (int i = 1; i < argc; ++i)
-    if (strncmp(argv[i], "--engine=", 9) == 0) g_engine = argv[i] + 9;
+  g_engine = start_checks(&argc, &argv);
   Graph g = my_graph();
   run_halo(&g, 1);
   run_halo(&g, 2);

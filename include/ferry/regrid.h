@@ -1,0 +1,178 @@
+/* ferry C API: regridding outside the coupler. Remapping weights read from SCRIP or
+ * ESMF files, given as links, or computed from grid coordinates (ferry::Weights and
+ * ferry/online_weights.hpp), and applied to fields in parallel (ferry::Remap). See
+ * docs/user/regrid.md.
+ *
+ * Same conventions as ferry.h: every function returns FERRY_SUCCESS or a FERRY_ERR_*
+ * code, ferry_last_error_message() gives the text, destroy functions set the handle
+ * to NULL. Point ids are 0-based global ids. The collective functions agree on their
+ * errors: when one rank's arguments are wrong, every rank returns the same code and
+ * message (that of the lowest failing rank).
+ *
+ * One grid's data on this rank are given by a layout and arrays in layout order:
+ * lon and lat (degrees) of each point, or `corners` corner longitudes and latitudes
+ * of each cell (cell i: corner_lon[i * corners + c]); mask: NULL (every point valid)
+ * or one int per point, 1 = valid, 0 = masked. Every array has the layout's local
+ * size (times corners); it may be NULL only when that is 0.
+ *
+ * A remap's lifecycle, as for an exchange: ferry_remap_create (not collective),
+ * ferry_remap_add_field and the ferry_remap_set_* calls (the same calls on every rank,
+ * except set_dst_mask), ferry_remap_setup (collective: routes the rows of the weights
+ * and builds the exchanges), then ferry_remap_apply or begin/end as often as wanted,
+ * and destroy. The weights may be destroyed after setup. */
+#ifndef FERRY_REGRID_H
+#define FERRY_REGRID_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "ferry/ferry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where the sparse product runs; the same numbers as ferry::MapOn. */
+enum {
+  FERRY_MAP_ON_SRC = 0, /* on the source ranks; the results move to the destination */
+  FERRY_MAP_ON_DST = 1  /* on the destination ranks (the default) */
+};
+
+/* How the sums of a row are formed; the same numbers as ferry::RemapMode. */
+enum {
+  FERRY_REMAP_BFB = 0, /* each row summed whole in its links' order: the same bits for any
+                          process count, layout, engine and map_on (the default) */
+  FERRY_REMAP_SUM = 1  /* map_on src: partial sums per source rank move (fewer bytes) */
+};
+
+/* How the k nearest source points share a destination point's value. */
+enum {
+  FERRY_WEIGHTING_INVERSE_DISTANCE = 0, /* OASIS DISTWGT, CDO gendis */
+  FERRY_WEIGHTING_GAUSSIAN = 1          /* OASIS GAUSWGT */
+};
+
+/* What the conservative weights of a destination cell add up to (SCRIP's names). */
+enum {
+  FERRY_NORMALISATION_FRACAREA = 0, /* a constant stays that constant (CDO gencon) */
+  FERRY_NORMALISATION_DESTAREA = 1  /* the fraction of the cell covered */
+};
+
+typedef struct ferry_weights ferry_weights;
+typedef struct ferry_remap ferry_remap;
+
+/* Collective over comm. Reads a SCRIP remapping file (src_address, dst_address,
+ * remap_matrix) or an ESMF one (row, col, S), with the grids' areas, fractions and
+ * masks when present; each rank keeps a block of the rows (ferry::Weights::read).
+ * FERRY_ERR_IO names the file and variable, FERRY_ERR_ARG_RANGE the first address
+ * outside its grid, FERRY_ERR_ARG the first weight that is not finite. */
+int ferry_weights_read(MPI_Comm comm, const char* path, ferry_weights** weights);
+
+/* Collective over comm. A matrix of dst_size rows and src_size columns from `count`
+ * links held here (any share of them, in any order): destination point rows[i]
+ * receives values[i] times source point cols[i]. order: NULL, or where each link is
+ * summed within its row (ascending, unique within a row). NULL numbers the links by
+ * their position over all ranks, rank 0's first, so a file's links keep the file's
+ * order whatever share each rank reads. FERRY_ERR_ARG_RANGE for a row or column
+ * outside the grid, FERRY_ERR_ARG for a weight that is not finite or an order given
+ * twice in a row. */
+int ferry_weights_from_links(MPI_Comm comm, int64_t src_size, int64_t dst_size, int64_t count,
+                             const int64_t* rows, const int64_t* cols, const double* values,
+                             const int64_t* order, ferry_weights** weights);
+
+/* Collective over comm, the communicator the weights were made on. Writes a SCRIP
+ * remapping file that reads back to the same matrix bit for bit (written as
+ * "<path>.partial", renamed when complete). */
+int ferry_weights_write_scrip(MPI_Comm comm, const ferry_weights* weights, const char* path);
+
+/* Collective over comm: the k = `neighbours` nearest valid source points of every
+ * valid destination point on the unit sphere, weighted by `weighting`
+ * (FERRY_WEIGHTING_*; gaussian_variance in units of the mean source spacing squared,
+ * read for FERRY_WEIGHTING_GAUSSIAN only). Rows are ordered nearest first; the same
+ * bits for any number of ranks and layouts (ferry::nearest_neighbour_weights). */
+int ferry_weights_nearest_neighbour(MPI_Comm comm, const ferry_layout* src, const double* src_lon,
+                                    const double* src_lat, const int* src_mask,
+                                    const ferry_layout* dst, const double* dst_lon,
+                                    const double* dst_lat, const int* dst_mask, int neighbours,
+                                    int weighting, double gaussian_variance,
+                                    ferry_weights** weights);
+
+/* Collective over comm: bilinear weights (SCRIP's algorithm, CDO genbil) from a
+ * logically rectangular source grid of nx columns (point (i, j) has id j * nx + i);
+ * periodic non-zero: column nx - 1 neighbours column 0 (ferry::bilinear_weights). */
+int ferry_weights_bilinear(MPI_Comm comm, const ferry_layout* src, const double* src_lon,
+                           const double* src_lat, const int* src_mask, const ferry_layout* dst,
+                           const double* dst_lon, const double* dst_lat, const int* dst_mask,
+                           int64_t nx, int periodic, ferry_weights** weights);
+
+/* Collective over comm: first-order conservative weights between grids of
+ * longitude-latitude rectangles (regular and Gaussian grids, CDO gencon), normalised
+ * by `normalisation` (FERRY_NORMALISATION_*), with both grids' cell areas, fractions
+ * and masks (ferry::conservative_weights). */
+int ferry_weights_conservative(MPI_Comm comm, const ferry_layout* src, int src_corners,
+                               const double* src_corner_lon, const double* src_corner_lat,
+                               const int* src_mask, const ferry_layout* dst, int dst_corners,
+                               const double* dst_corner_lon, const double* dst_corner_lat,
+                               const int* dst_mask, int normalisation, ferry_weights** weights);
+
+/* Not collective. Any output pointer may be NULL. src_size: columns; dst_size: rows;
+ * global_links: links over all ranks. */
+int ferry_weights_get_sizes(const ferry_weights* weights, int64_t* src_size, int64_t* dst_size,
+                            int64_t* global_links);
+/* Not collective: the rows held here, first_row .. first_row + row_count - 1, and
+ * their links (any output pointer may be NULL). */
+int ferry_weights_get_local_rows(const ferry_weights* weights, int64_t* first_row,
+                                 int64_t* row_count, int64_t* link_count);
+/* Not collective: copies the local rows in CSR form, row_count + 1 offsets from 0
+ * (row first_row + i has links row_start[i] .. row_start[i + 1] - 1) and link_count
+ * source points and weights, each row's links in summation order. */
+int ferry_weights_get_links(const ferry_weights* weights, int64_t* row_start, int64_t* cols,
+                            double* values);
+/* Not collective: the file's map_method attribute, "" if none (valid until destroy). */
+int ferry_weights_get_method(const ferry_weights* weights, const char** method);
+int ferry_weights_destroy(ferry_weights** weights);
+
+/* Not collective. Applies `weights` from the source layout (the points this rank
+ * holds source values of; an empty layout if none) to the destination layout (the
+ * points it wants; any points, several ranks may want the same). The layouts are
+ * copied; weights and comm must stay valid until setup. engine: a registered name,
+ * "auto", or NULL / "default" for $FERRY_ENGINE or p2p; it moves every value. */
+int ferry_remap_create(MPI_Comm comm, const ferry_weights* weights, const ferry_layout* src,
+                       const ferry_layout* dst, const char* engine, ferry_remap** remap);
+/* Adds a field of FERRY_TYPE_FLOAT64 or FLOAT32 with `components` values per point
+ * (value[point * components + c]); *field_index (may be NULL) gets its position 0, 1,
+ * ... in the arrays of apply. Sums run in double. Before setup; without it the remap
+ * moves one float64 value per point. */
+int ferry_remap_add_field(ferry_remap* remap, int type, int components, int* field_index);
+/* FERRY_MAP_ON_SRC or FERRY_MAP_ON_DST. Before setup. */
+int ferry_remap_set_map_on(ferry_remap* remap, int map_on);
+/* FERRY_REMAP_BFB or FERRY_REMAP_SUM. Before setup. */
+int ferry_remap_set_mode(ferry_remap* remap, int mode);
+/* The value of destination points that receive nothing: rows without links and the
+ * points of the destination mask (default 0). Before setup. */
+int ferry_remap_set_fill_value(ferry_remap* remap, double fill_value);
+/* One int per point of this rank's destination layout (copied): non-zero keeps the
+ * fill value there whatever the weights say. Before setup; may differ between ranks. */
+int ferry_remap_set_dst_mask(ferry_remap* remap, const int* mask);
+/* Sets an option of the engine, e.g. ("shared_memory", "false") for rma. Before setup. */
+int ferry_remap_set_option(ferry_remap* remap, const char* key, const char* value);
+/* Collective over comm: checks the layouts against the weights (errors are the same
+ * on every rank), routes each needed row to the rank that applies it and builds the
+ * exchanges. */
+int ferry_remap_setup(ferry_remap* remap);
+
+/* Collective: dst[f] = W src[f] for every field f. src[f]: field f at this rank's
+ * source points; dst[f]: room for it at its destination points; either may be NULL
+ * on a rank without such points. */
+int ferry_remap_apply(ferry_remap* remap, const void* const* src, void* const* dst);
+/* Collective, split phase: begin starts apply; until end, do not touch src or dst. */
+int ferry_remap_begin(ferry_remap* remap, const void* const* src, void* const* dst);
+int ferry_remap_end(ferry_remap* remap);
+/* After setup, not collective: what one apply of every field sends from this rank. */
+int ferry_remap_get_traffic(const ferry_remap* remap, int64_t* messages, int64_t* bytes);
+int ferry_remap_destroy(ferry_remap** remap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FERRY_REGRID_H */
