@@ -120,4 +120,10 @@ class Weights {
   std::string method_;
 };
 
+/// Collective over `comm`: sets the order of each link to its position in the
+/// concatenation of every rank's `links`, rank 0's first. When each rank holds a
+/// contiguous slab of a weight file's links, that is the file's order, which
+/// Weights::read uses too.
+void order_links_by_position(MPI_Comm comm, std::vector<WeightLink>& links);
+
 }  // namespace ferry

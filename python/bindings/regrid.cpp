@@ -24,6 +24,7 @@
 #include "ferry/remap.hpp"
 #include "ferry/weights.hpp"
 #include "util/agree.hpp"
+#include "util/check.hpp"
 
 namespace ferry::python {
 
@@ -156,6 +157,37 @@ Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst
       [&](MPI_Comm c) { return conservative_weights(c, src, dst, options); });
 }
 
+Weights from_links(nb::handle comm, std::int64_t src_size, std::int64_t dst_size,
+                   nb::handle rows, nb::handle cols, nb::handle values, nb::handle order) {
+  const std::string function = "Weights.from_links";
+  auto int64s = [&](nb::handle array, const char* what) {
+    return values_from_python<std::int64_t>(array, "int64", 1, function + ": " + what);
+  };
+  std::vector<WeightLink> links;
+  std::vector<std::int64_t> orders;
+  return agreed_weights(
+      comm, function.c_str(),
+      [&] {
+        const auto r = int64s(rows, "rows");
+        const auto c = int64s(cols, "cols");
+        const auto v = values_from_python<double>(values, "float64", 1, function + ": values");
+        if (!order.is_none()) orders = int64s(order, "order");
+        const std::size_t n = r.size();
+        FERRY_CHECK(c.size() == n && v.size() == n && (order.is_none() || orders.size() == n),
+                    Errc::ArgSize, function, ": rows, cols, values and order (if given) must ",
+                    "have the same length; got ", n, ", ", c.size(), ", ", v.size(), " and ",
+                    orders.size());
+        links.resize(n);
+        for (std::size_t k = 0; k < n; ++k) links[k] = {r[k], c[k], v[k], 0};
+      },
+      [&](MPI_Comm c) {
+        // Every rank takes part in the numbering, whether it passed orders or not.
+        order_links_by_position(c, links);
+        for (std::size_t k = 0; k < orders.size(); ++k) links[k].order = orders[k];
+        return Weights::from_links(c, src_size, dst_size, std::move(links));
+      });
+}
+
 class RemapBinding {
  public:
   RemapBinding(nb::handle comm, const Weights& weights, const Layout& src, const Layout& dst,
@@ -270,6 +302,14 @@ void bind_regrid(nb::module_& m) {
           "comm"_a, "path"_a,
           "Collective: reads a SCRIP or ESMF weight file (NetCDF), each rank a share of the\n"
           "rows. Raises ferry.Error, the same on every rank, naming the file and the link.")
+      .def_static("from_links", &from_links, "comm"_a, "src_size"_a, "dst_size"_a, "rows"_a,
+                  "cols"_a, "values"_a, "order"_a.none() = nb::none(),
+                  "Collective: a matrix of dst_size rows and src_size columns from the links\n"
+                  "this rank holds (any share, any order): destination point rows[k] receives\n"
+                  "values[k] times source point cols[k] (0-based). order: where each link is\n"
+                  "summed within its row (ascending, unique in a row); None numbers the links\n"
+                  "by their position over all ranks, rank 0's first (a file's order when each\n"
+                  "rank holds a slab of it). Errors are the same on every rank.")
       .def(
           "write_scrip",
           [](const Weights& w, nb::handle comm, const std::string& path) {

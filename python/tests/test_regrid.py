@@ -153,6 +153,44 @@ def test_conservative_weights_keep_a_constant_and_the_integral(comm):
     assert integral == pytest.approx(source_integral, rel=1e-12)
 
 
+def test_links_from_any_share_give_the_rows_they_say(comm):
+    # Row r: source points (3 r + j) mod size, weights (j + 1) / 6, summed in order j.
+    src, dst = layouts(comm)
+    n_src, n_dst = src.global_size, dst.global_size
+    rows = np.repeat(np.arange(n_dst), 3)
+    j = np.tile(np.arange(3), n_dst)
+    cols = (3 * rows + j) % n_src
+    values = (j + 1) / 6
+    # In file order without orders, each rank a slab that may cut a row ...
+    lo, hi = len(rows) * comm.rank // comm.size, len(rows) * (comm.rank + 1) // comm.size
+    by_position = ferry.Weights.from_links(
+        comm, n_src, n_dst, rows[lo:hi], cols[lo:hi], values[lo:hi]
+    )
+    # ... and rows dealt round robin, their links backwards, with orders.
+    mine = np.flatnonzero(rows % comm.size == comm.rank)[::-1]
+    ordered = ferry.Weights.from_links(
+        comm, n_src, n_dst, rows[mine], cols[mine], values[mine], order=j[mine]
+    )
+    expected = np.zeros(dst.local_size)
+    for k in range(3):
+        expected += (k + 1) / 6 * field((3 * dst.ids + k) % n_src)
+    for weights in (by_position, ordered):
+        assert (weights.src_size, weights.dst_size, weights.global_links) == (
+            n_src,
+            n_dst,
+            3 * n_dst,
+        )
+        got = remapped(comm, weights, src, dst)
+        assert got.tobytes() == expected.tobytes()
+    # Wrong on the last rank only: every rank raises that rank's error.
+    two = [0, 1] if comm.rank == comm.size - 1 else [0]
+    raises_everywhere(
+        ferry.Errc.ARG_SIZE,
+        r"must have the same length; got 1, 2, 1",
+        lambda: ferry.Weights.from_links(comm, n_src, n_dst, [0], two, [1.0]),
+    )
+
+
 def test_weights_written_and_read_back_remap_the_same_bits(comm, shared_dir):
     src, dst = layouts(comm)
     weights = bilinear(comm, src, dst)

@@ -19,7 +19,6 @@
 #include "ferry/remap.hpp"
 #include "ferry/weights.hpp"
 #include "util/agree.hpp"
-#include "util/mpi.hpp"
 
 struct ferry_weights {
   ferry::Weights weights;
@@ -133,18 +132,13 @@ int ferry_weights_from_links(MPI_Comm comm, int64_t src_size, int64_t dst_size, 
           const auto c = copied(cols, count, function, "cols");
           const auto v = copied(values, count, function, "values");
           links.resize(r.size());
-          for (std::size_t i = 0; i < links.size(); ++i)
-            links[i] = {r[i], c[i], v[i], order ? order[i] : static_cast<std::int64_t>(i)};
+          for (std::size_t i = 0; i < links.size(); ++i) links[i] = {r[i], c[i], v[i], 0};
         },
         [&] {
-          // Without orders, a link's order is its position over all ranks. Every
-          // rank takes part in the scan, whether it passed orders or not.
-          std::int64_t before = 0;
-          FERRY_CALL_MPI(MPI_Exscan(&count, &before, 1, MPI_INT64_T, MPI_SUM, comm));
-          int rank = 0;
-          FERRY_CALL_MPI(MPI_Comm_rank(comm, &rank));
-          if (order == nullptr && rank > 0)
-            for (auto& link : links) link.order += before;
+          // Every rank takes part in the numbering, whether it passed orders or not.
+          ferry::order_links_by_position(comm, links);
+          if (order)
+            for (std::size_t i = 0; i < links.size(); ++i) links[i].order = order[i];
           return ferry::Weights::from_links(comm, src_size, dst_size, std::move(links));
         });
   });

@@ -79,4 +79,15 @@ Weights Weights::from_links(MPI_Comm user_comm, std::int64_t src_size, std::int6
   return WeightsBuilder::distribute(comm, caller, src_size, dst_size, std::move(links));
 }
 
+void order_links_by_position(MPI_Comm comm, std::vector<WeightLink>& links) {
+  const auto count = static_cast<std::int64_t>(links.size());
+  std::int64_t before = 0;
+  FERRY_CALL_MPI(MPI_Exscan(&count, &before, 1, MPI_INT64_T, MPI_SUM, comm));
+  int rank = 0;
+  FERRY_CALL_MPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) before = 0;  // MPI_Exscan leaves rank 0's result undefined
+  for (std::size_t k = 0; k < links.size(); ++k)
+    links[k].order = before + static_cast<std::int64_t>(k);
+}
+
 }  // namespace ferry
