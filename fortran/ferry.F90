@@ -10,12 +10,14 @@
 module ferry
   use, intrinsic :: iso_c_binding
   use ferry_argument_error, only: fail => ferry_record_argument_error
-  use ferry_c_arrays, only: address, type_names
+  use ferry_c_arrays, only: address, fortran_string, type_names
   implicit none
   private
 
-  ! FERRY_SUCCESS, FERRY_ERR_*, FERRY_TYPE_*, FERRY_FIELD_*, FERRY_STATUS_*, generated
-  ! from ferry.h so that the numbers have one source.
+  ! FERRY_SUCCESS, FERRY_ERR_*, FERRY_TYPE_*, FERRY_FIELD_*, FERRY_STATUS_* and the
+  ! constants of buffer.h, halo.h and regrid.h (FERRY_BUFFER_*, FERRY_PARTITION_*,
+  ! FERRY_MAP_ON_*, FERRY_REMAP_*, FERRY_WEIGHTING_*, FERRY_NORMALISATION_*), generated
+  ! from the C headers so that the numbers have one source.
 #include "ferry_constants.inc"
 
   !> A layout: which global ids this rank holds (ferry_layout* in C).
@@ -88,11 +90,6 @@ module ferry
   ! The C API, and the shims of ferry_f.cpp (suffix _f) for what C cannot take from
   ! Fortran directly: integer communicators, and messages of the checks made here.
   interface
-    function c_strlen(s) bind(C, name='strlen') result(n)
-      import :: c_ptr, c_size_t
-      type(c_ptr), value :: s
-      integer(c_size_t) :: n
-    end function c_strlen
     function c_last_error_message() bind(C, name='ferry_last_error_message') result(p)
       import :: c_ptr
       type(c_ptr) :: p
@@ -444,19 +441,6 @@ contains
     character(len=:), allocatable :: version
     version = fortran_string(c_version())
   end function ferry_version
-
-  ! A copy of a NUL-terminated C string.
-  function fortran_string(p) result(s)
-    type(c_ptr), intent(in) :: p
-    character(len=:), allocatable :: s
-    character(kind=c_char), pointer :: chars(:)
-    integer :: i
-    call c_f_pointer(p, chars, [c_strlen(p)])
-    allocate (character(len=size(chars)) :: s)
-    do i = 1, size(chars)
-      s(i:i) = chars(i)
-    end do
-  end function fortran_string
 
   ! ---- Layouts (not collective) ----
 

@@ -1,13 +1,17 @@
-// The C entry points that only the Fortran module calls: MPI handle conversion
+// The C entry points that only the Fortran modules call: MPI handle conversion
 // (Fortran passes integer communicators, MPI_Fint) and error records for the
-// module's own argument checks. Every body runs through the C layer's firewall.
+// modules' own argument checks, agreed over the ranks before a collective call.
+// Every body runs through the C layer's firewall.
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "capi/firewall.hpp"
+#include "ferry/comm.hpp"
 #include "ferry/ferry.h"
+#include "util/agree.hpp"
 
 namespace {
 
@@ -54,6 +58,23 @@ int ferry_coupler_local_comm_f(const ferry_coupler* coupler, const char* compone
 int ferry_record_error_f(const char* function, int code, const char* message) {
   return ferry::detail::guarded(function, [&] {
     throw ferry::Error(static_cast<ferry::Errc>(code), message);
+  });
+}
+
+// Collective over comm: agrees on the argument errors the modules found on some ranks
+// before a collective call, so that every rank fails alike. `code` is FERRY_SUCCESS
+// or this rank's error; its message is `problem`, " on rank R", then `rest`.
+int ferry_agree_argument_error_f(MPI_Fint comm, const char* function, int code,
+                                 const char* problem, const char* rest) {
+  return ferry::detail::guarded(function, [&] {
+    const ferry::Comm view = ferry::Comm::view(MPI_Comm_f2c(comm));
+    std::optional<ferry::Error> local;
+    if (code != FERRY_SUCCESS) {
+      const std::string text = std::string(problem) + " on rank " + std::to_string(view.rank()) +
+                               rest;
+      local = ferry::Error(static_cast<ferry::Errc>(code), text);
+    }
+    ferry::detail::agree(view, local);
   });
 }
 

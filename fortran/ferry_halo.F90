@@ -13,6 +13,7 @@ module ferry_halo_mod
   use, intrinsic :: iso_c_binding
   use ferry, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE
   use ferry_argument_error, only: fail => ferry_record_argument_error
+  use ferry_argument_checks, only: room
   implicit none
   private
 
@@ -438,19 +439,5 @@ contains
     ierr = c_partition_cells(size(offsets, kind=c_int64_t) - 1, offsets, neighbours, &
                              int(parts, c_int), int(method, c_int), seed, owner)
   end subroutine ferry_partition_cells
-
-  ! True if an array of `size` elements has room for `needed`; else records the error.
-  logical function room(size, needed, routine, what, ierr)
-    integer(c_int64_t), intent(in) :: size, needed
-    character(len=*), intent(in) :: routine, what
-    integer, intent(out) :: ierr
-    character(len=160) :: message
-    room = size >= needed
-    ierr = FERRY_SUCCESS
-    if (room) return
-    write (message, '(a,a,i0,a,i0,a)') what, ' has ', size, ' elements, expected ', needed, &
-      ' or more'
-    call fail(routine, FERRY_ERR_ARG_SIZE, trim(message), ierr)
-  end function room
 
 end module ferry_halo_mod

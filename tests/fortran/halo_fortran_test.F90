@@ -33,17 +33,6 @@ program halo_fortran_test
 
 contains
 
-  function engine_argument() result(name)
-    character(len=32) :: name
-    character(len=64) :: argument
-    integer :: i
-    name = 'p2p'
-    do i = 1, command_argument_count()
-      call get_command_argument(i, argument)
-      if (argument(1:9) == '--engine=') name = argument(10:)
-    end do
-  end function engine_argument
-
   elemental real(real64) function level_value(cell, level)
     integer(int64), intent(in) :: cell
     integer, intent(in) :: level

@@ -7,7 +7,7 @@ module test_checks
   use ferry, only: FERRY_SUCCESS, ferry_error_message
   implicit none
   private
-  public :: start_checks, expect, expect_ok, expect_error, finish_checks
+  public :: start_checks, engine_argument, expect, expect_ok, expect_error, finish_checks
 
   integer :: rank = 0
   integer :: failures = 0
@@ -53,5 +53,17 @@ contains
     call MPI_Finalize(ierr)
     if (total > 0) stop 1
   end subroutine finish_checks
+
+  !> The engine of the argument --engine=NAME; p2p without one.
+  function engine_argument() result(name)
+    character(len=32) :: name
+    character(len=64) :: argument
+    integer :: i
+    name = 'p2p'
+    do i = 1, command_argument_count()
+      call get_command_argument(i, argument)
+      if (argument(1:9) == '--engine=') name = argument(10:)
+    end do
+  end function engine_argument
 
 end module test_checks

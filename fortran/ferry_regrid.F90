@@ -1,0 +1,667 @@
+! module ferry_regrid_mod: regridding outside the coupler (docs/user/regrid.md) for
+! Fortran 2018, over the C API (ferry/regrid.h) through iso_c_binding: remapping
+! weights read from SCRIP or ESMF files, given as links or computed from the grids'
+! coordinates, and their application to fields in parallel. Named _mod because its
+! types are ferry_weights and ferry_remap, as in C.
+!
+! As in module ferry: routines end with `integer, intent(out) :: ierr`, sizes and
+! ids are integer(int64), and point ids (rows, columns, first_row) are 0-based global
+! ids, as in C. A grid's arrays on this rank are in the order of its layout: lon(n)
+! and lat(n) in degrees, or corner_lon(corners, n) and corner_lat(corners, n) with the
+! corner index first; masks are integer(c_int), 1 = valid, 0 = masked. Masks and the
+! links' order are optional, as NULL is in C; they come just before ierr, so a call
+! without them names ierr: `call ferry_weights_bilinear(..., nx, .true., w, ierr=ierr)`.
+! The collective routines check the sizes of their arrays and agree on the outcome
+! over comm before calling C (one MPI_Allreduce more): an array of the wrong size on
+! one rank fails the call on every rank with FERRY_ERR_ARG_SIZE and the same message.
+module ferry_regrid_mod
+  use, intrinsic :: iso_c_binding
+  use ferry, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE, ferry_layout, ferry_layout_local_size, &
+    ferry_error_message
+  use ferry_argument_error, only: fail => ferry_record_argument_error, &
+    agree => ferry_agree_argument_error
+  use ferry_argument_checks, only: room
+  use ferry_c_arrays, only: fortran_string
+  implicit none
+  private
+
+  !> Remapping weights (ferry_weights* in C): a matrix of destination rows and source
+  !> columns, distributed over the ranks by blocks of rows.
+  type, public :: ferry_weights
+    type(c_ptr) :: ptr = c_null_ptr
+  end type ferry_weights
+
+  !> A remap (ferry_remap* in C), its number of fields (the length apply and begin
+  !> expect for their arrays of c_loc() pointers; 1 until a field is added) and the
+  !> points of this rank's destination layout (the length of a destination mask).
+  type, public :: ferry_remap
+    type(c_ptr) :: ptr = c_null_ptr
+    integer :: fields = 1
+    integer(c_int64_t) :: dst_points = 0
+  end type ferry_remap
+
+  public :: ferry_weights_read, ferry_weights_from_links, ferry_weights_write_scrip
+  public :: ferry_weights_nearest_neighbour, ferry_weights_bilinear, ferry_weights_conservative
+  public :: ferry_weights_get_sizes, ferry_weights_get_local_rows, ferry_weights_get_links
+  public :: ferry_weights_get_method, ferry_weights_destroy
+  public :: ferry_remap_create, ferry_remap_add_field, ferry_remap_set_map_on
+  public :: ferry_remap_set_mode, ferry_remap_set_fill_value, ferry_remap_set_dst_mask
+  public :: ferry_remap_set_option, ferry_remap_setup, ferry_remap_apply, ferry_remap_begin
+  public :: ferry_remap_end, ferry_remap_get_traffic, ferry_remap_destroy
+
+  ! The first problem found with the arrays of a collective call on this rank
+  ! (code FERRY_SUCCESS if none), in the words of ferry_agree_argument_error.
+  type :: array_check
+    integer :: code = FERRY_SUCCESS
+    character(len=200) :: problem = ''
+    character(len=300) :: rest = ''
+  end type array_check
+
+  ! The C API, and the shims of ferry_regrid_f.cpp (suffix _f) for the calls that take
+  ! a communicator.
+  interface
+    function c_read(comm, path, weights) bind(C, name='ferry_weights_read_f') result(ierr)
+      import :: c_char, c_int, c_ptr
+      integer(c_int), value :: comm
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: weights
+      integer(c_int) :: ierr
+    end function c_read
+    function c_from_links(comm, src_size, dst_size, count, rows, cols, values, order, &
+                          weights) bind(C, name='ferry_weights_from_links_f') result(ierr)
+      import :: c_double, c_int, c_int64_t, c_ptr
+      integer(c_int), value :: comm
+      integer(c_int64_t), value :: src_size, dst_size, count
+      integer(c_int64_t), intent(in) :: rows(*), cols(*)
+      real(c_double), intent(in) :: values(*)
+      integer(c_int64_t), intent(in), optional :: order(*)
+      type(c_ptr), intent(out) :: weights
+      integer(c_int) :: ierr
+    end function c_from_links
+    function c_write_scrip(comm, weights, path) bind(C, name='ferry_weights_write_scrip_f') &
+        result(ierr)
+      import :: c_char, c_int, c_ptr
+      integer(c_int), value :: comm
+      type(c_ptr), value :: weights
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int) :: ierr
+    end function c_write_scrip
+    function c_nearest_neighbour(comm, src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, &
+                                 dst_mask, neighbours, weighting, gaussian_variance, weights) &
+        bind(C, name='ferry_weights_nearest_neighbour_f') result(ierr)
+      import :: c_double, c_int, c_ptr
+      integer(c_int), value :: comm, neighbours, weighting
+      type(c_ptr), value :: src, dst
+      real(c_double), intent(in) :: src_lon(*), src_lat(*), dst_lon(*), dst_lat(*)
+      integer(c_int), intent(in), optional :: src_mask(*), dst_mask(*)
+      real(c_double), value :: gaussian_variance
+      type(c_ptr), intent(out) :: weights
+      integer(c_int) :: ierr
+    end function c_nearest_neighbour
+    function c_bilinear(comm, src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, dst_mask, &
+                        nx, periodic, weights) bind(C, name='ferry_weights_bilinear_f') &
+        result(ierr)
+      import :: c_double, c_int, c_int64_t, c_ptr
+      integer(c_int), value :: comm, periodic
+      type(c_ptr), value :: src, dst
+      real(c_double), intent(in) :: src_lon(*), src_lat(*), dst_lon(*), dst_lat(*)
+      integer(c_int), intent(in), optional :: src_mask(*), dst_mask(*)
+      integer(c_int64_t), value :: nx
+      type(c_ptr), intent(out) :: weights
+      integer(c_int) :: ierr
+    end function c_bilinear
+    function c_conservative(comm, src, src_corners, src_corner_lon, src_corner_lat, src_mask, &
+                            dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, &
+                            normalisation, weights) &
+        bind(C, name='ferry_weights_conservative_f') result(ierr)
+      import :: c_double, c_int, c_ptr
+      integer(c_int), value :: comm, src_corners, dst_corners, normalisation
+      type(c_ptr), value :: src, dst
+      real(c_double), intent(in) :: src_corner_lon(*), src_corner_lat(*)
+      real(c_double), intent(in) :: dst_corner_lon(*), dst_corner_lat(*)
+      integer(c_int), intent(in), optional :: src_mask(*), dst_mask(*)
+      type(c_ptr), intent(out) :: weights
+      integer(c_int) :: ierr
+    end function c_conservative
+    function c_get_sizes(weights, src_size, dst_size, global_links) &
+        bind(C, name='ferry_weights_get_sizes') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: weights
+      integer(c_int64_t), intent(out) :: src_size, dst_size, global_links
+      integer(c_int) :: ierr
+    end function c_get_sizes
+    function c_get_local_rows(weights, first_row, row_count, link_count) &
+        bind(C, name='ferry_weights_get_local_rows') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: weights
+      integer(c_int64_t), intent(out) :: first_row, row_count, link_count
+      integer(c_int) :: ierr
+    end function c_get_local_rows
+    function c_get_links(weights, row_start, cols, values) &
+        bind(C, name='ferry_weights_get_links') result(ierr)
+      import :: c_double, c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: weights
+      integer(c_int64_t), intent(out) :: row_start(*), cols(*)
+      real(c_double), intent(out) :: values(*)
+      integer(c_int) :: ierr
+    end function c_get_links
+    function c_get_method(weights, method) bind(C, name='ferry_weights_get_method') &
+        result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: weights
+      type(c_ptr), intent(out) :: method
+      integer(c_int) :: ierr
+    end function c_get_method
+    function c_weights_destroy(weights) bind(C, name='ferry_weights_destroy') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: weights
+      integer(c_int) :: ierr
+    end function c_weights_destroy
+
+    function c_remap_create(comm, weights, src, dst, engine, remap) &
+        bind(C, name='ferry_remap_create_f') result(ierr)
+      import :: c_char, c_int, c_ptr
+      integer(c_int), value :: comm
+      type(c_ptr), value :: weights, src, dst
+      character(kind=c_char), intent(in) :: engine(*)
+      type(c_ptr), intent(out) :: remap
+      integer(c_int) :: ierr
+    end function c_remap_create
+    function c_add_field(remap, type, components, field) bind(C, name='ferry_remap_add_field') &
+        result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: remap
+      integer(c_int), value :: type, components
+      integer(c_int), intent(out) :: field
+      integer(c_int) :: ierr
+    end function c_add_field
+    function c_set_map_on(remap, map_on) bind(C, name='ferry_remap_set_map_on') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: remap
+      integer(c_int), value :: map_on
+      integer(c_int) :: ierr
+    end function c_set_map_on
+    function c_set_mode(remap, mode) bind(C, name='ferry_remap_set_mode') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: remap
+      integer(c_int), value :: mode
+      integer(c_int) :: ierr
+    end function c_set_mode
+    function c_set_fill_value(remap, fill_value) bind(C, name='ferry_remap_set_fill_value') &
+        result(ierr)
+      import :: c_double, c_int, c_ptr
+      type(c_ptr), value :: remap
+      real(c_double), value :: fill_value
+      integer(c_int) :: ierr
+    end function c_set_fill_value
+    function c_set_dst_mask(remap, mask) bind(C, name='ferry_remap_set_dst_mask') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: remap
+      integer(c_int), intent(in) :: mask(*)
+      integer(c_int) :: ierr
+    end function c_set_dst_mask
+    function c_set_option(remap, key, value) bind(C, name='ferry_remap_set_option') &
+        result(ierr)
+      import :: c_char, c_int, c_ptr
+      type(c_ptr), value :: remap
+      character(kind=c_char), intent(in) :: key(*), value(*)
+      integer(c_int) :: ierr
+    end function c_set_option
+    function c_setup(remap) bind(C, name='ferry_remap_setup') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: remap
+      integer(c_int) :: ierr
+    end function c_setup
+    function c_apply(remap, src, dst) bind(C, name='ferry_remap_apply') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: remap
+      type(c_ptr), intent(in) :: src(*), dst(*)
+      integer(c_int) :: ierr
+    end function c_apply
+    function c_begin(remap, src, dst) bind(C, name='ferry_remap_begin') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: remap
+      type(c_ptr), intent(in) :: src(*), dst(*)
+      integer(c_int) :: ierr
+    end function c_begin
+    function c_end(remap) bind(C, name='ferry_remap_end') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: remap
+      integer(c_int) :: ierr
+    end function c_end
+    function c_get_traffic(remap, messages, bytes) bind(C, name='ferry_remap_get_traffic') &
+        result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: remap
+      integer(c_int64_t), intent(out) :: messages, bytes
+      integer(c_int) :: ierr
+    end function c_get_traffic
+    function c_remap_destroy(remap) bind(C, name='ferry_remap_destroy') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: remap
+      integer(c_int) :: ierr
+    end function c_remap_destroy
+  end interface
+
+contains
+
+  ! ---- Weights ----
+
+  !> Collective over comm: reads a SCRIP remapping file (src_address, dst_address,
+  !> remap_matrix) or an ESMF one (row, col, S); each rank keeps a block of the rows.
+  !> FERRY_ERR_IO names the file and variable, on every rank alike.
+  subroutine ferry_weights_read(comm, path, weights, ierr)
+    integer, intent(in) :: comm
+    character(len=*), intent(in) :: path
+    type(ferry_weights), intent(out) :: weights
+    integer, intent(out) :: ierr
+    ierr = c_read(int(comm, c_int), trim(path) // c_null_char, weights%ptr)
+  end subroutine ferry_weights_read
+
+  !> Collective over comm: a matrix of dst_size rows and src_size columns from the
+  !> links held here (any share of them, in any order): destination point rows(i)
+  !> receives values(i) times source point cols(i). order (optional, one per link):
+  !> where each link is summed within its row (ascending, unique within a row);
+  !> without it the links are numbered by their position over all ranks, rank 0's
+  !> first.
+  subroutine ferry_weights_from_links(comm, src_size, dst_size, rows, cols, values, weights, &
+                                      order, ierr)
+    integer, intent(in) :: comm
+    integer(c_int64_t), intent(in) :: src_size, dst_size, rows(:), cols(:)
+    real(c_double), intent(in) :: values(:)
+    type(ferry_weights), intent(out) :: weights
+    integer(c_int64_t), intent(in), optional :: order(:)
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_weights_from_links'
+    character(len=*), parameter :: per_link = ' (one per link, as rows)'
+    type(array_check) :: check
+    integer(c_int64_t) :: count
+    count = size(rows, kind=c_int64_t)
+    call check_count(check, 'cols', size(cols, kind=c_int64_t), count, per_link)
+    call check_count(check, 'values', size(values, kind=c_int64_t), count, per_link)
+    if (present(order)) &
+      call check_count(check, 'order', size(order, kind=c_int64_t), count, per_link)
+    call agree(comm, routine, check%code, trim(check%problem), trim(check%rest), ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_from_links(int(comm, c_int), src_size, dst_size, count, rows, cols, values, order, &
+                        weights%ptr)
+  end subroutine ferry_weights_from_links
+
+  !> Collective over comm, the communicator the weights were made on: writes a SCRIP
+  !> remapping file that reads back to the same matrix bit for bit (written as
+  !> "<path>.partial", renamed when complete).
+  subroutine ferry_weights_write_scrip(comm, weights, path, ierr)
+    integer, intent(in) :: comm
+    type(ferry_weights), intent(in) :: weights
+    character(len=*), intent(in) :: path
+    integer, intent(out) :: ierr
+    ierr = c_write_scrip(int(comm, c_int), weights%ptr, trim(path) // c_null_char)
+  end subroutine ferry_weights_write_scrip
+
+  !> Collective over comm: the k = neighbours nearest valid source points of every
+  !> valid destination point on the unit sphere, weighted by weighting
+  !> (FERRY_WEIGHTING_*; gaussian_variance, in units of the mean source spacing
+  !> squared, is read for FERRY_WEIGHTING_GAUSSIAN only). Rows are ordered nearest
+  !> first; the same bits for any number of ranks and layouts.
+  subroutine ferry_weights_nearest_neighbour(comm, src, src_lon, src_lat, dst, dst_lon, &
+                                             dst_lat, neighbours, weighting, gaussian_variance, &
+                                             weights, src_mask, dst_mask, ierr)
+    integer, intent(in) :: comm, neighbours, weighting
+    type(ferry_layout), intent(in) :: src, dst
+    real(c_double), intent(in) :: src_lon(:), src_lat(:), dst_lon(:), dst_lat(:)
+    real(c_double), intent(in) :: gaussian_variance
+    type(ferry_weights), intent(out) :: weights
+    integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_weights_nearest_neighbour'
+    type(array_check) :: check
+    call check_points(check, 'src', src, src_lon, src_lat, src_mask)
+    call check_points(check, 'dst', dst, dst_lon, dst_lat, dst_mask)
+    call agree(comm, routine, check%code, trim(check%problem), trim(check%rest), ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_nearest_neighbour(int(comm, c_int), src%ptr, src_lon, src_lat, src_mask, dst%ptr, &
+                               dst_lon, dst_lat, dst_mask, int(neighbours, c_int), &
+                               int(weighting, c_int), gaussian_variance, weights%ptr)
+  end subroutine ferry_weights_nearest_neighbour
+
+  !> Collective over comm: bilinear weights (SCRIP's algorithm, CDO genbil) from a
+  !> logically rectangular source grid of nx columns (the point in column i, row j,
+  !> both 0-based, has id j * nx + i); periodic: column nx - 1 neighbours column 0.
+  subroutine ferry_weights_bilinear(comm, src, src_lon, src_lat, dst, dst_lon, dst_lat, nx, &
+                                    periodic, weights, src_mask, dst_mask, ierr)
+    integer, intent(in) :: comm
+    type(ferry_layout), intent(in) :: src, dst
+    real(c_double), intent(in) :: src_lon(:), src_lat(:), dst_lon(:), dst_lat(:)
+    integer(c_int64_t), intent(in) :: nx
+    logical, intent(in) :: periodic
+    type(ferry_weights), intent(out) :: weights
+    integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_weights_bilinear'
+    type(array_check) :: check
+    call check_points(check, 'src', src, src_lon, src_lat, src_mask)
+    call check_points(check, 'dst', dst, dst_lon, dst_lat, dst_mask)
+    call agree(comm, routine, check%code, trim(check%problem), trim(check%rest), ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_bilinear(int(comm, c_int), src%ptr, src_lon, src_lat, src_mask, dst%ptr, dst_lon, &
+                      dst_lat, dst_mask, nx, merge(1_c_int, 0_c_int, periodic), weights%ptr)
+  end subroutine ferry_weights_bilinear
+
+  !> Collective over comm: first-order conservative weights between grids of
+  !> longitude-latitude rectangles (regular and Gaussian grids, CDO gencon), normalised
+  !> by normalisation (FERRY_NORMALISATION_*). The corners of a cell are the columns
+  !> of corner_lon(corners, n) and corner_lat(corners, n).
+  subroutine ferry_weights_conservative(comm, src, src_corners, src_corner_lon, &
+                                        src_corner_lat, dst, dst_corners, dst_corner_lon, &
+                                        dst_corner_lat, normalisation, weights, src_mask, &
+                                        dst_mask, ierr)
+    integer, intent(in) :: comm, src_corners, dst_corners, normalisation
+    type(ferry_layout), intent(in) :: src, dst
+    real(c_double), intent(in) :: src_corner_lon(:, :), src_corner_lat(:, :)
+    real(c_double), intent(in) :: dst_corner_lon(:, :), dst_corner_lat(:, :)
+    type(ferry_weights), intent(out) :: weights
+    integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_weights_conservative'
+    type(array_check) :: check
+    call check_cells(check, 'src', src, src_corners, src_corner_lon, src_corner_lat, src_mask)
+    call check_cells(check, 'dst', dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask)
+    call agree(comm, routine, check%code, trim(check%problem), trim(check%rest), ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_conservative(int(comm, c_int), src%ptr, int(src_corners, c_int), src_corner_lon, &
+                          src_corner_lat, src_mask, dst%ptr, int(dst_corners, c_int), &
+                          dst_corner_lon, dst_corner_lat, dst_mask, int(normalisation, c_int), &
+                          weights%ptr)
+  end subroutine ferry_weights_conservative
+
+  !> Not collective: columns (src_size), rows (dst_size) and links over all ranks.
+  subroutine ferry_weights_get_sizes(weights, src_size, dst_size, global_links, ierr)
+    type(ferry_weights), intent(in) :: weights
+    integer(c_int64_t), intent(out) :: src_size, dst_size, global_links
+    integer, intent(out) :: ierr
+    ierr = c_get_sizes(weights%ptr, src_size, dst_size, global_links)
+  end subroutine ferry_weights_get_sizes
+
+  !> Not collective: the rows held here, first_row .. first_row + row_count - 1
+  !> (0-based), and their number of links.
+  subroutine ferry_weights_get_local_rows(weights, first_row, row_count, link_count, ierr)
+    type(ferry_weights), intent(in) :: weights
+    integer(c_int64_t), intent(out) :: first_row, row_count, link_count
+    integer, intent(out) :: ierr
+    ierr = c_get_local_rows(weights%ptr, first_row, row_count, link_count)
+  end subroutine ferry_weights_get_local_rows
+
+  !> Not collective: the local rows in CSR form, with 0-based offsets: row
+  !> first_row + i - 1 has the links row_start(i) + 1 .. row_start(i + 1) of cols
+  !> (0-based source points) and values, in summation order. row_start needs
+  !> row_count + 1 elements, cols and values link_count (get_local_rows).
+  subroutine ferry_weights_get_links(weights, row_start, cols, values, ierr)
+    type(ferry_weights), intent(in) :: weights
+    integer(c_int64_t), intent(out) :: row_start(:), cols(:)
+    real(c_double), intent(out) :: values(:)
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_weights_get_links'
+    integer(c_int64_t) :: first_row, row_count, link_count
+    ierr = c_get_local_rows(weights%ptr, first_row, row_count, link_count)
+    if (ierr /= FERRY_SUCCESS) return
+    if (.not. room(size(row_start, kind=c_int64_t), row_count + 1, routine, 'row_start', ierr)) &
+      return
+    if (.not. room(size(cols, kind=c_int64_t), link_count, routine, 'cols', ierr)) return
+    if (.not. room(size(values, kind=c_int64_t), link_count, routine, 'values', ierr)) return
+    ierr = c_get_links(weights%ptr, row_start, cols, values)
+  end subroutine ferry_weights_get_links
+
+  !> Not collective: the file's map_method attribute ('' if none).
+  subroutine ferry_weights_get_method(weights, method, ierr)
+    type(ferry_weights), intent(in) :: weights
+    character(len=:), allocatable, intent(out) :: method
+    integer, intent(out) :: ierr
+    type(c_ptr) :: text
+    method = ''
+    ierr = c_get_method(weights%ptr, text)
+    if (ierr == FERRY_SUCCESS) method = fortran_string(text)
+  end subroutine ferry_weights_get_method
+
+  subroutine ferry_weights_destroy(weights, ierr)
+    type(ferry_weights), intent(inout) :: weights
+    integer, intent(out) :: ierr
+    ierr = c_weights_destroy(weights%ptr)
+  end subroutine ferry_weights_destroy
+
+  ! ---- Remap ----
+
+  !> Not collective: applies weights from the source layout (the points this rank
+  !> holds source values of) to the destination layout (the points it wants). The
+  !> layouts are copied; weights and comm must stay valid until setup. engine: a
+  !> registered name, 'auto', or 'default' for $FERRY_ENGINE or p2p.
+  subroutine ferry_remap_create(comm, weights, src, dst, engine, remap, ierr)
+    integer, intent(in) :: comm
+    type(ferry_weights), intent(in) :: weights
+    type(ferry_layout), intent(in) :: src, dst
+    character(len=*), intent(in) :: engine
+    type(ferry_remap), intent(out) :: remap
+    integer, intent(out) :: ierr
+    ierr = c_remap_create(int(comm, c_int), weights%ptr, src%ptr, dst%ptr, &
+                          trim(engine) // c_null_char, remap%ptr)
+    if (ierr == FERRY_SUCCESS) call ferry_layout_local_size(dst, remap%dst_points, ierr)
+  end subroutine ferry_remap_create
+
+  !> Adds a field of FERRY_TYPE_FLOAT64 or _FLOAT32 with `components` values per point
+  !> (the first, fastest array dimension); field gets its position (1, 2, ...) in the
+  !> arrays of apply. Before setup; without it the remap moves one real(8) per point.
+  subroutine ferry_remap_add_field(remap, type, components, field, ierr)
+    type(ferry_remap), intent(inout) :: remap
+    integer, intent(in) :: type, components
+    integer, intent(out) :: field
+    integer, intent(out) :: ierr
+    integer(c_int) :: index
+    field = 0
+    ierr = c_add_field(remap%ptr, int(type, c_int), int(components, c_int), index)
+    if (ierr /= FERRY_SUCCESS) return
+    field = index + 1
+    remap%fields = field
+  end subroutine ferry_remap_add_field
+
+  !> FERRY_MAP_ON_SRC or FERRY_MAP_ON_DST (the default). Before setup.
+  subroutine ferry_remap_set_map_on(remap, map_on, ierr)
+    type(ferry_remap), intent(in) :: remap
+    integer, intent(in) :: map_on
+    integer, intent(out) :: ierr
+    ierr = c_set_map_on(remap%ptr, int(map_on, c_int))
+  end subroutine ferry_remap_set_map_on
+
+  !> FERRY_REMAP_BFB (the default) or FERRY_REMAP_SUM. Before setup.
+  subroutine ferry_remap_set_mode(remap, mode, ierr)
+    type(ferry_remap), intent(in) :: remap
+    integer, intent(in) :: mode
+    integer, intent(out) :: ierr
+    ierr = c_set_mode(remap%ptr, int(mode, c_int))
+  end subroutine ferry_remap_set_mode
+
+  !> The value of destination points that receive nothing: rows without links and
+  !> the points of the destination mask (default 0). Before setup.
+  subroutine ferry_remap_set_fill_value(remap, fill_value, ierr)
+    type(ferry_remap), intent(in) :: remap
+    real(c_double), intent(in) :: fill_value
+    integer, intent(out) :: ierr
+    ierr = c_set_fill_value(remap%ptr, fill_value)
+  end subroutine ferry_remap_set_fill_value
+
+  !> One flag per point of this rank's destination layout (copied): non-zero keeps the
+  !> fill value there whatever the weights say. Before setup; may differ between ranks.
+  subroutine ferry_remap_set_dst_mask(remap, mask, ierr)
+    type(ferry_remap), intent(in) :: remap
+    integer(c_int), intent(in) :: mask(:)
+    integer, intent(out) :: ierr
+    character(len=200) :: message
+    if (c_associated(remap%ptr) .and. size(mask, kind=c_int64_t) /= remap%dst_points) then
+      write (message, '(a,i0,a,i0,a)') 'mask has ', size(mask), ' elements, expected ', &
+        remap%dst_points, ' (one per point of the destination layout on this rank)'
+      call fail('ferry_remap_set_dst_mask', FERRY_ERR_ARG_SIZE, trim(message), ierr)
+      return
+    end if
+    ierr = c_set_dst_mask(remap%ptr, mask)
+  end subroutine ferry_remap_set_dst_mask
+
+  !> Sets an option of the engine, e.g. ('shared_memory', 'false') for rma. Before setup.
+  subroutine ferry_remap_set_option(remap, key, value, ierr)
+    type(ferry_remap), intent(in) :: remap
+    character(len=*), intent(in) :: key, value
+    integer, intent(out) :: ierr
+    ierr = c_set_option(remap%ptr, trim(key) // c_null_char, trim(value) // c_null_char)
+  end subroutine ferry_remap_set_option
+
+  !> Collective over comm: checks the layouts against the weights (errors are the same
+  !> on every rank), routes each needed row to the rank that applies it and builds the
+  !> exchanges. The weights may be destroyed afterwards.
+  subroutine ferry_remap_setup(remap, ierr)
+    type(ferry_remap), intent(in) :: remap
+    integer, intent(out) :: ierr
+    ierr = c_setup(remap%ptr)
+  end subroutine ferry_remap_setup
+
+  !> Collective: dst = W src for every field. src(f) and dst(f) are c_loc() of field
+  !> f's arrays at this rank's source and destination points, f = 1 .. remap%fields
+  !> in add_field order; c_null_ptr on a rank without such points.
+  subroutine ferry_remap_apply(remap, src, dst, ierr)
+    type(ferry_remap), intent(in) :: remap
+    type(c_ptr), intent(in) :: src(:), dst(:)
+    integer, intent(out) :: ierr
+    call move(remap, 'ferry_remap_apply', src, dst, .false., ierr)
+  end subroutine ferry_remap_apply
+
+  !> Collective, split phase: starts apply; until ferry_remap_end, leave src and dst
+  !> alone.
+  subroutine ferry_remap_begin(remap, src, dst, ierr)
+    type(ferry_remap), intent(in) :: remap
+    type(c_ptr), intent(in) :: src(:), dst(:)
+    integer, intent(out) :: ierr
+    call move(remap, 'ferry_remap_begin', src, dst, .true., ierr)
+  end subroutine ferry_remap_begin
+
+  ! apply or begin, after checking that there is one pointer per field on each side.
+  subroutine move(remap, routine, src, dst, split, ierr)
+    type(ferry_remap), intent(in) :: remap
+    character(len=*), intent(in) :: routine
+    type(c_ptr), intent(in) :: src(:), dst(:)
+    logical, intent(in) :: split
+    integer, intent(out) :: ierr
+    character(len=200) :: message
+    if (size(src) /= remap%fields .or. size(dst) /= remap%fields) then
+      write (message, '(a,i0,a,i0,a,i0,a)') 'got ', size(src), ' source and ', size(dst), &
+        ' destination arrays, expected ', remap%fields, &
+        ' (one c_loc() per field, in add_field order)'
+      call fail(routine, FERRY_ERR_ARG_SIZE, trim(message), ierr)
+    else if (split) then
+      ierr = c_begin(remap%ptr, src, dst)
+    else
+      ierr = c_apply(remap%ptr, src, dst)
+    end if
+  end subroutine move
+
+  !> Collective: completes ferry_remap_begin.
+  subroutine ferry_remap_end(remap, ierr)
+    type(ferry_remap), intent(in) :: remap
+    integer, intent(out) :: ierr
+    ierr = c_end(remap%ptr)
+  end subroutine ferry_remap_end
+
+  !> After setup, not collective: the messages and bytes one apply of every field
+  !> sends from this rank.
+  subroutine ferry_remap_get_traffic(remap, messages, bytes, ierr)
+    type(ferry_remap), intent(in) :: remap
+    integer(c_int64_t), intent(out) :: messages, bytes
+    integer, intent(out) :: ierr
+    ierr = c_get_traffic(remap%ptr, messages, bytes)
+  end subroutine ferry_remap_get_traffic
+
+  subroutine ferry_remap_destroy(remap, ierr)
+    type(ferry_remap), intent(inout) :: remap
+    integer, intent(out) :: ierr
+    ierr = c_remap_destroy(remap%ptr)
+    remap%fields = 1
+    remap%dst_points = 0
+  end subroutine ferry_remap_destroy
+
+  ! ---- Checks of the collective calls' arrays ----
+
+  ! Notes that array `name` has `actual` elements instead of `expected` (`why`),
+  ! unless an earlier problem was found.
+  subroutine check_count(check, name, actual, expected, why)
+    type(array_check), intent(inout) :: check
+    character(len=*), intent(in) :: name, why
+    integer(c_int64_t), intent(in) :: actual, expected
+    if (check%code /= FERRY_SUCCESS .or. actual == expected) return
+    check%code = FERRY_ERR_ARG_SIZE
+    write (check%problem, '(a,a,i0,a)') name, ' has ', actual, ' elements'
+    write (check%rest, '(a,i0,a)') ', expected ', expected, why
+  end subroutine check_count
+
+  ! This rank's number of points of the layout of grid `side` ('src' or 'dst'); a
+  ! layout that cannot be read is the problem found.
+  subroutine layout_points(check, side, layout, points)
+    type(array_check), intent(inout) :: check
+    character(len=*), intent(in) :: side
+    type(ferry_layout), intent(in) :: layout
+    integer(c_int64_t), intent(out) :: points
+    integer :: ierr
+    points = 0
+    call ferry_layout_local_size(layout, points, ierr)
+    if (check%code /= FERRY_SUCCESS .or. ierr == FERRY_SUCCESS) return
+    check%code = ierr
+    check%problem = 'the layout ' // side
+    check%rest = ' is not usable: ' // ferry_error_message()
+  end subroutine layout_points
+
+  ! The arrays of a grid of points: lon, lat and mask have the layout's local size.
+  subroutine check_points(check, side, layout, lon, lat, mask)
+    type(array_check), intent(inout) :: check
+    character(len=*), intent(in) :: side
+    type(ferry_layout), intent(in) :: layout
+    real(c_double), intent(in) :: lon(:), lat(:)
+    integer(c_int), intent(in), optional :: mask(:)
+    character(len=*), parameter :: why = ', the local size of layout '
+    character(len=*), parameter :: fix = '. Give one value per point of the layout, in ' // &
+                                          'layout order'
+    integer(c_int64_t) :: n
+    call layout_points(check, side, layout, n)
+    call check_count(check, side // '_lon', size(lon, kind=c_int64_t), n, why // side // fix)
+    call check_count(check, side // '_lat', size(lat, kind=c_int64_t), n, why // side // fix)
+    if (present(mask)) &
+      call check_count(check, side // '_mask', size(mask, kind=c_int64_t), n, &
+                       why // side // fix)
+  end subroutine check_points
+
+  ! The arrays of a grid of cells: corner_lon and corner_lat have the shape (corners,
+  ! local size of the layout), mask the local size. corners < 1 is left to C.
+  subroutine check_cells(check, side, layout, corners, corner_lon, corner_lat, mask)
+    type(array_check), intent(inout) :: check
+    character(len=*), intent(in) :: side
+    type(ferry_layout), intent(in) :: layout
+    integer, intent(in) :: corners
+    real(c_double), intent(in) :: corner_lon(:, :), corner_lat(:, :)
+    integer(c_int), intent(in), optional :: mask(:)
+    integer(c_int64_t) :: n
+    call layout_points(check, side, layout, n)
+    if (corners >= 1) then
+      call check_shape(side // '_corner_lon', shape(corner_lon, kind=c_int64_t))
+      call check_shape(side // '_corner_lat', shape(corner_lat, kind=c_int64_t))
+    end if
+    if (present(mask)) &
+      call check_count(check, side // '_mask', size(mask, kind=c_int64_t), n, &
+                       ', the local size of layout ' // side // '. Give one value per ' // &
+                       'cell of the layout, in layout order')
+  contains
+    subroutine check_shape(name, extents)
+      character(len=*), intent(in) :: name
+      integer(c_int64_t), intent(in) :: extents(2)
+      if (check%code /= FERRY_SUCCESS .or. all(extents == [int(corners, c_int64_t), n])) return
+      check%code = FERRY_ERR_ARG_SIZE
+      write (check%problem, '(a,a,i0,a,i0,a)') name, ' has the shape (', extents(1), ', ', &
+        extents(2), ')'
+      write (check%rest, '(a,i0,a,i0,a)') ', expected (', corners, ', ', n, &
+        '): (' // side // '_corners, cells of layout ' // side // '), in layout order'
+    end subroutine check_shape
+  end subroutine check_cells
+
+end module ferry_regrid_mod

@@ -1,0 +1,60 @@
+// The C entry points that only the Fortran module ferry_regrid_mod calls: the regrid
+// calls that take a communicator, with Fortran's integer handle (MPI_Fint). The
+// conversion cannot fail and the C functions never throw, so no firewall is needed.
+#include <mpi.h>
+
+#include "ferry/regrid.h"
+
+extern "C" {
+
+int ferry_weights_read_f(MPI_Fint comm, const char* path, ferry_weights** weights) {
+  return ferry_weights_read(MPI_Comm_f2c(comm), path, weights);
+}
+
+int ferry_weights_from_links_f(MPI_Fint comm, int64_t src_size, int64_t dst_size, int64_t count,
+                               const int64_t* rows, const int64_t* cols, const double* values,
+                               const int64_t* order, ferry_weights** weights) {
+  return ferry_weights_from_links(MPI_Comm_f2c(comm), src_size, dst_size, count, rows, cols,
+                                  values, order, weights);
+}
+
+int ferry_weights_write_scrip_f(MPI_Fint comm, const ferry_weights* weights, const char* path) {
+  return ferry_weights_write_scrip(MPI_Comm_f2c(comm), weights, path);
+}
+
+int ferry_weights_nearest_neighbour_f(MPI_Fint comm, const ferry_layout* src,
+                                      const double* src_lon, const double* src_lat,
+                                      const int* src_mask, const ferry_layout* dst,
+                                      const double* dst_lon, const double* dst_lat,
+                                      const int* dst_mask, int neighbours, int weighting,
+                                      double gaussian_variance, ferry_weights** weights) {
+  return ferry_weights_nearest_neighbour(MPI_Comm_f2c(comm), src, src_lon, src_lat, src_mask, dst,
+                                         dst_lon, dst_lat, dst_mask, neighbours, weighting,
+                                         gaussian_variance, weights);
+}
+
+int ferry_weights_bilinear_f(MPI_Fint comm, const ferry_layout* src, const double* src_lon,
+                             const double* src_lat, const int* src_mask, const ferry_layout* dst,
+                             const double* dst_lon, const double* dst_lat, const int* dst_mask,
+                             int64_t nx, int periodic, ferry_weights** weights) {
+  return ferry_weights_bilinear(MPI_Comm_f2c(comm), src, src_lon, src_lat, src_mask, dst, dst_lon,
+                                dst_lat, dst_mask, nx, periodic, weights);
+}
+
+int ferry_weights_conservative_f(MPI_Fint comm, const ferry_layout* src, int src_corners,
+                                 const double* src_corner_lon, const double* src_corner_lat,
+                                 const int* src_mask, const ferry_layout* dst, int dst_corners,
+                                 const double* dst_corner_lon, const double* dst_corner_lat,
+                                 const int* dst_mask, int normalisation,
+                                 ferry_weights** weights) {
+  return ferry_weights_conservative(MPI_Comm_f2c(comm), src, src_corners, src_corner_lon,
+                                    src_corner_lat, src_mask, dst, dst_corners, dst_corner_lon,
+                                    dst_corner_lat, dst_mask, normalisation, weights);
+}
+
+int ferry_remap_create_f(MPI_Fint comm, const ferry_weights* weights, const ferry_layout* src,
+                         const ferry_layout* dst, const char* engine, ferry_remap** remap) {
+  return ferry_remap_create(MPI_Comm_f2c(comm), weights, src, dst, engine, remap);
+}
+
+}  // extern "C"
