@@ -69,12 +69,12 @@ int ferry_weights_read(MPI_Comm comm, const char* path, ferry_weights** weights)
 
 /* Collective over comm. A matrix of dst_size rows and src_size columns from `count`
  * links held here (any share of them, in any order): destination point rows[i]
- * receives values[i] times source point cols[i]. order: NULL, or where each link is
- * summed within its row (ascending, unique within a row). NULL numbers the links by
- * their position over all ranks, rank 0's first, so a file's links keep the file's
- * order whatever share each rank reads. FERRY_ERR_ARG_RANGE for a row or column
- * outside the grid, FERRY_ERR_ARG for a weight that is not finite or an order given
- * twice in a row. */
+ * receives values[i] times source point cols[i]. order: where each link is summed
+ * within its row (ascending, unique within a row), or NULL, on every rank or on none:
+ * NULL numbers the links by their position over all ranks, rank 0's first, so a
+ * file's links keep the file's order whatever share each rank reads.
+ * FERRY_ERR_ARG_RANGE for a row or column outside the grid, FERRY_ERR_ARG for a
+ * weight that is not finite or an order given twice in a row. */
 int ferry_weights_from_links(MPI_Comm comm, int64_t src_size, int64_t dst_size, int64_t count,
                              const int64_t* rows, const int64_t* cols, const double* values,
                              const int64_t* order, ferry_weights** weights);
@@ -151,7 +151,8 @@ int ferry_remap_set_mode(ferry_remap* remap, int mode);
  * points of the destination mask (default 0). Before setup. */
 int ferry_remap_set_fill_value(ferry_remap* remap, double fill_value);
 /* One int per point of this rank's destination layout (copied): non-zero keeps the
- * fill value there whatever the weights say. Before setup; may differ between ranks. */
+ * fill value there whatever the weights say (unlike a grid's mask, where 1 means
+ * valid). Before setup; may differ between ranks. */
 int ferry_remap_set_dst_mask(ferry_remap* remap, const int* mask);
 /* Sets an option of the engine, e.g. ("shared_memory", "false") for rma. Before setup. */
 int ferry_remap_set_option(ferry_remap* remap, const char* key, const char* value);

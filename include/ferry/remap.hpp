@@ -63,10 +63,10 @@ struct RemapOptions {
 /// object is no longer needed afterwards.
 class Remap {
  public:
-  /// Collective. Raises on every rank alike: Errc::Arg (weights built on another
-  /// communicator, a layout of the wrong global size, no fields, a field type other
-  /// than Float64/Float32 or components < 1, a dst_mask of the wrong length, an
-  /// unknown engine), Errc::ArgRange (a layout id outside its grid), Errc::Duplicate
+  /// Collective. Raises on every rank alike: Errc::Arg (map_on, mode or fields that
+  /// differ between ranks, weights built on another communicator, a layout of the
+  /// wrong global size, no fields, a field type other than Float64/Float32 or
+  /// components < 1, a dst_mask of the wrong length, an unknown engine), Errc::ArgRange (a layout id outside its grid), Errc::Duplicate
   /// (a source point held twice), Errc::Missing (a source point the weights use that
   /// no rank holds), Errc::Unsupported (an engine this MPI cannot run).
   Remap(MPI_Comm comm, const Weights& weights, const Layout& src, const Layout& dst,

@@ -25,10 +25,10 @@ struct ferry_weights {
 };
 
 struct ferry_remap {
-  MPI_Comm comm = MPI_COMM_NULL;                 // the user's; used at setup
-  const ferry::Weights* weights = nullptr;       // the user's; used at setup
-  ferry::Layout src;                             // until setup
-  ferry::Layout dst;                             // until setup
+  MPI_Comm comm = MPI_COMM_NULL;            // the user's; used at setup
+  const ferry::Weights* weights = nullptr;  // the user's; used at setup
+  ferry::Layout src;                        // until setup
+  ferry::Layout dst;                        // until setup
   std::vector<ferry::FieldSpec> fields;
   ferry::RemapOptions options;
   std::optional<ferry::Remap> remap;

@@ -10,6 +10,8 @@
 #include "ferry/remap.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <numeric>
 #include <optional>
 #include <tuple>
@@ -75,6 +77,43 @@ void check_arguments(const Comm& comm, const Weights& w, const Layout& src, cons
               Errc::ArgSize, "Remap: dst_mask on rank ", comm.rank(), " has ",
               options.dst_mask.size(), " flags, the destination layout ", dst.local_size(),
               " points. Give one flag per destination point, or none");
+}
+
+// The settings every rank must pass alike, as a reduction of {map_on, mode, number of
+// fields, the fields' types and components folded into one number} and the same
+// negated: after MPI_MAX, the highest values, then the lowest negated.
+using SettingsSpread = std::array<std::int64_t, 8>;
+constexpr std::array<const char*, 3> kSettingNames = {"map_on", "mode", "number of fields"};
+
+SettingsSpread settings_spread(const Comm& comm, const std::vector<FieldSpec>& fields,
+                               const RemapOptions& options) {
+  std::uint64_t folded = 0;
+  for (const FieldSpec& f : fields)
+    folded = (folded * 1000003u + static_cast<std::uint64_t>(f.type) * 65537u +
+              static_cast<std::uint64_t>(f.components)) % (std::uint64_t{1} << 62);
+  const std::array<std::int64_t, 4> mine = {static_cast<std::int64_t>(options.map_on),
+                                            static_cast<std::int64_t>(options.mode),
+                                            static_cast<std::int64_t>(fields.size()),
+                                            static_cast<std::int64_t>(folded)};
+  SettingsSpread spread{};
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    spread[i] = mine[i];
+    spread[mine.size() + i] = -mine[i];
+  }
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, spread.data(), static_cast<int>(spread.size()),
+                               MPI_INT64_T, MPI_MAX, comm.get()));
+  return spread;
+}
+
+void check_same_settings(const SettingsSpread& spread) {
+  const std::size_t n = spread.size() / 2;
+  for (std::size_t i = 0; i < kSettingNames.size(); ++i)
+    FERRY_CHECK(spread[i] == -spread[n + i], Errc::Arg, "Remap: the ranks pass different ",
+                kSettingNames[i], " (from ", -spread[n + i], " to ", spread[i],
+                "). Pass the same map_on, mode and fields on every rank");
+  FERRY_CHECK(spread[n - 1] == -spread[2 * n - 1], Errc::Arg,
+              "Remap: the ranks pass fields of different types or components. Pass the same "
+              "map_on, mode and fields on every rank");
 }
 
 // An exchange inside Remap; its errors say what it was for.
@@ -168,7 +207,11 @@ Remap::Remap(MPI_Comm comm, const Weights& weights, const Layout& src, const Lay
   s.comm = Comm::dup(comm);
   s.fields = std::move(fields);
   s.options = options;
-  detail::agree_on(s.comm, [&] { check_arguments(s.comm, weights, src, dst, s.fields, options); });
+  const SettingsSpread spread = settings_spread(s.comm, s.fields, options);
+  detail::agree_on(s.comm, [&] {
+    check_same_settings(spread);
+    check_arguments(s.comm, weights, src, dst, s.fields, options);
+  });
   s.partial = options.map_on == MapOn::Src && options.mode == RemapMode::Sum;
   RowAssignment a =
       regrid::detail::assign_rows(s.comm, weights, src, dst, options.map_on, s.partial);

@@ -369,6 +369,15 @@ static void test_errors(const Points* src, const Points* dst) {
                "NULL field array");
   CHECK_OK(ferry_remap_destroy(&remap));
 
+  /* map_on differs on the last rank: every rank's setup fails alike. */
+  CHECK_OK(ferry_remap_create(MPI_COMM_WORLD, w, src->layout, dst->layout, g_engine, &remap));
+  if (g_size > 1 && g_rank == g_size - 1)
+    CHECK_OK(ferry_remap_set_map_on(remap, FERRY_MAP_ON_SRC));
+  if (g_size > 1)
+    expect_error(ferry_remap_setup(remap), FERRY_ERR_ARG, "the ranks pass different map_on",
+                 "map_on differs between ranks");
+  CHECK_OK(ferry_remap_destroy(&remap));
+
   /* A source layout of the wrong size: the remap's setup fails on every rank. */
   ferry_layout* wrong = NULL;
   CHECK_OK(ferry_layout_create_none(SRC_SIZE + 1, &wrong));

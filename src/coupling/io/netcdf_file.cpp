@@ -15,7 +15,7 @@ namespace {
 std::string open_hint(int status, bool creating) {
   if (creating)
     return "Check that the directory exists and is writable, and that the disk is not full";
-  if (status == ENOENT) return "Check the path; the file is written by an earlier run";
+  if (status == ENOENT) return "Check the path and the working directory";
   if (status == EACCES) return "Check the file's permissions";
   if (status == NC_ENOTNC) return "The file is not a NetCDF file; check the path";
   return "Check that the file is a complete NetCDF file (an interrupted run may leave a "
