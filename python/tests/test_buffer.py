@@ -111,9 +111,7 @@ def test_lossy_reader_gets_the_newest_steps_and_counts_the_lost(comm, roles):
     shape = (8, 4)
     if index is not None:
         box = band(shape, requesters, index)
-        buffer = ferry.TimeSeriesBuffer.expose(
-            comm, shape, box, "int64", capacity=3, mode="lossy"
-        )
+        buffer = ferry.TimeSeriesBuffer.expose(comm, shape, box, "int64", capacity=3, mode="lossy")
         comm.Barrier()  # the workers have attached
         for step in range(10):
             buffer.load(values(shape, box, step, np.int64), step)  # never waits
@@ -216,5 +214,5 @@ def test_bad_arguments_raise_clear_errors_on_every_rank(comm, roles):
         reader.done()
         raises_everywhere(ferry.Errc.STATE, "after done", lambda: reader.read(out))
         del reader
-    del buffer
+    buffer = None  # destroys it; the lambdas above still name the variable
     group_comm.Free()

@@ -285,7 +285,9 @@ def test_grid_metadata_of_a_partition(comm, who, shared_dir):
 
     short = error_of(coupler.set_coordinates, lon, lat[:-1])
     assert short.code == ferry.Errc.ARG_SIZE
-    assert str(short).startswith(f"Coupler.set_coordinates: lat has {n - 1} values on rank {comm.rank}")
+    assert str(short).startswith(
+        f"Coupler.set_coordinates: lat has {n - 1} values on rank {comm.rank}"
+    )
     flat = error_of(coupler.set_corners, 4, corner_lon.ravel(), corner_lat.ravel())
     assert flat.code == ferry.Errc.ARG_SIZE and "Coupler.set_corners: lon" in str(flat)
     few = error_of(coupler.set_corners, 2, corner_lon[:, :2].copy(), corner_lat[:, :2].copy())
