@@ -1,8 +1,9 @@
 ! module ferry_regrid_mod: regridding outside the coupler (docs/user/regrid.md) for
 ! Fortran 2018, over the C API (ferry/regrid.h) through iso_c_binding: remapping
 ! weights read from SCRIP or ESMF files, given as links or computed from the grids'
-! coordinates, and their application to fields in parallel. Named _mod because its
-! types are ferry_weights and ferry_remap, as in C.
+! coordinates, their application to fields in parallel, and the cell areas,
+! fractions and masks the weights carry (for module ferry_conservation_mod). Named
+! _mod because its types are ferry_weights and ferry_remap, as in C.
 !
 ! As in module ferry: routines end with `integer, intent(out) :: ierr`, sizes and
 ! ids are integer(int64), and point ids (rows, columns, first_row) are 0-based global
@@ -16,12 +17,13 @@
 ! one rank fails the call on every rank with FERRY_ERR_ARG_SIZE and the same message.
 module ferry_regrid_mod
   use, intrinsic :: iso_c_binding
-  use ferry, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE, ferry_layout, ferry_layout_local_size, &
-    ferry_error_message
-  use ferry_argument_error, only: fail => ferry_record_argument_error, &
-    agree => ferry_agree_argument_error
+  use ferry, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE, FERRY_GRID_SRC, FERRY_GRID_DST, &
+    ferry_layout, ferry_layout_local_size
+  use ferry_argument_error, only: fail => ferry_record_argument_error
   use ferry_argument_checks, only: room
   use ferry_c_arrays, only: fortran_string
+  use ferry_collective_checks, only: array_check, check_count, check_per_point, check_shape, &
+    layout_points, agree_checks
   implicit none
   private
 
@@ -33,10 +35,12 @@ module ferry_regrid_mod
 
   !> A remap (ferry_remap* in C), its number of fields (the length apply and begin
   !> expect for their arrays of c_loc() pointers; 1 until a field is added) and the
-  !> points of this rank's destination layout (the length of a destination mask).
+  !> points of this rank's source and destination layouts (the length of a
+  !> destination mask, and of the point data of either grid).
   type, public :: ferry_remap
     type(c_ptr) :: ptr = c_null_ptr
     integer :: fields = 1
+    integer(c_int64_t) :: src_points = 0
     integer(c_int64_t) :: dst_points = 0
   end type ferry_remap
 
@@ -47,15 +51,8 @@ module ferry_regrid_mod
   public :: ferry_remap_create, ferry_remap_add_field, ferry_remap_set_map_on
   public :: ferry_remap_set_mode, ferry_remap_set_fill_value, ferry_remap_set_dst_mask
   public :: ferry_remap_set_option, ferry_remap_setup, ferry_remap_apply, ferry_remap_begin
-  public :: ferry_remap_end, ferry_remap_get_traffic, ferry_remap_destroy
-
-  ! The first problem found with the arrays of a collective call on this rank
-  ! (code FERRY_SUCCESS if none), in the words of ferry_agree_argument_error.
-  type :: array_check
-    integer :: code = FERRY_SUCCESS
-    character(len=200) :: problem = ''
-    character(len=300) :: rest = ''
-  end type array_check
+  public :: ferry_remap_end, ferry_remap_get_traffic, ferry_remap_get_point_data
+  public :: ferry_remap_destroy
 
   ! The C API, and the shims of ferry_regrid_f.cpp (suffix _f) for the calls that take
   ! a communicator.
@@ -236,6 +233,16 @@ module ferry_regrid_mod
       integer(c_int64_t), intent(out) :: messages, bytes
       integer(c_int) :: ierr
     end function c_get_traffic
+    function c_get_point_data(remap, grid, area, frac, mask, present) &
+        bind(C, name='ferry_remap_get_point_data') result(ierr)
+      import :: c_double, c_int, c_ptr
+      type(c_ptr), value :: remap
+      integer(c_int), value :: grid
+      real(c_double), intent(inout), optional :: area(*), frac(*)
+      integer(c_int), intent(inout), optional :: mask(*)
+      integer(c_int), intent(out) :: present
+      integer(c_int) :: ierr
+    end function c_get_point_data
     function c_remap_destroy(remap) bind(C, name='ferry_remap_destroy') result(ierr)
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: remap
@@ -281,7 +288,7 @@ contains
     call check_count(check, 'values', size(values, kind=c_int64_t), count, per_link)
     if (present(order)) &
       call check_count(check, 'order', size(order, kind=c_int64_t), count, per_link)
-    call agree(comm, routine, check%code, trim(check%problem), trim(check%rest), ierr)
+    call agree_checks(comm, routine, check, ierr)
     if (ierr /= FERRY_SUCCESS) return
     ierr = c_from_links(int(comm, c_int), src_size, dst_size, count, rows, cols, values, order, &
                         weights%ptr)
@@ -317,7 +324,7 @@ contains
     type(array_check) :: check
     call check_points(check, 'src', src, src_lon, src_lat, src_mask)
     call check_points(check, 'dst', dst, dst_lon, dst_lat, dst_mask)
-    call agree(comm, routine, check%code, trim(check%problem), trim(check%rest), ierr)
+    call agree_checks(comm, routine, check, ierr)
     if (ierr /= FERRY_SUCCESS) return
     ierr = c_nearest_neighbour(int(comm, c_int), src%ptr, src_lon, src_lat, src_mask, dst%ptr, &
                                dst_lon, dst_lat, dst_mask, int(neighbours, c_int), &
@@ -341,7 +348,7 @@ contains
     type(array_check) :: check
     call check_points(check, 'src', src, src_lon, src_lat, src_mask)
     call check_points(check, 'dst', dst, dst_lon, dst_lat, dst_mask)
-    call agree(comm, routine, check%code, trim(check%problem), trim(check%rest), ierr)
+    call agree_checks(comm, routine, check, ierr)
     if (ierr /= FERRY_SUCCESS) return
     ierr = c_bilinear(int(comm, c_int), src%ptr, src_lon, src_lat, src_mask, dst%ptr, dst_lon, &
                       dst_lat, dst_mask, nx, merge(1_c_int, 0_c_int, periodic), weights%ptr)
@@ -366,7 +373,7 @@ contains
     type(array_check) :: check
     call check_cells(check, 'src', src, src_corners, src_corner_lon, src_corner_lat, src_mask)
     call check_cells(check, 'dst', dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask)
-    call agree(comm, routine, check%code, trim(check%problem), trim(check%rest), ierr)
+    call agree_checks(comm, routine, check, ierr)
     if (ierr /= FERRY_SUCCESS) return
     ierr = c_conservative(int(comm, c_int), src%ptr, int(src_corners, c_int), src_corner_lon, &
                           src_corner_lat, src_mask, dst%ptr, int(dst_corners, c_int), &
@@ -443,6 +450,7 @@ contains
     integer, intent(out) :: ierr
     ierr = c_remap_create(int(comm, c_int), weights%ptr, src%ptr, dst%ptr, &
                           trim(engine) // c_null_char, remap%ptr)
+    if (ierr == FERRY_SUCCESS) call ferry_layout_local_size(src, remap%src_points, ierr)
     if (ierr == FERRY_SUCCESS) call ferry_layout_local_size(dst, remap%dst_points, ierr)
   end subroutine ferry_remap_create
 
@@ -575,43 +583,74 @@ contains
     ierr = c_get_traffic(remap%ptr, messages, bytes)
   end subroutine ferry_remap_get_traffic
 
+  !> After setup, not collective: what the weights (a file's *_grid_area, *_grid_frac
+  !> and *_grid_imask; those of ferry_weights_conservative) give of grid
+  !> (FERRY_GRID_SRC or FERRY_GRID_DST) at the points of this rank's layout of that
+  !> grid, in layout order: cell areas, fractions and masks (1 = active, 0 = masked),
+  !> for ferry_conserve (module ferry_conservation_mod). Each array is optional and
+  !> needs room for the layout's local size (remap%src_points or remap%dst_points);
+  !> present gets the FERRY_POINT_* flags of those the weights have, the same on every
+  !> rank. Only those are written; the others are left as they are.
+  subroutine ferry_remap_get_point_data(remap, grid, area, frac, mask, present, ierr)
+    ! The argument `present` (C's name) hides the intrinsic of that name here: the
+    ! optional arguments are looked at by point_data_room and set_optional instead.
+    type(ferry_remap), intent(in) :: remap
+    integer, intent(in) :: grid
+    real(c_double), intent(inout), optional :: area(:), frac(:)
+    integer(c_int), intent(inout), optional :: mask(:)
+    integer, intent(out), optional :: present
+    integer, intent(out) :: ierr
+    integer(c_int) :: flags
+    flags = 0
+    if (point_data_room(remap, grid, ierr, area, frac, mask)) &
+      ierr = c_get_point_data(remap%ptr, int(grid, c_int), area, frac, mask, flags)
+    if (ierr /= FERRY_SUCCESS) flags = 0
+    call set_optional(present, int(flags))
+  end subroutine ferry_remap_get_point_data
+
+  ! True if each array given to ferry_remap_get_point_data has room for the points of
+  ! its grid on this rank; else records the error. A remap without a handle or a grid
+  ! that is neither is left to C.
+  logical function point_data_room(remap, grid, ierr, area, frac, mask) result(ok)
+    type(ferry_remap), intent(in) :: remap
+    integer, intent(in) :: grid
+    integer, intent(out) :: ierr
+    real(c_double), intent(in), optional :: area(:), frac(:)
+    integer(c_int), intent(in), optional :: mask(:)
+    character(len=*), parameter :: routine = 'ferry_remap_get_point_data'
+    integer(c_int64_t) :: n
+    ok = .true.
+    ierr = FERRY_SUCCESS
+    if (.not. c_associated(remap%ptr)) return
+    if (grid == FERRY_GRID_SRC) then
+      n = remap%src_points
+    else if (grid == FERRY_GRID_DST) then
+      n = remap%dst_points
+    else
+      return
+    end if
+    if (present(area)) ok = room(size(area, kind=c_int64_t), n, routine, 'area', ierr)
+    if (ok .and. present(frac)) ok = room(size(frac, kind=c_int64_t), n, routine, 'frac', ierr)
+    if (ok .and. present(mask)) ok = room(size(mask, kind=c_int64_t), n, routine, 'mask', ierr)
+  end function point_data_room
+
+  ! out = value, if out is present.
+  subroutine set_optional(out, value)
+    integer, intent(out), optional :: out
+    integer, intent(in) :: value
+    if (present(out)) out = value
+  end subroutine set_optional
+
   subroutine ferry_remap_destroy(remap, ierr)
     type(ferry_remap), intent(inout) :: remap
     integer, intent(out) :: ierr
     ierr = c_remap_destroy(remap%ptr)
     remap%fields = 1
+    remap%src_points = 0
     remap%dst_points = 0
   end subroutine ferry_remap_destroy
 
   ! ---- Checks of the collective calls' arrays ----
-
-  ! Notes that array `name` has `actual` elements instead of `expected` (`why`),
-  ! unless an earlier problem was found.
-  subroutine check_count(check, name, actual, expected, why)
-    type(array_check), intent(inout) :: check
-    character(len=*), intent(in) :: name, why
-    integer(c_int64_t), intent(in) :: actual, expected
-    if (check%code /= FERRY_SUCCESS .or. actual == expected) return
-    check%code = FERRY_ERR_ARG_SIZE
-    write (check%problem, '(a,a,i0,a)') name, ' has ', actual, ' elements'
-    write (check%rest, '(a,i0,a)') ', expected ', expected, why
-  end subroutine check_count
-
-  ! This rank's number of points of the layout of grid `side` ('src' or 'dst'); a
-  ! layout that cannot be read is the problem found.
-  subroutine layout_points(check, side, layout, points)
-    type(array_check), intent(inout) :: check
-    character(len=*), intent(in) :: side
-    type(ferry_layout), intent(in) :: layout
-    integer(c_int64_t), intent(out) :: points
-    integer :: ierr
-    points = 0
-    call ferry_layout_local_size(layout, points, ierr)
-    if (check%code /= FERRY_SUCCESS .or. ierr == FERRY_SUCCESS) return
-    check%code = ierr
-    check%problem = 'the layout ' // side
-    check%rest = ' is not usable: ' // ferry_error_message()
-  end subroutine layout_points
 
   ! The arrays of a grid of points: lon, lat and mask have the layout's local size.
   subroutine check_points(check, side, layout, lon, lat, mask)
@@ -620,16 +659,12 @@ contains
     type(ferry_layout), intent(in) :: layout
     real(c_double), intent(in) :: lon(:), lat(:)
     integer(c_int), intent(in), optional :: mask(:)
-    character(len=*), parameter :: why = ', the local size of layout '
-    character(len=*), parameter :: fix = '. Give one value per point of the layout, in ' // &
-                                          'layout order'
     integer(c_int64_t) :: n
     call layout_points(check, side, layout, n)
-    call check_count(check, side // '_lon', size(lon, kind=c_int64_t), n, why // side // fix)
-    call check_count(check, side // '_lat', size(lat, kind=c_int64_t), n, why // side // fix)
+    call check_per_point(check, side // '_lon', size(lon, kind=c_int64_t), n, side)
+    call check_per_point(check, side // '_lat', size(lat, kind=c_int64_t), n, side)
     if (present(mask)) &
-      call check_count(check, side // '_mask', size(mask, kind=c_int64_t), n, &
-                       why // side // fix)
+      call check_per_point(check, side // '_mask', size(mask, kind=c_int64_t), n, side)
   end subroutine check_points
 
   ! The arrays of a grid of cells: corner_lon and corner_lat have the shape (corners,
@@ -642,26 +677,19 @@ contains
     real(c_double), intent(in) :: corner_lon(:, :), corner_lat(:, :)
     integer(c_int), intent(in), optional :: mask(:)
     integer(c_int64_t) :: n
+    character(len=:), allocatable :: why
     call layout_points(check, side, layout, n)
+    why = ': (' // side // '_corners, cells of layout ' // side // '), in layout order'
     if (corners >= 1) then
-      call check_shape(side // '_corner_lon', shape(corner_lon, kind=c_int64_t))
-      call check_shape(side // '_corner_lat', shape(corner_lat, kind=c_int64_t))
+      call check_shape(check, side // '_corner_lon', shape(corner_lon, kind=c_int64_t), &
+                       [int(corners, c_int64_t), n], why)
+      call check_shape(check, side // '_corner_lat', shape(corner_lat, kind=c_int64_t), &
+                       [int(corners, c_int64_t), n], why)
     end if
     if (present(mask)) &
       call check_count(check, side // '_mask', size(mask, kind=c_int64_t), n, &
                        ', the local size of layout ' // side // '. Give one value per ' // &
                        'cell of the layout, in layout order')
-  contains
-    subroutine check_shape(name, extents)
-      character(len=*), intent(in) :: name
-      integer(c_int64_t), intent(in) :: extents(2)
-      if (check%code /= FERRY_SUCCESS .or. all(extents == [int(corners, c_int64_t), n])) return
-      check%code = FERRY_ERR_ARG_SIZE
-      write (check%problem, '(a,a,i0,a,i0,a)') name, ' has the shape (', extents(1), ', ', &
-        extents(2), ')'
-      write (check%rest, '(a,i0,a,i0,a)') ', expected (', corners, ', ', n, &
-        '): (' // side // '_corners, cells of layout ' // side // '), in layout order'
-    end subroutine check_shape
   end subroutine check_cells
 
 end module ferry_regrid_mod

@@ -23,5 +23,6 @@ NB_MODULE(_core, m) {
   py::bind_coupler(m);
   py::bind_buffer(m);
   py::bind_halo(m);
+  py::bind_conservation(m);  // before Remap, whose src_points are GridPointData
   py::bind_regrid(m);
 }

@@ -57,6 +57,12 @@ enum {
   FERRY_NORMALISATION_DESTAREA = 1  /* the fraction of the cell covered */
 };
 
+/* Which grid of a remap (ferry_remap_get_point_data). */
+enum { FERRY_GRID_SRC = 0, FERRY_GRID_DST = 1 };
+
+/* What the weights give of a grid's points, as flags (ferry_remap_get_point_data). */
+enum { FERRY_POINT_AREA = 1, FERRY_POINT_FRAC = 2, FERRY_POINT_MASK = 4 };
+
 typedef struct ferry_weights ferry_weights;
 typedef struct ferry_remap ferry_remap;
 
@@ -170,6 +176,15 @@ int ferry_remap_begin(ferry_remap* remap, const void* const* src, void* const* d
 int ferry_remap_end(ferry_remap* remap);
 /* After setup, not collective: what one apply of every field sends from this rank. */
 int ferry_remap_get_traffic(const ferry_remap* remap, int64_t* messages, int64_t* bytes);
+/* After setup, not collective: what the weights (a file's *_grid_area, *_grid_frac,
+ * *_grid_imask; the conservative weight functions' areas, fractions and masks) give of
+ * `grid` (FERRY_GRID_SRC or FERRY_GRID_DST) at the points of this rank's layout of
+ * that grid, in layout order: cell areas, fractions, masks (1 = active, 0 = masked).
+ * *present (may be NULL) gets the FERRY_POINT_* flags of those the weights have, the
+ * same on every rank; only those are written. Any output pointer may be NULL. For
+ * ferry_conserve (ferry/conservation.h). */
+int ferry_remap_get_point_data(const ferry_remap* remap, int grid, double* area, double* frac,
+                               int* mask, int* present);
 int ferry_remap_destroy(ferry_remap** remap);
 
 #ifdef __cplusplus

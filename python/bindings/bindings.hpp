@@ -19,6 +19,9 @@ void bind_coupler(nb::module_& m);
 void bind_buffer(nb::module_& m);
 /// ferry.Halo, ferry.CellGraph, ferry.GeodesicMesh and ferry.partition_cells.
 void bind_halo(nb::module_& m);
+/// ferry.SumMethod, ferry.Conserve, ferry.GridPointData, ferry.global_sums and
+/// ferry.conserve.
+void bind_conservation(nb::module_& m);
 /// ferry.Weights, ferry.Remap, ferry.GridPoints, ferry.GridCells, ferry.MapOn,
 /// ferry.RemapMode and the online weight functions.
 void bind_regrid(nb::module_& m);

@@ -3,14 +3,13 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 
+#include "bindings/arguments.hpp"
 #include "bindings/datatypes.hpp"
 #include "ferry/error.hpp"
 
 namespace ferry::python {
 
 namespace {
-
-std::string repr_text(nb::handle value) { return nb::cast<std::string>(nb::repr(value)); }
 
 // "(2, 3)", "(4,)" as Python prints a shape; "n" for an extent of any size (-1).
 std::string shape_text(const std::vector<std::int64_t>& shape) {

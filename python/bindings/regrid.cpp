@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "bindings/arguments.hpp"
 #include "bindings/bindings.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/engine_options.hpp"
@@ -32,45 +33,10 @@ using namespace nb::literals;
 
 namespace {
 
-std::string repr_text(nb::handle value) { return nb::cast<std::string>(nb::repr(value)); }
-
-// An enumerator from Python: the enum itself or one of its lower-case names, the
-// words of the configuration file ("dst", "bfb").
-template <class Enum>
-Enum enum_from_python(nb::handle value, std::initializer_list<std::pair<const char*, Enum>> names,
-                      const std::string& what) {
-  Enum result{};
-  if (nb::try_cast(value, result, false)) return result;
-  std::string known;
-  for (const auto& [name, enumerator] : names) {
-    if (nb::isinstance<nb::str>(value) && nb::cast<std::string>(value) == name) return enumerator;
-    known += (known.empty() ? "\"" : ", \"") + std::string(name) + "\"";
-  }
-  throw Error(Errc::Arg, what + " is " + repr_text(value) + "; use one of " + known);
-}
-
-// A copy of `values` as a C-ordered NumPy array of `dtype` (lists, other dtypes and
-// strided arrays are converted); raises Errc::Arg unless it has `ndim` dimensions.
-template <class T>
-nb::ndarray<const T, nb::c_contig> numpy_copy(nb::handle values, const char* dtype,
-                                              std::size_t ndim, const std::string& what) {
-  nb::object array;
-  try {
-    array = nb::module_::import_("numpy").attr("ascontiguousarray")(values, "dtype"_a = dtype);
-  } catch (const nb::python_error& e) {
-    throw Error(Errc::Arg, what + " cannot be read as " + dtype + " values: " + e.what());
-  }
-  nb::ndarray<const T, nb::c_contig> result;
-  if (!nb::try_cast(array, result, false) || result.ndim() != ndim)
-    throw Error(Errc::Arg, what + " must be a " + std::to_string(ndim) + "-D array of " + dtype +
-                               " values; got shape " + repr_text(array.attr("shape")));
-  return result;
-}
-
 template <class T>
 std::vector<T> values_from_python(nb::handle values, const char* dtype, std::size_t ndim,
                                   const std::string& what) {
-  const auto array = numpy_copy<T>(values, dtype, ndim, what);
+  const auto array = numpy_array<T>(values, dtype, {ndim}, what);
   return std::vector<T>(array.data(), array.data() + array.size());
 }
 
@@ -88,8 +54,8 @@ GridPoints make_grid_points(const Layout& layout, nb::handle lon, nb::handle lat
 
 GridCells make_grid_cells(const Layout& layout, nb::handle corner_lon, nb::handle corner_lat,
                           nb::handle mask) {
-  const auto lon = numpy_copy<double>(corner_lon, "float64", 2, "GridCells: corner_lon");
-  const auto lat = numpy_copy<double>(corner_lat, "float64", 2, "GridCells: corner_lat");
+  const auto lon = numpy_array<double>(corner_lon, "float64", {2}, "GridCells: corner_lon");
+  const auto lat = numpy_array<double>(corner_lat, "float64", {2}, "GridCells: corner_lat");
   if (lon.shape(0) != lat.shape(0) || lon.shape(1) != lat.shape(1))
     throw Error(Errc::ArgSize, "GridCells: corner_lon has shape (" + std::to_string(lon.shape(0)) +
                                    ", " + std::to_string(lon.shape(1)) + "), corner_lat (" +
@@ -245,6 +211,9 @@ class RemapBinding {
 
   nb::dict traffic() const { return traffic_to_python(remap_->traffic()); }
 
+  const GridPointData& src_points() const { return remap_->src_points(); }
+  const GridPointData& dst_points() const { return remap_->dst_points(); }
+
  private:
   FieldBuffers buffers(const std::string& function, nb::handle src, nb::handle dst) const {
     return field_buffers({function, rank_, src_points_, dst_points_}, remap_->fields(), src, dst,
@@ -383,6 +352,12 @@ void bind_regrid(nb::module_& m) {
                    "Global ids of the destination rows this rank applies (int64, ascending).")
       .def_prop_ro("fields", &RemapBinding::fields,
                    "The fields: a list of (numpy.dtype, components).")
+      .def_prop_ro("src_points", &RemapBinding::src_points, nb::rv_policy::reference_internal,
+                   "The weights' source grid data (GridPointData: area, frac, mask) at this\n"
+                   "rank's source layout points, in its order.")
+      .def_prop_ro("dst_points", &RemapBinding::dst_points, nb::rv_policy::reference_internal,
+                   "The weights' destination grid data (GridPointData) at this rank's\n"
+                   "destination layout points, in its order.")
       .def("traffic", &RemapBinding::traffic,
            "What one apply() of every field sends from this rank: a dict of messages,\n"
            "bytes and rounds.");

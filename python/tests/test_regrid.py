@@ -10,28 +10,13 @@ import os
 import numpy as np
 import pytest
 from agreed_errors import raises_everywhere
+from lonlat_grids import centres, corners
 from mpi4py import MPI
 
 import ferry
 
 SRC_NX, SRC_NY = 36, 18  # 10-degree cell centres
 DST_NX, DST_NY = 24, 12  # 15-degree cell centres
-
-
-def centres(nx, ny):
-    """Longitude and latitude of every point of a regular grid, global id j * nx + i."""
-    lon = (np.arange(nx) + 0.5) * 360.0 / nx
-    lat = -90.0 + (np.arange(ny) + 0.5) * 180.0 / ny
-    return np.tile(lon, ny), np.repeat(lat, nx)
-
-
-def corners(nx, ny):
-    """The four corners of every cell, counter-clockwise from the south-west: (cells, 4)."""
-    west = np.tile(np.arange(nx) * 360.0 / nx, ny)
-    east = west + 360.0 / nx
-    south = np.repeat(-90.0 + np.arange(ny) * 180.0 / ny, nx)
-    north = south + 180.0 / ny
-    return np.stack([west, east, east, west], 1), np.stack([south, south, north, north], 1)
 
 
 def points(layout, nx, ny):

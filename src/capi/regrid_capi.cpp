@@ -3,6 +3,7 @@
 //
 // The collective functions copy their C arrays inside agree_on, so a NULL array on one
 // rank fails every rank alike before the library's own collectives start.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "capi/c_arrays.hpp"
+#include "capi/c_enums.hpp"
 #include "capi/firewall.hpp"
 #include "capi/setup_state.hpp"
 #include "capi/layout_handle.hpp"
@@ -40,6 +42,7 @@ using ferry::detail::check_not_set_up;
 using ferry::detail::copied;
 using ferry::detail::copy_out;
 using ferry::detail::deref;
+using ferry::detail::enumerator;
 using ferry::detail::guarded;
 using ferry::detail::output;
 using ferry::detail::set_engine_option;
@@ -83,14 +86,6 @@ ferry::GridCells grid_cells(const ferry_layout* layout, int corners, const doubl
       l, corners, copied(corner_lon, n * corners, function, (side + " corner_lon").c_str()),
       copied(corner_lat, n * corners, function, (side + " corner_lat").c_str()),
       mask ? copied(mask, n, function, (side + " mask").c_str()) : std::vector<std::int32_t>{}};
-}
-
-// An enumerator of the C API, checked against its range.
-template <class Enum>
-Enum enumerator(int value, int last, const char* function, const char* what, const char* names) {
-  FERRY_CHECK(value >= 0 && value <= last, ferry::Errc::Arg, function, ": unknown ", what, " ",
-              value, ". Use ", names);
-  return static_cast<Enum>(value);
 }
 
 ferry_remap& unbuilt(ferry_remap* remap, const char* function) {
@@ -377,6 +372,31 @@ int ferry_remap_get_traffic(const ferry_remap* remap, int64_t* messages, int64_t
     const auto traffic = built(remap, "ferry_remap_get_traffic").traffic();
     if (messages) *messages = traffic.messages;
     if (bytes) *bytes = traffic.bytes;
+  });
+}
+
+int ferry_remap_get_point_data(const ferry_remap* remap, int grid, double* area, double* frac,
+                               int* mask, int* present) {
+  const char* function = "ferry_remap_get_point_data";
+  return guarded(function, [&] {
+    const ferry::Remap& r = built(remap, function);
+    const int side =
+        enumerator<int>(grid, FERRY_GRID_DST, function, "grid", "FERRY_GRID_SRC or FERRY_GRID_DST");
+    const ferry::GridPointData& points = side == FERRY_GRID_SRC ? r.src_points() : r.dst_points();
+    int flags = 0;
+    if (points.area) {
+      flags |= FERRY_POINT_AREA;
+      if (area) std::copy(points.area->begin(), points.area->end(), area);
+    }
+    if (points.frac) {
+      flags |= FERRY_POINT_FRAC;
+      if (frac) std::copy(points.frac->begin(), points.frac->end(), frac);
+    }
+    if (points.mask) {
+      flags |= FERRY_POINT_MASK;
+      if (mask) std::copy(points.mask->begin(), points.mask->end(), mask);
+    }
+    if (present) *present = flags;
   });
 }
 

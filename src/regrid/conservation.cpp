@@ -20,17 +20,17 @@ bool is_multiplicative(Conserve method) {
 }
 
 void check_grid(const char* side, const ConserveGrid& grid, const double* values) {
-  FERRY_CHECK(grid.points != nullptr && grid.ids != nullptr, Errc::Arg, "conserve: the ",
+  FERRY_CHECK(grid.points != nullptr && grid.ids != nullptr, Errc::Arg, "ferry::conserve: the ",
               side, " grid has no point data or no ids. Pass Remap::", side,
               "_points() and the ids of the ", side, " layout");
   const GridPointData& data = *grid.points;
   const std::size_t n = grid.ids->size();
-  FERRY_CHECK(data.area.has_value(), Errc::Arg, "conserve: the ", side,
+  FERRY_CHECK(data.area.has_value(), Errc::Arg, "ferry::conserve: the ", side,
               " grid has no cell areas; the weight file or the caller must provide them");
-  FERRY_CHECK(n == 0 || values != nullptr, Errc::Arg, "conserve: the ", side,
+  FERRY_CHECK(n == 0 || values != nullptr, Errc::Arg, "ferry::conserve: the ", side,
               " values are null on a rank holding ", n, " points");
   const auto check_size = [&](const char* what, std::size_t size) {
-    FERRY_CHECK(size == n, Errc::ArgSize, "conserve: ", side, " ", what, " has ", size,
+    FERRY_CHECK(size == n, Errc::ArgSize, "ferry::conserve: ", side, " ", what, " has ", size,
                 " values, expected ", n, " (one per id)");
   };
   check_size("area", data.area->size());
@@ -76,7 +76,7 @@ void conserve(MPI_Comm comm, Conserve method, SumMethod sum, int components,
               const ConserveGrid& src, const double* src_values, const ConserveGrid& dst,
               double* dst_values) {
   detail::agree_on(Comm::view(comm), [&] {
-    FERRY_CHECK(components >= 1, Errc::Arg, "conserve: components is ", components,
+    FERRY_CHECK(components >= 1, Errc::Arg, "ferry::conserve: components is ", components,
                 ", expected at least 1");
     check_grid("src", src, src_values);
     check_grid("dst", dst, dst_values);

@@ -20,7 +20,7 @@ std::vector<double> global_sums(MPI_Comm comm, SumMethod method, int count,
                                 std::size_t points, const double* values,
                                 const std::int64_t* ids) {
   // count and method are the same on every rank, so these raise everywhere alike.
-  FERRY_CHECK(count >= 1, Errc::Arg, "global_sums: count is ", count,
+  FERRY_CHECK(count >= 1, Errc::Arg, "ferry::global_sums: count is ", count,
               ", expected at least 1 sum");
   using namespace regrid::detail;
   switch (method) {
@@ -30,7 +30,7 @@ std::vector<double> global_sums(MPI_Comm comm, SumMethod method, int count,
     case SumMethod::Ddpdd: return sum_ddpdd(comm, count, points, values);
     case SumMethod::Reprosum: return sum_reprosum(comm, count, points, values);
   }
-  throw Error(Errc::Arg, detail::cat("global_sums: unknown method ",
+  throw Error(Errc::Arg, detail::cat("ferry::global_sums: unknown method ",
                                      static_cast<int>(method),
                                      "; expected a ferry::SumMethod"));
 }

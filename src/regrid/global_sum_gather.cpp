@@ -26,15 +26,15 @@ void share(MPI_Comm comm, Verdict& verdict) {
   verdict = {data[0], data[1]};
   const auto code = static_cast<Errc>(verdict.code);
   if (code == Errc::Arg)
-    throw Error(code, ferry::detail::cat("global_sums: rank ", verdict.value,
+    throw Error(code, ferry::detail::cat("ferry::global_sums: rank ", verdict.value,
                                          " holds points but passed no ids; gather adds the "
                                          "terms by global id. Pass the ids of the points"));
   if (code == Errc::Overflow)
-    throw Error(code, ferry::detail::cat("global_sums: gather would collect ", verdict.value,
+    throw Error(code, ferry::detail::cat("ferry::global_sums: gather would collect ", verdict.value,
                                          " values on rank 0, more than INT_MAX. Use "
                                          "reprosum, which is reproducible too"));
   if (code == Errc::Duplicate)
-    throw Error(code, ferry::detail::cat("global_sums: id ", verdict.value,
+    throw Error(code, ferry::detail::cat("ferry::global_sums: id ", verdict.value,
                                          " is held more than once; gather needs each "
                                          "global id on one rank only"));
 }

@@ -125,7 +125,7 @@ std::vector<double> sum_reprosum(MPI_Comm comm, int count, std::size_t points,
   FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, local, 2, MPI_INT, MPI_MAX, comm));
   if (local[1] != 0)
     throw Error(Errc::Arg,
-                ferry::detail::cat("global_sums: reprosum needs finite terms; rank ",
+                ferry::detail::cat("ferry::global_sums: reprosum needs finite terms; rank ",
                                    local[1] - 1,
                                    " holds a NaN or an infinity. Check the field, or use "
                                    "lsum8, which lets it propagate"));

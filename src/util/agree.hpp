@@ -1,10 +1,16 @@
 // Agreeing on setup errors across ranks, so every rank fails the same way.
 #pragma once
 
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <new>
 #include <optional>
+#include <vector>
 
 #include "ferry/comm.hpp"
 #include "ferry/error.hpp"
+#include "util/check.hpp"
 
 namespace ferry::detail {
 
@@ -13,19 +19,68 @@ namespace ferry::detail {
 /// otherwise returns. One MPI_Allreduce when nobody failed.
 void agree(const Comm& comm, const std::optional<Error>& local);
 
+/// Runs `step` on this rank: the ferry::Error (or allocation failure) it threw, if any.
+template <class Step>
+std::optional<Error> error_of(const Comm& comm, Step&& step) {
+  try {
+    step();
+  } catch (const Error& e) {
+    return e;
+  } catch (const std::bad_alloc&) {
+    return Error(Errc::NoMemory, "out of memory while setting up", comm.rank());
+  }
+  return std::nullopt;
+}
+
 /// Collective: runs `step` and agrees on whether it threw a ferry::Error (or an
 /// allocation failure) on any rank.
 template <class Step>
 void agree_on(const Comm& comm, Step&& step) {
-  std::optional<Error> local;
-  try {
-    step();
-  } catch (const Error& e) {
-    local = e;
-  } catch (const std::bad_alloc&) {
-    local = Error(Errc::NoMemory, "out of memory while setting up", comm.rank());
+  agree(comm, error_of(comm, step));
+}
+
+/// In agree_with_spread: a rank that accepts any value of a setting (an empty array
+/// fits any number of columns).
+inline constexpr std::int64_t kAnyValue = std::numeric_limits<std::int64_t>::min();
+
+/// The lowest and highest value of a setting over the ranks (both kAnyValue when every
+/// rank accepts any).
+struct ValueSpread {
+  std::int64_t lowest;
+  std::int64_t highest;
+  bool same() const { return lowest == highest; }
+};
+
+/// Collective: agree() on `local` and, in the same MPI_Allreduce, the spread of each of
+/// `values` (this rank's; kAnyValue: any) over the ranks, for settings that every rank
+/// must pass alike. The caller raises on a spread (the same on every rank), in its
+/// own words.
+std::vector<ValueSpread> agree_with_spread(const Comm& comm, const std::optional<Error>& local,
+                                           const std::vector<std::int64_t>& values);
+
+/// A value every rank must pass alike (a method, a count), named for the error.
+struct SameSetting {
+  const char* name;
+  std::int64_t value;
+};
+
+/// Collective: runs `step`, agrees on whether it threw (as agree_on) and then that
+/// every rank passes the same `settings`, in one MPI_Allreduce: if one differs, every
+/// rank throws Errc::Arg "<where>: the ranks pass different <name> (from <min> to
+/// <max>). ...".
+template <class Step>
+void agree_on_same(const Comm& comm, const char* where,
+                   std::initializer_list<SameSetting> settings, Step&& step) {
+  std::vector<std::int64_t> values;
+  for (const SameSetting& s : settings) values.push_back(s.value);
+  const std::vector<ValueSpread> spread = agree_with_spread(comm, error_of(comm, step), values);
+  std::size_t i = 0;
+  for (const SameSetting& s : settings) {
+    FERRY_CHECK(spread[i].same(), Errc::Arg, where, ": the ranks pass different ", s.name,
+                " (from ", spread[i].lowest, " to ", spread[i].highest, "). Pass the same ",
+                s.name, " on every rank");
+    ++i;
   }
-  agree(comm, local);
 }
 
 }  // namespace ferry::detail

@@ -11,9 +11,12 @@
  * - A SCRIP write and read gives the same matrix bit for bit.
  * - Nearest neighbour (k = 1) between identical points copies every value; bilinear
  *   and conservative weights keep a constant; a destination mask gets the fill value.
+ * - Conservative weights give the remap both grids' cell areas, and ferry_conserve
+ *   with them restores the source's integral of a perturbed remapped field.
  * - Error codes, two of them from a wrong argument on one rank only, which every rank
  *   must report alike.
  * Run with --engine=NAME; every rank returns the same exit code. */
+#include <ferry/conservation.h>
 #include <ferry/regrid.h>
 #include <math.h>
 #include <mpi.h>
@@ -323,6 +326,71 @@ static void cell_corners(const ferry_layout* layout, int nx, int ny, double* lon
   free(ids);
 }
 
+/* The area of cell id of an nx x ny longitude-latitude grid on the unit sphere. */
+static double cell_area(int64_t id, int nx, int ny) {
+  const double pi = 3.14159265358979323846, dlat = pi / ny;
+  double south = -pi / 2 + dlat * (double)(id / nx);
+  return 2 * pi / nx * (sin(south + dlat) - sin(south));
+}
+
+/* Conservative weights carry both grids' areas, fractions and masks. A remapped
+ * field, shifted so it no longer conserves, regains the source's integral with
+ * ferry_conserve and the areas the remap gives. dst: cells of an 8 x 4 grid. */
+static void test_conserve_remapped(const ferry_weights* w, const Points* src, const Points* dst,
+                                   double* out) {
+  ferry_remap* remap = NULL;
+  CHECK_OK(ferry_remap_create(MPI_COMM_WORLD, w, src->layout, dst->layout, g_engine, &remap));
+  int present = -1;
+  expect_error(ferry_remap_get_point_data(remap, FERRY_GRID_SRC, NULL, NULL, NULL, &present),
+               FERRY_ERR_STATE, "not set up", "point data before setup");
+  CHECK_OK(ferry_remap_setup(remap));
+  expect_error(ferry_remap_get_point_data(remap, 2, NULL, NULL, NULL, &present), FERRY_ERR_ARG,
+               "unknown grid 2", "unknown grid");
+  double* area[2] = {malloc(((size_t)src->n + 1) * sizeof(double)),
+                     malloc(((size_t)dst->n + 1) * sizeof(double))};
+  double* frac = malloc(((size_t)dst->n + 1) * sizeof *frac);
+  int* mask = malloc(((size_t)dst->n + 1) * sizeof *mask);
+  CHECK_OK(ferry_remap_get_point_data(remap, FERRY_GRID_SRC, area[0], NULL, NULL, &present));
+  CHECK(present == (FERRY_POINT_AREA | FERRY_POINT_FRAC | FERRY_POINT_MASK), "present %d",
+        present);
+  CHECK_OK(ferry_remap_get_point_data(remap, FERRY_GRID_DST, area[1], frac, mask, NULL));
+  for (int64_t i = 0; i < src->n; ++i) {
+    double want = cell_area(src->ids[i], SRC_NX, SRC_NY);
+    CHECK(fabs(area[0][i] - want) <= 1e-12 * want, "source cell %lld: area %.17g, expected %.17g",
+          (long long)src->ids[i], area[0][i], want);
+  }
+  for (int64_t i = 0; i < dst->n; ++i) {
+    double want = cell_area(dst->ids[i], 8, 4);
+    CHECK(fabs(area[1][i] - want) <= 1e-12 * want && fabs(frac[i] - 1.0) <= 1e-12 && mask[i] == 1,
+          "destination cell %lld: area %.17g (expected %.17g), frac %.17g, mask %d",
+          (long long)dst->ids[i], area[1][i], want, frac[i], mask[i]);
+  }
+
+  double* in = malloc(((size_t)src->n + 1) * sizeof *in);
+  for (int64_t i = 0; i < src->n; ++i) in[i] = src_value(src->ids[i]);
+  const void* in_fields[1] = {in};
+  void* out_fields[1] = {out};
+  CHECK_OK(ferry_remap_apply(remap, in_fields, out_fields));
+  for (int64_t i = 0; i < dst->n; ++i) out[i] += 1.0;
+  CHECK_OK(ferry_conserve(MPI_COMM_WORLD, FERRY_CONSERVE_GLOBAL, FERRY_SUM_REPROSUM, 1,
+                          src->layout, area[0], NULL, NULL, in, dst->layout, area[1], NULL, NULL,
+                          out));
+  double integral[2];
+  const Points* grid[2] = {src, dst};
+  const double* values[2] = {in, out};
+  for (int side = 0; side < 2; ++side) {
+    double* terms = malloc(((size_t)grid[side]->n + 1) * sizeof *terms);
+    for (int64_t i = 0; i < grid[side]->n; ++i) terms[i] = area[side][i] * values[side][i];
+    CHECK_OK(ferry_global_sums(MPI_COMM_WORLD, FERRY_SUM_REPROSUM, 1, grid[side]->n, terms,
+                               NULL, &integral[side]));
+    free(terms);
+  }
+  CHECK(fabs(integral[1] - integral[0]) <= 1e-13 * fabs(integral[0]),
+        "conserved: destination integral %.17g, source %.17g", integral[1], integral[0]);
+  free(in), free(area[0]), free(area[1]), free(frac), free(mask);
+  CHECK_OK(ferry_remap_destroy(&remap));
+}
+
 static void test_conservative(const Points* src) {
   enum { NX = 8, NY = 4 };
   ferry_layout* cells = NULL;
@@ -342,6 +410,7 @@ static void test_conservative(const Points* src) {
   for (int64_t i = 0; i < dst.n; ++i)
     CHECK(fabs(out[i] - 1.0) <= 1e-13, "conservative: cell %lld: %.17g", (long long)dst.ids[i],
           out[i]);
+  test_conserve_remapped(w, src, &dst, out);
   free(out), free(src_lon), free(src_lat), free(dst_lon), free(dst_lat);
   CHECK_OK(ferry_weights_destroy(&w));
   free_points(&dst);
@@ -367,6 +436,9 @@ static void test_errors(const Points* src, const Points* dst) {
                "option after setup");
   expect_error(ferry_remap_apply(remap, NULL, out), FERRY_ERR_ARG, "src or dst is NULL",
                "NULL field array");
+  int present = -1;
+  CHECK_OK(ferry_remap_get_point_data(remap, FERRY_GRID_DST, NULL, NULL, NULL, &present));
+  CHECK(present == 0, "weights from links: point data %d, expected none", present);
   CHECK_OK(ferry_remap_destroy(&remap));
 
   /* map_on differs on the last rank: every rank's setup fails alike. */

@@ -107,16 +107,6 @@ contains
 
   ! ---- Layouts and grids ----
 
-  subroutine get_ids(layout, ids)
-    type(ferry_layout), intent(in) :: layout
-    integer(int64), allocatable, intent(out) :: ids(:)
-    integer(int64) :: n
-    call ferry_layout_local_size(layout, n, ierr)
-    allocate (ids(n))
-    call ferry_layout_get_ids(layout, ids, ierr)
-    call expect_ok(ierr, 'get_ids')
-  end subroutine get_ids
-
   ! The source points round robin; the destination by blocks over all ranks but the
   ! last on 4 ranks, rank 0 also asking for the last point (two ranks want it).
   subroutine make_layouts()
@@ -125,7 +115,7 @@ contains
     type(ferry_layout) :: blocks
     call ferry_layout_create_round_robin(nsrc, nranks, rank, src, ierr)
     call expect_ok(ierr, 'source layout')
-    call get_ids(src, src_ids)
+    call layout_ids(src, src_ids)
     src_lon = 15 + 30 * real(mod(src_ids, src_nx), real64)
     src_lat = -75 + 30 * real(src_ids / src_nx, real64)
     holders = merge(nranks - 1, nranks, nranks == 4)
@@ -134,12 +124,12 @@ contains
     else
       call ferry_layout_create_none(ndst, blocks, ierr)
     end if
-    call get_ids(blocks, ids)
+    call layout_ids(blocks, ids)
     call ferry_layout_destroy(blocks, ierr)
     if (rank == 0 .and. holders > 1) ids = [ids, ndst - 1]
     call ferry_layout_create_points(ndst, ids, dst, ierr)
     call expect_ok(ierr, 'destination layout')
-    call get_ids(dst, dst_ids)
+    call layout_ids(dst, dst_ids)
   end subroutine make_layouts
 
   ! ---- Weights from links ----
@@ -385,7 +375,7 @@ contains
     integer(c_int), allocatable :: mask(:)
     integer(int64) :: i
     call ferry_layout_create_block(nsrc, nranks, rank, same, ierr)
-    call get_ids(same, ids)
+    call layout_ids(same, ids)
     allocate (mask(size(ids)), out(size(ids)))
     mask = merge(0_c_int, 1_c_int, mod(ids, 7_int64) == 3)
     call ferry_weights_nearest_neighbour(MPI_COMM_WORLD, src, src_lon, src_lat, same, &
@@ -416,7 +406,7 @@ contains
     real(real64), allocatable :: lat(:), out(:)
     integer(int64) :: i
     call ferry_layout_create_block(ndst, nranks, rank, points, ierr)
-    call get_ids(points, ids)
+    call layout_ids(points, ids)
     allocate (lat(size(ids)))
     lat = -88 + 44 * real(ids / 8, real64)
     call ferry_weights_bilinear(MPI_COMM_WORLD, src, src_lon, src_lat, points, &
@@ -468,7 +458,7 @@ contains
     real(real64), allocatable :: dst_corner_lon(:, :), dst_corner_lat(:, :)
     integer(int64) :: i
     call ferry_layout_create_block(32_int64, nranks, rank, cells, ierr)
-    call get_ids(cells, ids)
+    call layout_ids(cells, ids)
     call cell_corners(src_ids, src_nx, src_ny, src_corner_lon, src_corner_lat)
     call cell_corners(ids, 8_int64, 4_int64, dst_corner_lon, dst_corner_lat)
     call ferry_weights_conservative(MPI_COMM_WORLD, src, 4, src_corner_lon, src_corner_lat, &

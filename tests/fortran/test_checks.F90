@@ -2,12 +2,14 @@
 ! printed with the rank; finish_checks agrees on the outcome across ranks, so every
 ! rank exits alike.
 module test_checks
-  use, intrinsic :: iso_fortran_env, only: error_unit
+  use, intrinsic :: iso_fortran_env, only: error_unit, int64
   use mpi
-  use ferry, only: FERRY_SUCCESS, ferry_error_message
+  use ferry, only: FERRY_SUCCESS, ferry_error_message, ferry_layout, ferry_layout_local_size, &
+    ferry_layout_get_ids
   implicit none
   private
-  public :: start_checks, engine_argument, expect, expect_ok, expect_error, finish_checks
+  public :: start_checks, engine_argument, expect, expect_ok, expect_error, finish_checks, &
+    layout_ids
 
   integer :: rank = 0
   integer :: failures = 0
@@ -65,5 +67,18 @@ contains
       if (argument(1:9) == '--engine=') name = argument(10:)
     end do
   end function engine_argument
+
+  !> The global ids of this rank's points of `layout`, allocated to its local size.
+  subroutine layout_ids(layout, ids)
+    type(ferry_layout), intent(in) :: layout
+    integer(int64), allocatable, intent(out) :: ids(:)
+    integer(int64) :: n
+    integer :: ierr
+    call ferry_layout_local_size(layout, n, ierr)
+    call expect_ok(ierr, 'layout_ids: local size')
+    allocate (ids(n))
+    call ferry_layout_get_ids(layout, ids, ierr)
+    call expect_ok(ierr, 'layout_ids: ids')
+  end subroutine layout_ids
 
 end module test_checks

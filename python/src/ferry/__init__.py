@@ -4,9 +4,11 @@ Describe once, plan once, move many times: a ``Layout`` says which global ids a
 rank holds, an ``Exchange`` moves fields between two layouts, a ``Coupler`` runs
 the exchanges of a YAML configuration with put/get, a ``TimeSeriesBuffer``
 lets worker codes read many time steps of a simulation in one call, a ``Halo``
-fills the ghost cells of an unstructured mesh, and a ``Remap`` regrids fields with
-``Weights`` read from a SCRIP file or computed online. Arrays are
-NumPy arrays, read and written in place; communicators are mpi4py communicators.
+fills the ghost cells of an unstructured mesh, a ``Remap`` regrids fields with
+``Weights`` read from a SCRIP file or computed online, ``conserve`` corrects a
+regridded field to the source's area integral and ``global_sums`` adds values over
+all ranks, reproducibly. Arrays are NumPy arrays, read and written in place;
+communicators are mpi4py communicators.
 Every failure is a ``ferry.Error`` whose ``code`` is a ``ferry.Errc``. Run with
 ``mpiexec -n 4 python -m mpi4py app.py`` so an error on one rank ends the job.
 """
@@ -14,6 +16,7 @@ Every failure is a ``ferry.Error`` whose ``code`` is a ``ferry.Errc``. Run with
 from ferry._core import (
     BufferMode,
     CellGraph,
+    Conserve,
     Coupler,
     Errc,
     Error,
@@ -23,6 +26,7 @@ from ferry._core import (
     GeodesicMesh,
     GridCells,
     GridId,
+    GridPointData,
     GridPoints,
     Halo,
     Layout,
@@ -31,14 +35,17 @@ from ferry._core import (
     Remap,
     RemapMode,
     Status,
+    SumMethod,
     TimeSeriesBuffer,
     TimeSeriesReader,
     Weights,
     __version__,
     bilinear_weights,
     conservative_weights,
+    conserve,
     disabled_engines,
     engine_names,
+    global_sums,
     nearest_neighbour_weights,
     partition_cells,
 )
@@ -46,6 +53,7 @@ from ferry._core import (
 __all__ = [
     "BufferMode",
     "CellGraph",
+    "Conserve",
     "Coupler",
     "Errc",
     "Error",
@@ -55,6 +63,7 @@ __all__ = [
     "GeodesicMesh",
     "GridCells",
     "GridId",
+    "GridPointData",
     "GridPoints",
     "Halo",
     "Layout",
@@ -63,14 +72,17 @@ __all__ = [
     "Remap",
     "RemapMode",
     "Status",
+    "SumMethod",
     "TimeSeriesBuffer",
     "TimeSeriesReader",
     "Weights",
     "__version__",
     "bilinear_weights",
     "conservative_weights",
+    "conserve",
     "disabled_engines",
     "engine_names",
+    "global_sums",
     "nearest_neighbour_weights",
     "partition_cells",
 ]

@@ -182,9 +182,7 @@ class BufferMode(enum.Enum):
 class TimeSeriesReader:
     """One worker group's reader of a TimeSeriesBuffer."""
 
-    def read(
-        self, out: numpy.ndarray | None, max_steps: int | None = None
-    ) -> tuple[int, int, int]:
+    def read(self, out: numpy.ndarray | None, max_steps: int | None = None) -> tuple[int, int, int]:
         """Fills out[:n_steps] with new steps; returns (first_step, n_steps, lost_steps)."""
     def empty(self, max_steps: int) -> numpy.ndarray: ...
     @property
@@ -409,4 +407,58 @@ class Remap:
     def rows(self) -> numpy.ndarray: ...
     @property
     def fields(self) -> list[tuple[numpy.dtype, int]]: ...
+    @property
+    def src_points(self) -> GridPointData: ...
+    @property
+    def dst_points(self) -> GridPointData: ...
     def traffic(self) -> dict[str, int]: ...
+
+class SumMethod(enum.Enum):
+    """How a global sum is formed (or "reprosum", "gather", "lsum8", "lsum16", "ddpdd")."""
+
+    GATHER = 0
+    LSUM8 = 1
+    LSUM16 = 2
+    DDPDD = 3
+    REPROSUM = 4
+
+class Conserve(enum.Enum):
+    """How conserve() corrects a remapped field (or "global", "global_positive", ...)."""
+
+    GLOBAL = 0
+    GLOBAL_POSITIVE = 1
+    BASIN_BALANCE = 2
+    BASIN_POSITIVE = 3
+
+class GridPointData:
+    """A grid's area, frac and mask at one rank's points: read-only views, or None."""
+
+    @property
+    def area(self) -> numpy.ndarray | None: ...
+    @property
+    def frac(self) -> numpy.ndarray | None: ...
+    @property
+    def mask(self) -> numpy.ndarray | None: ...
+
+def global_sums(
+    comm: Comm,
+    values: numpy.typing.ArrayLike | None,
+    method: SumMethod | str = "reprosum",
+    ids: numpy.typing.ArrayLike | None = None,
+) -> numpy.ndarray: ...
+def conserve(
+    comm: Comm,
+    method: Conserve | str,
+    src: Layout,
+    src_values: numpy.typing.ArrayLike | None,
+    dst: Layout,
+    dst_values: numpy.ndarray | None,
+    *,
+    src_area: numpy.typing.ArrayLike | None,
+    dst_area: numpy.typing.ArrayLike | None,
+    src_frac: numpy.typing.ArrayLike | None = None,
+    dst_frac: numpy.typing.ArrayLike | None = None,
+    src_mask: numpy.typing.ArrayLike | None = None,
+    dst_mask: numpy.typing.ArrayLike | None = None,
+    sum: SumMethod | str = "reprosum",
+) -> None: ...
