@@ -163,22 +163,21 @@ Allreduce::Allreduce(MPI_Comm user_comm, AllreduceAlgorithm algorithm, Datatype 
   s.algorithm = algorithm;
   s.type = type;
   s.count = count;
-  int extremes[2] = {count, -count};  // the largest and the smallest count
-  FERRY_CALL_MPI(
-      MPI_Allreduce(MPI_IN_PLACE, extremes, 2, MPI_INT, MPI_MAX, s.comm.get()));
-  detail::agree_on(s.comm, [&] {
+  const auto check = [&] {
     FERRY_CHECK(std::string(algorithm_name(algorithm)) != "unknown", Errc::Arg,
                 "Allreduce: unknown algorithm ", static_cast<int>(algorithm),
                 "; use Mpi, RecursiveDoubling, RecursiveHalving or Ring");
     FERRY_CHECK(count >= 0, Errc::Arg, "Allreduce: count is ", count, " on rank ",
                 s.comm.rank(), ", expected >= 0");
-    FERRY_CHECK(extremes[0] == -extremes[1], Errc::Arg,
-                "Allreduce: count differs between ranks (from ", -extremes[1], " to ",
-                extremes[0], "); give every rank the same count");
     s.mpi_type = detail::mpi_element_type(type);
     s.value_bytes = datatype_size(type);
     s.incoming.resize(static_cast<std::size_t>(count) * s.value_bytes);
-  });
+  };
+  detail::agree_on_same(s.comm, "Allreduce",
+                        {{"count", count},
+                         {"algorithm", static_cast<int>(algorithm)},
+                         {"type", static_cast<int>(type)}},
+                        check);
 }
 
 Allreduce::~Allreduce() = default;

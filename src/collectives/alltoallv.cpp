@@ -63,7 +63,7 @@ Alltoallv::Alltoallv(MPI_Comm user_comm, AlltoallvAlgorithm algorithm, Datatype 
   s.recv_counts = std::move(recv_counts);
   s.recv_displs = std::move(recv_displs);
   const int size = s.comm.size();
-  detail::agree_on(s.comm, [&] {
+  const auto check = [&] {
     FERRY_CHECK(std::string(algorithm_name(algorithm)) != "unknown",
                 Errc::Arg, "Alltoallv: unknown algorithm ", static_cast<int>(algorithm),
                 "; use Mpi, Ring, Swap or Bruck");
@@ -73,7 +73,10 @@ Alltoallv::Alltoallv(MPI_Comm user_comm, AlltoallvAlgorithm algorithm, Datatype 
     check_shape(s.send_displs, "send_displs", size, true);
     check_shape(s.recv_counts, "recv_counts", size, false);
     check_shape(s.recv_displs, "recv_displs", size, true);
-  });
+  };
+  detail::agree_on_same(
+      s.comm, "Alltoallv",
+      {{"algorithm", static_cast<int>(algorithm)}, {"type", static_cast<int>(type)}}, check);
   // What every rank sends to this one, to check against what it expects.
   std::vector<int> incoming(static_cast<std::size_t>(size));
   FERRY_CALL_MPI(MPI_Alltoall(s.send_counts.data(), 1, MPI_INT, incoming.data(), 1, MPI_INT,

@@ -101,7 +101,7 @@ TEST(Allreduce, CountDifferingBetweenRanksFailsOnEveryRank) {
                          world.rank == world.size - 1 ? 5 : 4);
       },
       ferry::Errc::Arg,
-      "Allreduce: count differs between ranks \\(from 4 to 5\\)");
+      "Allreduce: the ranks pass different count \\(from 4 to 5\\)");
 }
 
 TEST(Allreduce, NegativeCountFailsOnEveryRank) {

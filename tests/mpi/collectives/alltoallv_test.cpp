@@ -130,6 +130,27 @@ TEST(Alltoallv, UnknownAlgorithmFailsOnEveryRank) {
       ferry::Errc::Arg, "Alltoallv: unknown algorithm 9; use Mpi, Ring, Swap or Bruck");
 }
 
+TEST(Alltoallv, AlgorithmOrTypeDifferingBetweenRanksFailsOnEveryRank) {
+  const World world;
+  if (world.size == 1) GTEST_SKIP() << "needs two ranks to differ";
+  const std::vector<int> counts(static_cast<std::size_t>(world.size), 0);
+  const bool last = world.rank == world.size - 1;
+  const AlltoallvAlgorithm algorithm = last ? AlltoallvAlgorithm::Bruck : AlltoallvAlgorithm::Ring;
+  ferry_test::expect_same_error_everywhere(
+      [&] {
+        ferry::Alltoallv(MPI_COMM_WORLD, algorithm, Datatype::Int32, counts, counts, counts,
+                         counts);
+      },
+      ferry::Errc::Arg, "Alltoallv: the ranks pass different algorithm \\(from 1 to 3\\)");
+  ferry_test::expect_same_error_everywhere(
+      [&] {
+        ferry::Alltoallv(MPI_COMM_WORLD, AlltoallvAlgorithm::Swap,
+                         last ? Datatype::Int64 : Datatype::Float64, counts, counts, counts,
+                         counts);
+      },
+      ferry::Errc::Arg, "Alltoallv: the ranks pass different type \\(from 0 to 3\\)");
+}
+
 TEST(Alltoallv, AlgorithmNamesRoundTrip) {
   for (AlltoallvAlgorithm algorithm : ferry::alltoallv_algorithms())
     EXPECT_EQ(ferry::parse_alltoallv_algorithm(ferry::algorithm_name(algorithm)), algorithm);
