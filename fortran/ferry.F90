@@ -15,10 +15,11 @@ module ferry
   private
 
   ! FERRY_SUCCESS, FERRY_ERR_*, FERRY_TYPE_*, FERRY_FIELD_*, FERRY_STATUS_* and the
-  ! constants of buffer.h, halo.h, regrid.h and conservation.h (FERRY_BUFFER_*,
-  ! FERRY_PARTITION_*, FERRY_MAP_ON_*, FERRY_REMAP_*, FERRY_WEIGHTING_*,
-  ! FERRY_NORMALISATION_*, FERRY_GRID_*, FERRY_POINT_*, FERRY_SUM_*, FERRY_CONSERVE_*),
-  ! generated from the C headers so that the numbers have one source.
+  ! constants of buffer.h, halo.h, regrid.h, conservation.h and collectives.h
+  ! (FERRY_BUFFER_*, FERRY_PARTITION_*, FERRY_MAP_ON_*, FERRY_REMAP_*,
+  ! FERRY_WEIGHTING_*, FERRY_NORMALISATION_*, FERRY_GRID_*, FERRY_POINT_*, FERRY_SUM_*,
+  ! FERRY_CONSERVE_*, FERRY_ALLTOALLV_*, FERRY_ALLREDUCE_*), generated from the C
+  ! headers so that the numbers have one source.
 #include "ferry_constants.inc"
 
   !> A layout: which global ids this rank holds (ferry_layout* in C).

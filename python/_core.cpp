@@ -25,4 +25,5 @@ NB_MODULE(_core, m) {
   py::bind_halo(m);
   py::bind_conservation(m);  // before Remap, whose src_points are GridPointData
   py::bind_regrid(m);
+  py::bind_collectives(m);
 }

@@ -17,6 +17,17 @@ namespace ferry::python {
 
 namespace nb = nanobind;
 
+/// Runs `read`, which reads Python arguments, with a Python exception it raises turned
+/// into Errc::Arg naming `function`, so that detail::agree_on shares it with the ranks.
+template <class Read>
+void read_python_arguments(const std::string& function, Read&& read) {
+  try {
+    read();
+  } catch (const nb::python_error& e) {
+    throw Error(Errc::Arg, function + ": " + e.what());
+  }
+}
+
 /// repr(value), for messages.
 inline std::string repr_text(nb::handle value) { return nb::cast<std::string>(nb::repr(value)); }
 

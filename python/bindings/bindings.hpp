@@ -25,5 +25,8 @@ void bind_conservation(nb::module_& m);
 /// ferry.Weights, ferry.Remap, ferry.GridPoints, ferry.GridCells, ferry.MapOn,
 /// ferry.RemapMode and the online weight functions.
 void bind_regrid(nb::module_& m);
+/// ferry.Alltoallv, ferry.Allreduce, ferry.AlltoallvAlgorithm, ferry.AllreduceAlgorithm
+/// and the tuned_*_algorithm look-ups.
+void bind_collectives(nb::module_& m);
 
 }  // namespace ferry::python

@@ -70,13 +70,8 @@ std::vector<detail::ValueSpread> agreed_arguments(MPI_Comm c, const std::string&
                                                   const std::vector<std::int64_t>& settings,
                                                   Prepare&& prepare) {
   const Comm comm = Comm::view(c);
-  const std::optional<Error> local = detail::error_of(comm, [&] {
-    try {
-      prepare();
-    } catch (const nb::python_error& e) {
-      throw Error(Errc::Arg, function + ": " + e.what());
-    }
-  });
+  const std::optional<Error> local =
+      detail::error_of(comm, [&] { read_python_arguments(function, prepare); });
   return detail::agree_with_spread(comm, local, settings);
 }
 

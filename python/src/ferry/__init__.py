@@ -6,14 +6,19 @@ the exchanges of a YAML configuration with put/get, a ``TimeSeriesBuffer``
 lets worker codes read many time steps of a simulation in one call, a ``Halo``
 fills the ghost cells of an unstructured mesh, a ``Remap`` regrids fields with
 ``Weights`` read from a SCRIP file or computed online, ``conserve`` corrects a
-regridded field to the source's area integral and ``global_sums`` adds values over
-all ranks, reproducibly. Arrays are NumPy arrays, read and written in place;
-communicators are mpi4py communicators.
+regridded field to the source's area integral, ``global_sums`` adds values over
+all ranks, reproducibly, and ``Alltoallv`` and ``Allreduce`` run the transpose and
+the vector sum by the algorithm ``ferry tune kernels`` found fastest. Arrays are
+NumPy arrays, read and written in place; communicators are mpi4py communicators.
 Every failure is a ``ferry.Error`` whose ``code`` is a ``ferry.Errc``. Run with
 ``mpiexec -n 4 python -m mpi4py app.py`` so an error on one rank ends the job.
 """
 
 from ferry._core import (
+    Allreduce,
+    AllreduceAlgorithm,
+    Alltoallv,
+    AlltoallvAlgorithm,
     BufferMode,
     CellGraph,
     Conserve,
@@ -48,9 +53,15 @@ from ferry._core import (
     global_sums,
     nearest_neighbour_weights,
     partition_cells,
+    tuned_allreduce_algorithm,
+    tuned_alltoallv_algorithm,
 )
 
 __all__ = [
+    "Allreduce",
+    "AllreduceAlgorithm",
+    "Alltoallv",
+    "AlltoallvAlgorithm",
     "BufferMode",
     "CellGraph",
     "Conserve",
@@ -85,4 +96,6 @@ __all__ = [
     "global_sums",
     "nearest_neighbour_weights",
     "partition_cells",
+    "tuned_allreduce_algorithm",
+    "tuned_alltoallv_algorithm",
 ]

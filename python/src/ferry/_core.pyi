@@ -462,3 +462,75 @@ def conserve(
     dst_mask: numpy.typing.ArrayLike | None = None,
     sum: SumMethod | str = "reprosum",
 ) -> None: ...
+
+class AlltoallvAlgorithm(enum.Enum):
+    """How Alltoallv moves its blocks (or "mpi", "ring", "swap", "bruck")."""
+
+    MPI = 0
+    RING = 1
+    SWAP = 2
+    BRUCK = 3
+
+class AllreduceAlgorithm(enum.Enum):
+    """How Allreduce sums the ranks' vectors (or "mpi", "doubling", "halving", "ring")."""
+
+    MPI = 0
+    DOUBLING = 1
+    HALVING = 2
+    RING = 3
+
+class Alltoallv:
+    """An all-to-all-v with fixed counts, set up once and executed many times."""
+
+    def __init__(
+        self,
+        comm: Comm,
+        send_counts: numpy.typing.ArrayLike,
+        send_displs: numpy.typing.ArrayLike,
+        recv_counts: numpy.typing.ArrayLike,
+        recv_displs: numpy.typing.ArrayLike,
+        dtype: DTypeLike = "float64",
+        algorithm: AlltoallvAlgorithm | str = "mpi",
+    ) -> None: ...
+    def execute(self, send: numpy.ndarray | None, recv: numpy.ndarray | None) -> None: ...
+    @property
+    def algorithm(self) -> AlltoallvAlgorithm: ...
+    @property
+    def dtype(self) -> numpy.dtype: ...
+    @property
+    def send_size(self) -> int: ...
+    @property
+    def recv_size(self) -> int: ...
+
+class Allreduce:
+    """A sum over all ranks of a vector of `count` values, executed many times."""
+
+    def __init__(
+        self,
+        comm: Comm,
+        count: int,
+        dtype: DTypeLike = "float64",
+        algorithm: AllreduceAlgorithm | str = "mpi",
+    ) -> None: ...
+    def execute(
+        self, send: numpy.ndarray | None, recv: numpy.ndarray | None = None
+    ) -> numpy.ndarray: ...
+    @property
+    def algorithm(self) -> AllreduceAlgorithm: ...
+    @property
+    def dtype(self) -> numpy.dtype: ...
+    @property
+    def count(self) -> int: ...
+
+def tuned_alltoallv_algorithm(
+    comm: Comm,
+    cache: str | os.PathLike[str] | None,
+    block_bytes: int,
+    fallback: AlltoallvAlgorithm | str = "mpi",
+) -> AlltoallvAlgorithm: ...
+def tuned_allreduce_algorithm(
+    comm: Comm,
+    cache: str | os.PathLike[str] | None,
+    vector_bytes: int,
+    fallback: AllreduceAlgorithm | str = "mpi",
+) -> AllreduceAlgorithm: ...
