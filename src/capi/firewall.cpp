@@ -1,6 +1,7 @@
 // Last-error storage of the extern "C" layer (see firewall.hpp).
 #include "capi/firewall.hpp"
 
+#include <cctype>
 #include <string>
 #include <string_view>
 
@@ -13,13 +14,23 @@ thread_local std::string t_last_error;
 // Set instead of t_last_error when composing the message itself ran out of memory.
 thread_local const char* t_static_error = nullptr;
 
-// A leading "Name::verb: " or "ferry_xyz: ": the function that raised, not the one called.
+// A class name: a capital letter, then letters, digits and underscores ("Remap").
+bool class_name(std::string_view word) {
+  if (word.empty() || word[0] < 'A' || word[0] > 'Z') return false;
+  for (const char c : word)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+// A leading "Name::verb: ", "ferry_xyz: " or "Class: ": the function or class that
+// raised, not the C function called.
 std::string_view strip_raiser(std::string_view what) {
   const auto colon = what.find(": ");
   if (colon == std::string_view::npos) return what;
   const std::string_view head = what.substr(0, colon);
   const bool one_word = head.find(' ') == std::string_view::npos;
-  const bool named = head.find("::") != std::string_view::npos || head.rfind("ferry_", 0) == 0;
+  const bool named = head.find("::") != std::string_view::npos || head.rfind("ferry_", 0) == 0 ||
+                     class_name(head);
   return one_word && named ? what.substr(colon + 2) : what;
 }
 

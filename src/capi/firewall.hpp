@@ -13,8 +13,8 @@ namespace ferry::detail {
 
 /// Keeps the message of an error raised under the C function `function` as this
 /// thread's last error and returns `code` as the C code. The message starts with
-/// `function`, which replaces a leading C++ or C function name of `what`
-/// ("Coupler::put: ", "ferry_coupler_field_values: "). Defined once in libferry, so
+/// `function`, which replaces a leading C++ or C function or class name of `what`
+/// ("Coupler::put: ", "ferry_coupler_field_values: ", "Remap: "). Defined once in libferry, so
 /// every C entry point shares one storage.
 int record_c_error(Errc code, const char* function, const char* what) noexcept;
 /// The same for an exception that is not a ferry::Error (a bug): Errc::Internal.
