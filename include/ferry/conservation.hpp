@@ -51,7 +51,8 @@ struct ConserveGrid {
 /// additive methods, S_dst for the multiplicative ones, W_src for the basin ones.
 ///
 /// Raises on every rank alike: Errc::Arg (components < 1, area missing, a null
-/// pointer where points are held), Errc::ArgSize (area, frac or mask of another length
+/// pointer where points are held, a method, sum or components that differs between
+/// ranks), Errc::ArgSize (area, frac or mask of another length
 /// than ids), and the errors of global_sums.
 void conserve(MPI_Comm comm, Conserve method, SumMethod sum, int components,
               const ConserveGrid& src, const double* src_values, const ConserveGrid& dst,

@@ -1,9 +1,10 @@
 // The C API of global sums and conservation: ferry::global_sums and ferry::conserve
 // behind ferry/conservation.h.
 //
-// Both check their C arguments, and that every rank passes the same method and counts,
-// in one agreement before the first reduction, so a NULL array or a different count on
-// one rank fails every rank alike.
+// Both check their C arguments in an agreement before the first reduction, so a NULL
+// array on one rank fails every rank alike; a method or count that differs between ranks
+// fails every rank too (ferry_global_sums in that agreement, ferry_conserve in
+// ferry::conserve's own).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -103,9 +104,8 @@ int ferry_conserve(MPI_Comm comm, int method, int sum, int components, const fer
       sides.emplace_back(src, src_area, src_frac, src_mask, src_values, "src");
       sides.emplace_back(dst, dst_area, dst_frac, dst_mask, dst_values, "dst");
     };
-    ferry::detail::agree_on_same(
-        ferry::Comm::view(comm), function,
-        {{"method", method}, {"sum", sum}, {"components", components}}, read_arguments);
+    // ferry::conserve checks that method, sum and components are the same everywhere.
+    ferry::detail::agree_on(ferry::Comm::view(comm), read_arguments);
     ferry::conserve(comm, conserve_method, sum_method, components, sides[0].grid(), src_values,
                     sides[1].grid(), dst_values);
   });

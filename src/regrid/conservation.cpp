@@ -75,12 +75,19 @@ const char* conserve_name(Conserve method) noexcept {
 void conserve(MPI_Comm comm, Conserve method, SumMethod sum, int components,
               const ConserveGrid& src, const double* src_values, const ConserveGrid& dst,
               double* dst_values) {
-  detail::agree_on(Comm::view(comm), [&] {
+  const auto check_arguments = [&] {
     FERRY_CHECK(components >= 1, Errc::Arg, "ferry::conserve: components is ", components,
                 ", expected at least 1");
     check_grid("src", src, src_values);
     check_grid("dst", dst, dst_values);
-  });
+  };
+  // Settings that differ between ranks would make the global sums mismatch: checked in
+  // the same reduction.
+  detail::agree_on_same(Comm::view(comm), "ferry::conserve",
+                        {{"method", static_cast<int>(method)},
+                         {"sum", static_cast<int>(sum)},
+                         {"components", components}},
+                        check_arguments);
   const std::vector<double> s = integrals(comm, method, sum, components, src, src_values);
   const std::vector<double> d = integrals(comm, method, sum, components, dst, dst_values);
   const double w_src = s[components];
