@@ -32,6 +32,11 @@ enum class RemapMode : int {
   Sum = 1,
 };
 
+/// "src" or "dst", as the configuration file spells it.
+const char* map_on_name(MapOn map_on) noexcept;
+/// "bfb" or "sum", as the configuration file spells it.
+const char* remap_mode_name(RemapMode mode) noexcept;
+
 /// How a Remap runs. Logically collective: the same on every rank, except dst_mask.
 struct RemapOptions {
   MapOn map_on = MapOn::Dst;

@@ -77,7 +77,11 @@ int ferry_global_sums(MPI_Comm comm, int method, int count, int64_t points, cons
                   count, " values");
     };
     ferry::detail::agree_on_same(ferry::Comm::view(comm), function,
-                                 {{"method", method}, {"count", count}}, read_arguments);
+                                 {ferry::detail::enum_setting<ferry::SumMethod,
+                                                              ferry::sum_method_name>(
+                                      "method", static_cast<ferry::SumMethod>(method)),
+                                  {"count", count}},
+                                 read_arguments);
     const std::vector<double> result = ferry::global_sums(
         comm, sum, count, static_cast<std::size_t>(points), values, ids);
     std::copy(result.begin(), result.end(), sums);

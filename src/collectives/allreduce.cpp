@@ -175,8 +175,9 @@ Allreduce::Allreduce(MPI_Comm user_comm, AllreduceAlgorithm algorithm, Datatype 
   };
   detail::agree_on_same(s.comm, "Allreduce",
                         {{"count", count},
-                         {"algorithm", static_cast<int>(algorithm)},
-                         {"type", static_cast<int>(type)}},
+                         detail::enum_setting<AllreduceAlgorithm, algorithm_name>("algorithm",
+                                                                                  algorithm),
+                         detail::enum_setting<Datatype, datatype_name>("type", type)},
                         check);
 }
 

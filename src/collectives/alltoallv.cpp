@@ -76,7 +76,9 @@ Alltoallv::Alltoallv(MPI_Comm user_comm, AlltoallvAlgorithm algorithm, Datatype 
   };
   detail::agree_on_same(
       s.comm, "Alltoallv",
-      {{"algorithm", static_cast<int>(algorithm)}, {"type", static_cast<int>(type)}}, check);
+      {detail::enum_setting<AlltoallvAlgorithm, algorithm_name>("algorithm", algorithm),
+       detail::enum_setting<Datatype, datatype_name>("type", type)},
+      check);
   // What every rank sends to this one, to check against what it expects.
   std::vector<int> incoming(static_cast<std::size_t>(size));
   FERRY_CALL_MPI(MPI_Alltoall(s.send_counts.data(), 1, MPI_INT, incoming.data(), 1, MPI_INT,

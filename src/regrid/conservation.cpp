@@ -84,8 +84,8 @@ void conserve(MPI_Comm comm, Conserve method, SumMethod sum, int components,
   // Settings that differ between ranks would make the global sums mismatch: checked in
   // the same reduction.
   detail::agree_on_same(Comm::view(comm), "ferry::conserve",
-                        {{"method", static_cast<int>(method)},
-                         {"sum", static_cast<int>(sum)},
+                        {detail::enum_setting<Conserve, conserve_name>("method", method),
+                         detail::enum_setting<SumMethod, sum_method_name>("sum", sum),
                          {"components", components}},
                         check_arguments);
   const std::vector<double> s = integrals(comm, method, sum, components, src, src_values);

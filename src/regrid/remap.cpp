@@ -10,7 +10,6 @@
 #include "ferry/remap.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <numeric>
 #include <optional>
@@ -29,6 +28,7 @@ namespace ferry {
 namespace {
 
 using detail::cat;
+using detail::ValueSpread;
 using regrid::detail::RowAssignment;
 using regrid::detail::RowProduct;
 
@@ -79,41 +79,38 @@ void check_arguments(const Comm& comm, const Weights& w, const Layout& src, cons
               " points. Give one flag per destination point, or none");
 }
 
-// The settings every rank must pass alike, as a reduction of {map_on, mode, number of
-// fields, the fields' types and components folded into one number} and the same
-// negated: after MPI_MAX, the highest values, then the lowest negated.
-using SettingsSpread = std::array<std::int64_t, 8>;
-constexpr std::array<const char*, 3> kSettingNames = {"map_on", "mode", "number of fields"};
-
-SettingsSpread settings_spread(const Comm& comm, const std::vector<FieldSpec>& fields,
-                               const RemapOptions& options) {
+// The fields' types and components folded into one number, to check in the set-up
+// reduction that every rank describes the same fields.
+std::int64_t folded_fields(const std::vector<FieldSpec>& fields) {
   std::uint64_t folded = 0;
   for (const FieldSpec& f : fields)
     folded = (folded * 1000003u + static_cast<std::uint64_t>(f.type) * 65537u +
               static_cast<std::uint64_t>(f.components)) % (std::uint64_t{1} << 62);
-  const std::array<std::int64_t, 4> mine = {static_cast<std::int64_t>(options.map_on),
-                                            static_cast<std::int64_t>(options.mode),
-                                            static_cast<std::int64_t>(fields.size()),
-                                            static_cast<std::int64_t>(folded)};
-  SettingsSpread spread{};
-  for (std::size_t i = 0; i < mine.size(); ++i) {
-    spread[i] = mine[i];
-    spread[mine.size() + i] = -mine[i];
-  }
-  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, spread.data(), static_cast<int>(spread.size()),
-                               MPI_INT64_T, MPI_MAX, comm.get()));
-  return spread;
+  return static_cast<std::int64_t>(folded);
 }
 
-void check_same_settings(const SettingsSpread& spread) {
-  const std::size_t n = spread.size() / 2;
-  for (std::size_t i = 0; i < kSettingNames.size(); ++i)
-    FERRY_CHECK(spread[i] == -spread[n + i], Errc::Arg, "Remap: the ranks pass different ",
-                kSettingNames[i], " (from ", -spread[n + i], " to ", spread[i],
-                "). Pass the same map_on, mode and fields on every rank");
-  FERRY_CHECK(spread[n - 1] == -spread[2 * n - 1], Errc::Arg,
-              "Remap: the ranks pass fields of different types or components. Pass the same "
-              "map_on, mode and fields on every rank");
+// Collective: checks this rank's arguments and that every rank passes the same map_on,
+// mode and fields, in one reduction; all ranks fail alike.
+void agree_on_arguments(const Comm& comm, const Weights& weights, const Layout& src,
+                        const Layout& dst, const std::vector<FieldSpec>& fields,
+                        const RemapOptions& options) {
+  const auto check = [&] { check_arguments(comm, weights, src, dst, fields, options); };
+  const std::vector<ValueSpread> spread = detail::agree_with_spread(
+      comm, detail::error_of(comm, check),
+      {static_cast<std::int64_t>(options.map_on), static_cast<std::int64_t>(options.mode),
+       static_cast<std::int64_t>(fields.size()), folded_fields(fields)});
+  const char* fix = ". Pass the same map_on, mode and fields on every rank";
+  FERRY_CHECK(spread[0].same(), Errc::Arg, "Remap: the ranks pass different map_on (from ",
+              map_on_name(static_cast<MapOn>(spread[0].lowest)), " to ",
+              map_on_name(static_cast<MapOn>(spread[0].highest)), ")", fix);
+  FERRY_CHECK(spread[1].same(), Errc::Arg, "Remap: the ranks pass different mode (from ",
+              remap_mode_name(static_cast<RemapMode>(spread[1].lowest)), " to ",
+              remap_mode_name(static_cast<RemapMode>(spread[1].highest)), ")", fix);
+  FERRY_CHECK(spread[2].same(), Errc::Arg,
+              "Remap: the ranks pass different numbers of fields (from ", spread[2].lowest,
+              " to ", spread[2].highest, ")", fix);
+  FERRY_CHECK(spread[3].same(), Errc::Arg,
+              "Remap: the ranks pass fields of different types or components", fix);
 }
 
 // An exchange inside Remap; its errors say what it was for.
@@ -171,6 +168,22 @@ void fill_points(Datatype type, void* data, int components, const std::vector<st
 
 }  // namespace
 
+const char* map_on_name(MapOn map_on) noexcept {
+  switch (map_on) {
+    case MapOn::Src: return "src";
+    case MapOn::Dst: return "dst";
+  }
+  return "unknown";
+}
+
+const char* remap_mode_name(RemapMode mode) noexcept {
+  switch (mode) {
+    case RemapMode::Bfb: return "bfb";
+    case RemapMode::Sum: return "sum";
+  }
+  return "unknown";
+}
+
 struct Remap::State {
   Comm comm;
   std::vector<FieldSpec> fields;
@@ -207,11 +220,7 @@ Remap::Remap(MPI_Comm comm, const Weights& weights, const Layout& src, const Lay
   s.comm = Comm::dup(comm);
   s.fields = std::move(fields);
   s.options = options;
-  const SettingsSpread spread = settings_spread(s.comm, s.fields, options);
-  detail::agree_on(s.comm, [&] {
-    check_same_settings(spread);
-    check_arguments(s.comm, weights, src, dst, s.fields, options);
-  });
+  agree_on_arguments(s.comm, weights, src, dst, s.fields, options);
   s.partial = options.map_on == MapOn::Src && options.mode == RemapMode::Sum;
   RowAssignment a =
       regrid::detail::assign_rows(s.comm, weights, src, dst, options.map_on, s.partial);

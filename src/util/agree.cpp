@@ -59,4 +59,8 @@ std::vector<ValueSpread> agree_with_spread(const Comm& comm, const std::optional
   return spread;
 }
 
+std::string setting_value(const SameSetting& setting, std::int64_t value) {
+  return setting.value_name ? setting.value_name(value) : std::to_string(value);
+}
+
 }  // namespace ferry::detail

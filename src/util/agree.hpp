@@ -6,6 +6,7 @@
 #include <limits>
 #include <new>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ferry/comm.hpp"
@@ -62,7 +63,19 @@ std::vector<ValueSpread> agree_with_spread(const Comm& comm, const std::optional
 struct SameSetting {
   const char* name;
   std::int64_t value;
+  /// Names a value in the message (an enum's name); nullptr: the number.
+  const char* (*value_name)(std::int64_t) = nullptr;
 };
+
+/// A setting whose values are an Enum's, named in messages by `Name`.
+template <class Enum, const char* (*Name)(Enum) noexcept>
+SameSetting enum_setting(const char* setting, Enum value) {
+  return {setting, static_cast<std::int64_t>(value),
+          [](std::int64_t v) { return Name(static_cast<Enum>(v)); }};
+}
+
+/// `value` of `setting` as a message shows it.
+std::string setting_value(const SameSetting& setting, std::int64_t value);
 
 /// Collective: runs `step`, agrees on whether it threw (as agree_on) and then that
 /// every rank passes the same `settings`, in one MPI_Allreduce: if one differs, every
@@ -77,8 +90,9 @@ void agree_on_same(const Comm& comm, const char* where,
   std::size_t i = 0;
   for (const SameSetting& s : settings) {
     FERRY_CHECK(spread[i].same(), Errc::Arg, where, ": the ranks pass different ", s.name,
-                " (from ", spread[i].lowest, " to ", spread[i].highest, "). Pass the same ",
-                s.name, " on every rank");
+                " (from ", setting_value(s, spread[i].lowest), " to ",
+                setting_value(s, spread[i].highest), "). Pass the same ", s.name,
+                " on every rank");
     ++i;
   }
 }

@@ -137,11 +137,17 @@ static void test_global_sums(void) {
   expect_error(ferry_global_sums(MPI_COMM_WORLD, FERRY_SUM_GATHER, TERMS, n, values,
                                  last ? NULL : ids, sums),
                FERRY_ERR_ARG, "needs them", "NULL ids with gather on one rank");
-  if (g_size > 1)
+  if (g_size > 1) {
     expect_error(ferry_global_sums(MPI_COMM_WORLD, FERRY_SUM_LSUM8,
                                    g_rank == g_size - 1 ? TERMS - 1 : TERMS, n, values, ids, sums),
                  FERRY_ERR_ARG, "the ranks pass different count (from 2 to 3)",
                  "count differs on one rank");
+    expect_error(ferry_global_sums(MPI_COMM_WORLD,
+                                   g_rank == g_size - 1 ? FERRY_SUM_REPROSUM : FERRY_SUM_LSUM8,
+                                   TERMS, n, values, ids, sums),
+                 FERRY_ERR_ARG, "the ranks pass different method (from lsum8 to reprosum)",
+                 "method differs on one rank");
+  }
   if (last) values[0] = NAN;
   expect_error(ferry_global_sums(MPI_COMM_WORLD, FERRY_SUM_REPROSUM, TERMS, n, values, ids, sums),
                FERRY_ERR_ARG, "needs finite terms", "NaN on one rank with reprosum");
@@ -232,6 +238,13 @@ static void test_conserve(void) {
                                 src.values, dst.layout, dst.area, NULL, NULL, dst.values),
                  FERRY_ERR_ARG, "the ranks pass different components (from 1 to 2)",
                  "components differ on one rank");
+  int method = g_rank == 0 ? FERRY_CONSERVE_GLOBAL_POSITIVE : FERRY_CONSERVE_GLOBAL;
+  if (g_size > 1)
+    expect_error(ferry_conserve(MPI_COMM_WORLD, method, FERRY_SUM_REPROSUM, 1, src.layout,
+                                src.area, NULL, NULL, src.values, dst.layout, dst.area, NULL,
+                                NULL, dst.values),
+                 FERRY_ERR_ARG, "the ranks pass different method (from GLOBAL to GLBPOS)",
+                 "method differs on one rank");
   /* Every rank holds destination points: the last one forgets its areas. */
   expect_error(ferry_conserve(MPI_COMM_WORLD, FERRY_CONSERVE_GLOBAL, FERRY_SUM_REPROSUM, 1,
                               src.layout, src.area, NULL, NULL, src.values, dst.layout,

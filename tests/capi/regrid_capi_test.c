@@ -446,7 +446,8 @@ static void test_errors(const Points* src, const Points* dst) {
   if (g_size > 1 && g_rank == g_size - 1)
     CHECK_OK(ferry_remap_set_map_on(remap, FERRY_MAP_ON_SRC));
   if (g_size > 1)
-    expect_error(ferry_remap_setup(remap), FERRY_ERR_ARG, "the ranks pass different map_on",
+    expect_error(ferry_remap_setup(remap), FERRY_ERR_ARG,
+                 "the ranks pass different map_on (from src to dst)",
                  "map_on differs between ranks");
   CHECK_OK(ferry_remap_destroy(&remap));
 

@@ -366,7 +366,8 @@ contains
       call ferry_allreduce_create(MPI_COMM_WORLD, &
                                   merge(FERRY_ALLREDUCE_RING, FERRY_ALLREDUCE_MPI, last), &
                                   FERRY_TYPE_INT64, count, r, ierr)
-      call expect_error(ierr, FERRY_ERR_ARG, 'the ranks pass different algorithm (from 0 to 3)', &
+      call expect_error(ierr, FERRY_ERR_ARG, &
+                        'the ranks pass different algorithm (from mpi to ring)', &
                         'algorithm differs on the last rank')
       call ferry_allreduce_create(MPI_COMM_WORLD, FERRY_ALLREDUCE_MPI, FERRY_TYPE_INT64, &
                                   merge(count + 1, count, last), r, ierr)

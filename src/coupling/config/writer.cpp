@@ -83,9 +83,9 @@ void write_regrid(std::ostringstream& out, const RegridConfig& r) {
   else
     out << "    method: " << method_mapping(r) << "\n";
   if (r.map_on != defaults.map_on)
-    out << "    map_on: " << (r.map_on == MapOn::Src ? "src" : "dst") << "\n";
+    out << "    map_on: " << map_on_name(r.map_on) << "\n";
   if (r.mode != defaults.mode)
-    out << "    mode: " << (r.mode == RemapMode::Sum ? "sum" : "bfb") << "\n";
+    out << "    mode: " << remap_mode_name(r.mode) << "\n";
   if (r.fill != defaults.fill) out << "    fill: " << detail::format_number(r.fill) << "\n";
   if (r.conservation) out << "    conservation: " << conservation_name(*r.conservation) << "\n";
   if (r.sum != defaults.sum) out << "    sum: " << sum_method_name(r.sum) << "\n";

@@ -191,6 +191,26 @@ TEST_F(RemapErrors, UnknownEngine) {
   expect_remap_error(src_, dst_, one_, options, Errc::Arg, "unknown engine \"neighbour\"");
 }
 
+TEST_F(RemapErrors, SettingsThatDifferBetweenRanks) {
+  if (p_ < 2) GTEST_SKIP() << "needs two ranks";
+  const bool last = me_ == p_ - 1;
+  const auto expect_everywhere = [&](std::vector<FieldSpec> fields, const RemapOptions& options,
+                                     const std::string& pattern) {
+    ferry_test::expect_same_error_everywhere(
+        [&] { Remap(MPI_COMM_WORLD, weights_, src_, dst_, fields, options); }, Errc::Arg,
+        pattern + ". Pass the same map_on, mode and fields on every rank");
+  };
+  RemapOptions options;
+  options.mode = last ? RemapMode::Sum : RemapMode::Bfb;
+  expect_everywhere(one_, options, "Remap: the ranks pass different mode \\(from bfb to sum\\)");
+  std::vector<FieldSpec> fields = one_;
+  if (last) fields.push_back({Datatype::Float32, 2});
+  expect_everywhere(fields, {},
+                    "Remap: the ranks pass different numbers of fields \\(from 1 to 2\\)");
+  fields = {{last ? Datatype::Float32 : Datatype::Float64, 1}};
+  expect_everywhere(fields, {}, "Remap: the ranks pass fields of different types or components");
+}
+
 TEST_F(RemapErrors, DoubleApplyOnFloatFields) {
   Remap remap(MPI_COMM_WORLD, weights_, src_, dst_, {{Datatype::Float32, 1}});
   const double* in = nullptr;
