@@ -18,12 +18,7 @@ namespace {
 
 using ferry::detail::deref;
 using ferry::detail::guarded;
-
-template <class T>
-T& output(T* out, const char* function) {
-  FERRY_CHECK(out != nullptr, ferry::Errc::Arg, function, ": output pointer is NULL");
-  return *out;
-}
+using ferry::detail::output;
 
 // ndims values from a C array. A NULL array or ndims < 1 is this rank's own
 // programming error and fails here; every other check is made (and agreed) in C++.

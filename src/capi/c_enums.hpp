@@ -1,6 +1,8 @@
 // C API enumerators (plain ints in C) checked and turned into the C++ enums.
 #pragma once
 
+#include "ferry/engine.hpp"
+#include "ferry/ferry.h"
 #include "util/check.hpp"
 
 namespace ferry::detail {
@@ -12,6 +14,12 @@ Enum enumerator(int value, int last, const char* function, const char* what, con
   FERRY_CHECK(value >= 0 && value <= last, Errc::Arg, function, ": unknown ", what, " ", value,
               ". Use ", names);
   return static_cast<Enum>(value);
+}
+
+/// `type`, a FERRY_TYPE_* constant, as a Datatype.
+inline Datatype datatype_of(int type, const char* function) {
+  return enumerator<Datatype>(type, FERRY_TYPE_INT64, function, "type",
+                              "FERRY_TYPE_FLOAT64, FLOAT32, INT32 or INT64");
 }
 
 }  // namespace ferry::detail

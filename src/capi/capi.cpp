@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "capi/c_enums.hpp"
 #include "capi/firewall.hpp"
 #include "capi/layout_handle.hpp"
 #include "ferry/config.hpp"
@@ -155,12 +156,11 @@ int ferry_exchange_add_field(ferry_exchange* exchange, int type, int components,
     FERRY_CHECK(e.exchange == nullptr, ferry::Errc::State,
                 "ferry_exchange_add_field: the exchange is already set up; add every field "
                 "before ferry_exchange_setup");
-    FERRY_CHECK(type >= FERRY_TYPE_FLOAT64 && type <= FERRY_TYPE_INT64, ferry::Errc::Arg,
-                "ferry_exchange_add_field: unknown type ", type,
-                ". Use FERRY_TYPE_FLOAT64, FLOAT32, INT32 or INT64");
+    const ferry::Datatype datatype =
+        ferry::detail::datatype_of(type, "ferry_exchange_add_field");
     FERRY_CHECK(components >= 1, ferry::Errc::Arg,
                 "ferry_exchange_add_field: components must be >= 1; got ", components);
-    e.fields.push_back({static_cast<ferry::Datatype>(type), components});
+    e.fields.push_back({datatype, components});
     if (field_index) *field_index = static_cast<int>(e.fields.size()) - 1;
   });
 }
@@ -206,7 +206,8 @@ int ferry_exchange_begin(ferry_exchange* exchange, const void* const* src, void*
 }
 
 int ferry_exchange_end(ferry_exchange* exchange) {
-  return guarded("ferry_exchange_end", [&] { live_exchange(exchange, "ferry_exchange_end").exchange->end(); });
+  return guarded("ferry_exchange_end",
+                 [&] { live_exchange(exchange, "ferry_exchange_end").exchange->end(); });
 }
 
 int ferry_exchange_get_engine(const ferry_exchange* exchange, const char** engine) {

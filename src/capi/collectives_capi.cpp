@@ -27,6 +27,7 @@ struct ferry_allreduce {
 namespace {
 
 using ferry::detail::copied;
+using ferry::detail::datatype_of;
 using ferry::detail::deref;
 using ferry::detail::enumerator;
 using ferry::detail::guarded;
@@ -37,7 +38,6 @@ constexpr const char* kAlltoallvNames =
 constexpr const char* kAllreduceNames =
     "FERRY_ALLREDUCE_MPI, FERRY_ALLREDUCE_DOUBLING, FERRY_ALLREDUCE_HALVING or "
     "FERRY_ALLREDUCE_RING";
-constexpr const char* kTypeNames = "FERRY_TYPE_FLOAT64, FLOAT32, INT32 or INT64";
 
 void check_comm(MPI_Comm comm, const char* function) {
   FERRY_CHECK(comm != MPI_COMM_NULL, ferry::Errc::Arg, function, ": comm is MPI_COMM_NULL");
@@ -97,7 +97,7 @@ int ferry_alltoallv_create(MPI_Comm comm, int algorithm, int type, const int* se
       output(alltoallv, function) = nullptr;
       chosen = enumerator<ferry::AlltoallvAlgorithm>(algorithm, FERRY_ALLTOALLV_BRUCK, function,
                                                      "algorithm", kAlltoallvNames);
-      datatype = enumerator<ferry::Datatype>(type, FERRY_TYPE_INT64, function, "type", kTypeNames);
+      datatype = datatype_of(type, function);
       const int* arrays[4] = {send_counts, send_displs, recv_counts, recv_displs};
       const char* names[4] = {"send_counts", "send_displs", "recv_counts", "recv_displs"};
       for (int k = 0; k < 4; ++k) counts[k] = copied(arrays[k], c.size(), function, names[k]);
@@ -141,7 +141,7 @@ int ferry_allreduce_create(MPI_Comm comm, int algorithm, int type, int count,
       output(allreduce, function) = nullptr;
       chosen = enumerator<ferry::AllreduceAlgorithm>(algorithm, FERRY_ALLREDUCE_RING, function,
                                                      "algorithm", kAllreduceNames);
-      datatype = enumerator<ferry::Datatype>(type, FERRY_TYPE_INT64, function, "type", kTypeNames);
+      datatype = datatype_of(type, function);
     });
     *allreduce = new ferry_allreduce{ferry::Allreduce(comm, chosen, datatype, count)};
   });

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "capi/c_enums.hpp"
 #include "capi/firewall.hpp"
 #include "capi/layout_handle.hpp"
 #include "ferry/coupler.hpp"
@@ -46,8 +47,10 @@ int ferry_coupler_create(MPI_Comm comm, int ncomponents, const char* const* comp
     FERRY_CHECK(ncomponents >= 0 && (ncomponents == 0 || components != nullptr), ferry::Errc::Arg,
                 function, ": need ncomponents >= 0 and a non-NULL components array; got ",
                 ncomponents);
-    for (int i = 0; i < ncomponents; ++i) names.push_back(text(components[i], function, "component name"));
-    *coupler = new ferry_coupler{ferry::Coupler(comm, names, text(config_path, function, "config_path"))};
+    for (int i = 0; i < ncomponents; ++i)
+      names.push_back(text(components[i], function, "component name"));
+    *coupler = new ferry_coupler{
+        ferry::Coupler(comm, names, text(config_path, function, "config_path"))};
   });
 }
 
@@ -128,13 +131,13 @@ int ferry_coupler_def_field(ferry_coupler* coupler, int partition, const char* n
     int& id = output(field, function);
     id = -1;
     FERRY_CHECK(direction == FERRY_FIELD_OUT || direction == FERRY_FIELD_IN, ferry::Errc::Arg,
-                function, ": unknown direction ", direction, ". Use FERRY_FIELD_OUT or FERRY_FIELD_IN");
-    FERRY_CHECK(type >= FERRY_TYPE_FLOAT64 && type <= FERRY_TYPE_INT64, ferry::Errc::Arg, function,
-                ": unknown type ", type, ". Use FERRY_TYPE_FLOAT64, FLOAT32, INT32 or INT64");
+                function, ": unknown direction ", direction,
+                ". Use FERRY_FIELD_OUT or FERRY_FIELD_IN");
+    const ferry::Datatype datatype = ferry::detail::datatype_of(type, function);
     id = coupler_of(coupler, function)
              .def_field(ferry::PartitionId{partition}, text(name, function, "field name"),
                         static_cast<ferry::FieldDirection>(direction),
-                        static_cast<ferry::Datatype>(type), bundle)
+                        datatype, bundle)
              .value;
   });
 }
@@ -155,20 +158,23 @@ int ferry_coupler_field_type(const ferry_coupler* coupler, int field, int* type)
 }
 
 int ferry_coupler_enddef(ferry_coupler* coupler) {
-  return guarded("ferry_coupler_enddef", [&] { coupler_of(coupler, "ferry_coupler_enddef").enddef(); });
+  return guarded("ferry_coupler_enddef",
+                 [&] { coupler_of(coupler, "ferry_coupler_enddef").enddef(); });
 }
 
 int ferry_coupler_put(ferry_coupler* coupler, int field, double time, const void* data,
                       int* status) {
   return guarded("ferry_coupler_put", [&] {
-    const int done = coupler_of(coupler, "ferry_coupler_put").put(ferry::FieldId{field}, time, data);
+    const int done =
+        coupler_of(coupler, "ferry_coupler_put").put(ferry::FieldId{field}, time, data);
     if (status != nullptr) *status = done;
   });
 }
 
 int ferry_coupler_get(ferry_coupler* coupler, int field, double time, void* data, int* status) {
   return guarded("ferry_coupler_get", [&] {
-    const int done = coupler_of(coupler, "ferry_coupler_get").get(ferry::FieldId{field}, time, data);
+    const int done =
+        coupler_of(coupler, "ferry_coupler_get").get(ferry::FieldId{field}, time, data);
     if (status != nullptr) *status = done;
   });
 }

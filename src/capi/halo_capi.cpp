@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "capi/c_arrays.hpp"
+#include "capi/c_enums.hpp"
 #include "capi/firewall.hpp"
 #include "capi/setup_state.hpp"
 #include "ferry/cell_partition.hpp"
@@ -93,13 +94,12 @@ int ferry_halo_add_field(ferry_halo* halo, int type, int components, int* field_
   const char* function = "ferry_halo_add_field";
   return guarded(function, [&] {
     auto& h = unbuilt(halo, function);
-    FERRY_CHECK(type >= FERRY_TYPE_FLOAT64 && type <= FERRY_TYPE_INT64, ferry::Errc::Arg, function,
-                ": unknown type ", type, ". Use a FERRY_TYPE_* constant");
+    const ferry::Datatype datatype = ferry::detail::datatype_of(type, function);
     FERRY_CHECK(components >= 1, ferry::Errc::Arg, function,
                 ": components (values per cell) must be >= 1; got ", components);
     if (h.default_fields) h.options.fields.clear();
     h.default_fields = false;
-    h.options.fields.push_back({static_cast<ferry::Datatype>(type), components});
+    h.options.fields.push_back({datatype, components});
     if (field_index) *field_index = static_cast<int>(h.options.fields.size()) - 1;
   });
 }
