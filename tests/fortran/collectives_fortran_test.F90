@@ -150,7 +150,7 @@ contains
                          b%recv_displs, MPI_REAL8, MPI_COMM_WORLD, ierr)
       reference = recv
     else
-      send4 = int(send, int32)
+      allocate (send4, source=int(send, int32))
       allocate (recv4(size(got)), source=int(sentinel, int32))
       call ferry_alltoallv_execute(a, send4, recv4, ierr)
       call expect_ok(ierr, 'alltoallv execute, integer(4)')
