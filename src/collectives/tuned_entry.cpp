@@ -1,6 +1,6 @@
 #include "collectives/tuned_entry.hpp"
 
-#include "engines/adaptive/plan_signature.hpp"
+#include "engines/tuning/plan_signature.hpp"
 #include "util/format.hpp"
 
 namespace ferry::detail {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engines/adaptive/tuning_cache.hpp"
+#include "engines/tuning/tuning_cache.hpp"
 
 namespace ferry::detail {
 

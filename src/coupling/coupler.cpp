@@ -7,14 +7,14 @@
 #include <set>
 #include <sstream>
 
-#include "coupling/config/config.hpp"
+#include "config/config.hpp"
 #include "coupling/coupler_buffers.hpp"
 #include "coupling/declarations.hpp"
 #include "coupling/block_points.hpp"
 #include "coupling/entry_side.hpp"
 #include "coupling/link.hpp"
-#include "coupling/regrid.hpp"
-#include "coupling/regrid_weights.hpp"
+#include "coupling/entry_regrid.hpp"
+#include "coupling/entry_weights.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/log.hpp"
@@ -25,8 +25,6 @@ namespace ferry {
 
 using coupling::CatalogueEntry;
 using coupling::EntrySide;
-using coupling::ExchangeConfig;
-using coupling::FieldRef;
 using coupling::Link;
 using coupling::LinkSpec;
 
@@ -39,13 +37,13 @@ void check_name(const std::string& name, const char* what) {
               "Coupler: ", what, " name \"", name, "\" must be non-empty without tabs or newlines");
 }
 
-std::string where(const ExchangeConfig& e) {
+std::string where(const config::ExchangeConfig& e) {
   return detail::cat(e.where.file, ":", e.where.line, ":", e.where.column, ": exchange \"", e.name,
                      "\"");
 }
 
 // The run's configuration: rank 0 reads the file, every rank parses the same text.
-coupling::Config read_config(const Comm& run, const std::string& path) {
+config::Config read_config(const Comm& run, const std::string& path) {
   std::string text;
   int ok = 1;
   if (run.rank() == 0) {
@@ -63,14 +61,14 @@ coupling::Config read_config(const Comm& run, const std::string& path) {
   text.resize(static_cast<std::size_t>(header[1]));
   FERRY_CALL_MPI(MPI_Bcast(text.data(), detail::mpi_count<int>(header[1], "configuration size"),
                            MPI_CHAR, 0, run.get()));
-  return coupling::parse_config(text, path);
+  return config::parse_config(text, path);
 }
 
 }  // namespace
 
 struct Coupler::State {
   Comm run;
-  coupling::Config config;
+  config::Config config;
   std::vector<std::string> my_components;   // what this rank runs
   std::vector<std::string> all_components;  // what the run has, sorted
   std::map<std::string, Comm> local;        // this rank's components -> their ranks
@@ -97,14 +95,14 @@ struct Coupler::State {
                 " was not returned by def_field on this rank. Declare the field before enddef");
     return declarations.fields[static_cast<std::size_t>(id.value)];
   }
-  LinkSpec resolve(const ExchangeConfig& e, const std::vector<CatalogueEntry>& catalogue) const;
+  LinkSpec resolve(const config::ExchangeConfig& e, const std::vector<CatalogueEntry>& catalogue) const;
 };
 
 namespace {
 
-// Collective over `run`: one Route per link, shared by links between the same
+// Collective over `run`: one PartitionRoute per link, shared by links between the same
 // partitions on the same ranks (same key, and on every rank the same layouts).
-std::vector<std::shared_ptr<const coupling::Route>> build_routes(const Comm& run,
+std::vector<std::shared_ptr<const coupling::PartitionRoute>> build_routes(const Comm& run,
                                                                  const std::vector<LinkSpec>& specs,
                                                                  detail::Timers& timers) {
   std::vector<int> shares(specs.size(), -1);  // an earlier link with the same key
@@ -119,7 +117,7 @@ std::vector<std::shared_ptr<const coupling::Route>> build_routes(const Comm& run
   if (!same.empty())
     FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, same.data(), static_cast<int>(same.size()), MPI_INT,
                                  MPI_MIN, run.get()));
-  std::vector<std::shared_ptr<const coupling::Route>> routes(specs.size());
+  std::vector<std::shared_ptr<const coupling::PartitionRoute>> routes(specs.size());
   for (std::size_t l = 0; l < specs.size(); ++l) {
     if (shares[l] >= 0 && same[l]) {
       routes[l] = routes[static_cast<std::size_t>(shares[l])];
@@ -127,7 +125,7 @@ std::vector<std::shared_ptr<const coupling::Route>> build_routes(const Comm& run
     }
     const LinkSpec& spec = specs[l];
     detail::ScopedTimer timer(timers, spec.config->name, detail::TimerCategory::Setup);
-    routes[l] = std::make_shared<const coupling::Route>(run, spec.source_member, spec.target_member,
+    routes[l] = std::make_shared<const coupling::PartitionRoute>(run, spec.source_member, spec.target_member,
                                                         spec.moved_from, spec.moved_to,
                                                         spec.moved_size);
   }
@@ -143,8 +141,8 @@ GridPointData declared_points(const coupling::PartitionDecl& p) {
 }
 
 // Collective over `run`: the product of a regridded entry, on the ranks that run it.
-std::unique_ptr<coupling::Regrid> make_regrid(const LinkSpec& spec, const coupling::Route& route) {
-  const coupling::RegridConfig& config = spec.config->regrid;
+std::unique_ptr<coupling::EntryRegrid> make_regrid(const LinkSpec& spec, const coupling::PartitionRoute& route) {
+  const config::RegridConfig& config = spec.config->regrid;
   if (!route.link.valid()) return nullptr;
   const bool on_source = config.map_on == MapOn::Src;
   const Comm& product = on_source ? route.source : route.target;
@@ -166,7 +164,7 @@ std::unique_ptr<coupling::Regrid> make_regrid(const LinkSpec& spec, const coupli
          on_source ? spec.target_size : spec.source_size, where(*spec.config)});
   if (!product.valid()) return nullptr;
   const coupling::PartitionDecl& own = on_source ? *spec.source_partition : *spec.target_partition;
-  return std::make_unique<coupling::Regrid>(
+  return std::make_unique<coupling::EntryRegrid>(
       product, config, weights, on_source ? *spec.source_layout : *spec.block,
       on_source ? *spec.block : *spec.target_layout, spec.specs,
       on_source ? declared_points(own) : std::move(block_points),
@@ -182,7 +180,7 @@ std::shared_ptr<const Layout> block_over(const std::set<int>& ranks, int rank, s
 
 }  // namespace
 
-LinkSpec Coupler::State::resolve(const ExchangeConfig& e,
+LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
                                  const std::vector<CatalogueEntry>& catalogue) const {
   const EntrySide source = coupling::resolve_side(where(e), "exchange", e.source,
                                                   FieldDirection::Out, catalogue, all_components);
@@ -428,7 +426,7 @@ void Coupler::enddef() {
   std::vector<LinkSpec> specs;
   detail::agree_on(s.run, [&] {
     std::set<std::pair<std::string, std::string>> targets;
-    for (const ExchangeConfig& e : s.config.exchanges) {
+    for (const config::ExchangeConfig& e : s.config.exchanges) {
       for (const auto& f : e.target.fields)
         FERRY_CHECK(targets.insert({e.target.component, f}).second, Errc::Arg, where(e),
                     ": target field \"", f, "\" of component \"", e.target.component,
@@ -436,9 +434,9 @@ void Coupler::enddef() {
       specs.push_back(s.resolve(e, catalogue));
     }
   });
-  const std::vector<std::shared_ptr<const coupling::Route>> routes = build_routes(s.run, specs, s.timers);
+  const std::vector<std::shared_ptr<const coupling::PartitionRoute>> routes = build_routes(s.run, specs, s.timers);
   for (std::size_t l = 0; l < specs.size(); ++l) {
-    std::unique_ptr<coupling::Regrid> regrid;
+    std::unique_ptr<coupling::EntryRegrid> regrid;
     if (specs[l].config->regrid.enabled()) {
       detail::ScopedTimer timer(s.timers, specs[l].config->name, detail::TimerCategory::Setup);
       detail::agree_on(s.run, [&] { regrid = make_regrid(specs[l], *routes[l]); });
@@ -457,8 +455,8 @@ void Coupler::enddef() {
     const auto& p = s.declarations.partitions[static_cast<std::size_t>(field.partition)];
     const std::string& component = s.declarations.grids[static_cast<std::size_t>(p.grid)].component;
     for (std::size_t l = 0; l < s.links.size(); ++l) {
-      const ExchangeConfig& e = s.config.exchanges[l];
-      const FieldRef& ref = field.direction == FieldDirection::Out ? e.source : e.target;
+      const config::ExchangeConfig& e = s.config.exchanges[l];
+      const config::FieldRef& ref = field.direction == FieldDirection::Out ? e.source : e.target;
       if (ref.component != component) continue;
       auto it = std::find(ref.fields.begin(), ref.fields.end(), field.name);
       if (it != ref.fields.end())

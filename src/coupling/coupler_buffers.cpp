@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "coupling/config/suggest.hpp"
+#include "config/suggest.hpp"
 #include "coupling/entry_side.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -13,7 +13,7 @@ namespace ferry::coupling {
 
 namespace {
 
-std::string where(const BufferConfig& b) {
+std::string where(const config::BufferConfig& b) {
   return ferry::detail::cat(b.where.file, ":", b.where.line, ":", b.where.column, ": buffer \"",
                             b.name, "\"");
 }
@@ -42,18 +42,18 @@ std::optional<Box> box_of(const Layout& layout, const std::vector<std::int64_t>&
 
 }  // namespace
 
-CouplerBuffers::CouplerBuffers(const Comm& run, const Config& config,
+CouplerBuffers::CouplerBuffers(const Comm& run, const config::Config& config,
                                const Declarations& declarations,
                                const std::vector<CatalogueEntry>& catalogue,
                                const std::vector<std::string>& components)
     : config_path_(config.path), rank_(run.rank()) {
-  for (const BufferConfig& b : config.buffers)
+  for (const config::BufferConfig& b : config.buffers)
     entries_.push_back(build(run, b, declarations, catalogue, components));
 }
 
 // Collective over the run: the buffer of entry `b`, over a communicator of its source
 // and target ranks.
-CouplerBuffers::Entry CouplerBuffers::build(const Comm& run, const BufferConfig& b,
+CouplerBuffers::Entry CouplerBuffers::build(const Comm& run, const config::BufferConfig& b,
                                             const Declarations& declarations,
                                             const std::vector<CatalogueEntry>& catalogue,
                                             const std::vector<std::string>& components) {
@@ -97,7 +97,7 @@ CouplerBuffers::Entry CouplerBuffers::build(const Comm& run, const BufferConfig&
   Box box;
   ferry::detail::agree_on(run, [&] {
     if (!member) return;
-    const FieldRef& ref = e.source ? b.source : b.target;
+    const config::FieldRef& ref = e.source ? b.source : b.target;
     const PartitionDecl* p = partition_of_field(declarations, ref.component, ref.fields.front());
     FERRY_ASSERT(p != nullptr, "buffer field without a declaration on a member rank");
     const std::optional<Box> held = box_of(p->layout, shape);
@@ -132,7 +132,7 @@ CouplerBuffers::Entry CouplerBuffers::build(const Comm& run, const BufferConfig&
 bool CouplerBuffers::uses(const std::string& component, const std::string& field,
                           FieldDirection direction) const {
   return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) {
-    const FieldRef& ref = direction == FieldDirection::Out ? e.config->source : e.config->target;
+    const config::FieldRef& ref = direction == FieldDirection::Out ? e.config->source : e.config->target;
     return ref.component == component && ref.fields.front() == field;
   });
 }
@@ -143,7 +143,7 @@ std::size_t CouplerBuffers::find(const std::string& name, const char* call) cons
     if (e.config->name == name) return names.size();
     names.push_back(e.config->name);
   }
-  const std::string hint = detail::did_you_mean(name, names);
+  const std::string hint = config::detail::did_you_mean(name, names);
   const std::string known = names.empty() ? std::string("none")
                                           : ferry::detail::list_first(names, names.size());
   const std::string fix =
@@ -157,7 +157,7 @@ std::size_t CouplerBuffers::find(const std::string& name, const char* call) cons
 CouplerBuffers::Entry& CouplerBuffers::member(const std::string& name, const char* call,
                                               bool reads) {
   Entry& e = entries_[find(name, call)];
-  const FieldRef& side = reads ? e.config->target : e.config->source;
+  const config::FieldRef& side = reads ? e.config->target : e.config->source;
   FERRY_CHECK(reads ? e.target : e.source, Errc::State, "Coupler::", call, ": rank ", rank_,
               " does not ", reads ? "read" : "load", " buffer \"", name,
               "\"; only the ranks that declare field \"", side.fields.front(), "\" of component \"",

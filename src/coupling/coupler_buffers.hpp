@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "coupling/config/config.hpp"
+#include "config/config.hpp"
 #include "coupling/declarations.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/time_series_buffer.hpp"
@@ -26,7 +26,7 @@ class CouplerBuffers {
   /// every rank, then sets up its buffer over a communicator of its source and
   /// target ranks, in configuration order. `components`: every component of the
   /// run, sorted. Keeps pointers into `config`, which must outlive this object.
-  CouplerBuffers(const Comm& run, const Config& config, const Declarations& declarations,
+  CouplerBuffers(const Comm& run, const config::Config& config, const Declarations& declarations,
                  const std::vector<CatalogueEntry>& catalogue,
                  const std::vector<std::string>& components);
 
@@ -48,7 +48,7 @@ class CouplerBuffers {
 
  private:
   struct Entry {
-    const BufferConfig* config = nullptr;
+    const config::BufferConfig* config = nullptr;
     Datatype type = Datatype::Float64;
     bool source = false;      // this rank loads the buffer
     bool target = false;      // this rank reads it
@@ -59,7 +59,7 @@ class CouplerBuffers {
     std::optional<TimeSeriesReader> reader;
   };
 
-  static Entry build(const Comm& run, const BufferConfig& b, const Declarations& declarations,
+  static Entry build(const Comm& run, const config::BufferConfig& b, const Declarations& declarations,
                      const std::vector<CatalogueEntry>& catalogue,
                      const std::vector<std::string>& components);
   // The index of entry `name`; Errc::Arg, naming `call`, for an unknown name.

@@ -8,7 +8,7 @@
 
 namespace ferry::coupling {
 
-EntrySide resolve_side(const std::string& at, const char* entry, const FieldRef& ref,
+EntrySide resolve_side(const std::string& at, const char* entry, const config::FieldRef& ref,
                        FieldDirection direction, const std::vector<CatalogueEntry>& catalogue,
                        const std::vector<std::string>& components) {
   const char* side = direction == FieldDirection::Out ? "source" : "target";

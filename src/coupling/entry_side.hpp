@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "coupling/config/config.hpp"
+#include "config/config.hpp"
 #include "coupling/declarations.hpp"
 
 namespace ferry::coupling {
@@ -23,7 +23,7 @@ struct EntrySide {
 /// run, sorted. Not collective: every rank gets the same catalogue and the same
 /// answer. Raises Errc::Arg for a component nobody runs, a field nobody declares or
 /// declares with the other direction, and fields declared differently or apart.
-EntrySide resolve_side(const std::string& at, const char* entry, const FieldRef& ref,
+EntrySide resolve_side(const std::string& at, const char* entry, const config::FieldRef& ref,
                        FieldDirection direction, const std::vector<CatalogueEntry>& catalogue,
                        const std::vector<std::string>& components);
 

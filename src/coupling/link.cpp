@@ -5,7 +5,7 @@
 #include <fstream>
 #include <limits>
 
-#include "coupling/io/field_file.hpp"
+#include "io/field_file.hpp"
 #include "coupling/watchdog.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
@@ -24,7 +24,7 @@ constexpr double kNever = -std::numeric_limits<double>::infinity();
 // of both components at once, so it cannot serve put/get, alone or inside adaptive.
 constexpr const char* kIndependentEngines[] = {"p2p", "alltoallv", "neighbor", "rma"};
 
-std::string engine_for_coupling(const ExchangeConfig& config) {
+std::string engine_for_coupling(const config::ExchangeConfig& config) {
   FERRY_CHECK(config.engine != "butterfly", Errc::Arg, config.where.file, ":", config.where.line, ":",
               config.where.column, ": exchange \"", config.name,
               "\": engine butterfly needs both components inside one exchange call at once, which "
@@ -32,7 +32,7 @@ std::string engine_for_coupling(const ExchangeConfig& config) {
   return config.engine == "auto" ? "adaptive" : config.engine;
 }
 
-EngineOptions options_of(const ExchangeConfig& config) {
+EngineOptions options_of(const config::ExchangeConfig& config) {
   EngineOptions options;
   options.values = config.engine_options;
   if (engine_for_coupling(config) != "adaptive") return options;
@@ -54,8 +54,8 @@ EngineOptions options_of(const ExchangeConfig& config) {
 
 }  // namespace
 
-Link::Link(LinkSpec spec, std::shared_ptr<const Route> route, std::unique_ptr<Regrid> regrid,
-           const Config& config, detail::Timers& timers)
+Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::unique_ptr<EntryRegrid> regrid,
+           const config::Config& config, detail::Timers& timers)
     : spec_(std::move(spec)),
       clock_(config.start, config.length, spec_.config->period, spec_.config->lag),
       output_directory_(config.output_directory),
@@ -66,7 +66,7 @@ Link::Link(LinkSpec spec, std::shared_ptr<const Route> route, std::unique_ptr<Re
       regrid_(std::move(regrid)) {
   ScopedTimer timer(timers_, name(), TimerCategory::Setup);
   const std::size_t fields = spec_.specs.size();
-  const ExchangeConfig& c = *spec_.config;
+  const config::ExchangeConfig& c = *spec_.config;
   if (route_->link.valid()) {
     exchange_ = std::make_unique<Exchange>(route_->link.get(), route_->plan, spec_.specs,
                                            engine_for_coupling(c), options_of(c));
@@ -81,8 +81,8 @@ Link::Link(LinkSpec spec, std::shared_ptr<const Route> route, std::unique_ptr<Re
 
   if (spec_.source_member) {
     sends_caller_array_ =
-        !engine_holds_ && fields == 1 && c.transform == Transform::Instant && c.lag <= 0;
-    if (c.transform != Transform::Instant) {
+        !engine_holds_ && fields == 1 && c.transform == config::Transform::Instant && c.lag <= 0;
+    if (c.transform != config::Transform::Instant) {
       std::size_t largest = 0;
       for (std::size_t f = 0; f < fields; ++f) {
         const auto values = value_count(spec_.source_layout, f);
@@ -341,7 +341,7 @@ void Link::point_arrivals(std::size_t index, void* data) {
 }
 
 void Link::finish_arrival() {
-  const RegridConfig& regrid = spec_.config->regrid;
+  const config::RegridConfig& regrid = spec_.config->regrid;
   if (!regrid.enabled()) return;
   ScopedTimer product(timers_, name(), TimerCategory::Transform);
   std::vector<void*> values;
@@ -355,10 +355,10 @@ int Link::output(const Comm& comm, const char* side, double time,
                  const std::vector<const void*>& data, const std::vector<std::string>& names,
                  const std::string& grid, std::int64_t grid_size, const Layout& layout) {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
-  std::vector<FieldRecord> records;
+  std::vector<io::FieldRecord> records;
   std::vector<const Layout*> layouts;
   for (std::size_t f = 0; f < names.size(); ++f) {
-    FieldRecord r;
+    io::FieldRecord r;
     r.name = names[f];
     r.grid = grid;
     r.global_size = grid_size;
@@ -368,13 +368,13 @@ int Link::output(const Comm& comm, const char* side, double time,
     records.push_back(r);
     layouts.push_back(&layout);
   }
-  FieldFile::append(comm, output_directory_ + "/" + name() + "_" + side + ".nc", records, layouts,
+  io::FieldFile::append(comm, output_directory_ + "/" + name() + "_" + side + ".nc", records, layouts,
                     data);
   return kStatusOutput;
 }
 
 void Link::read_restart() {
-  const ExchangeConfig& c = *spec_.config;
+  const config::ExchangeConfig& c = *spec_.config;
   if (c.lag <= 0 && transforms_.empty()) return;
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
   const std::string path = restart_path();
@@ -386,7 +386,7 @@ void Link::read_restart() {
   if (!exists) return;
 
   auto expected = [&](std::size_t f, const std::string& suffix, double time) {
-    FieldRecord r;
+    io::FieldRecord r;
     r.name = spec_.source_names[f] + suffix;
     r.grid = spec_.source_grid;
     r.global_size = spec_.source_size;
@@ -397,7 +397,7 @@ void Link::read_restart() {
   };
   if (c.lag > 0) {
     for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
-      FieldFile::read(source_comm, path, expected(f, "", clock_.start()), *spec_.source_layout,
+      io::FieldFile::read(source_comm, path, expected(f, "", clock_.start()), *spec_.source_layout,
                       staging(f));
       hand_over(f, staging(f), engine_holds_);
     }
@@ -409,7 +409,7 @@ void Link::read_restart() {
   for (std::size_t f = 0; f < transforms_.size(); ++f) {
     std::vector<double> state(value_count(spec_.source_layout, f));
     try {
-      const FieldRecord stored = FieldFile::read(source_comm, path, expected(f, ":accumulated", next_put_),
+      const io::FieldRecord stored = io::FieldFile::read(source_comm, path, expected(f, ":accumulated", next_put_),
                                                  *spec_.source_layout, state.data());
       transforms_[f].restore(state, static_cast<int>(stored.numbers.at("count")));
     } catch (const Error& e) {
@@ -420,11 +420,11 @@ void Link::read_restart() {
 
 void Link::write_restart() {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
-  std::vector<FieldRecord> records;
+  std::vector<io::FieldRecord> records;
   std::vector<const Layout*> layouts;
   std::vector<const void*> data;
   for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
-    FieldRecord r;
+    io::FieldRecord r;
     r.name = spec_.source_names[f];
     r.grid = spec_.source_grid;
     r.global_size = spec_.source_size;
@@ -446,7 +446,7 @@ void Link::write_restart() {
       data.push_back(transforms_[f].state().data());
     }
   }
-  if (!records.empty()) FieldFile::write(route_->source, restart_path(), records, layouts, data);
+  if (!records.empty()) io::FieldFile::write(route_->source, restart_path(), records, layouts, data);
 }
 
 void Link::finalize() {

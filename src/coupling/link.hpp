@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "coupling/config/config.hpp"
+#include "config/config.hpp"
 #include "coupling/coupling_clock.hpp"
 #include "coupling/declarations.hpp"
-#include "coupling/regrid.hpp"
-#include "coupling/route.hpp"
+#include "coupling/entry_regrid.hpp"
+#include "coupling/partition_route.hpp"
 #include "coupling/time_transform.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/exchange.hpp"
@@ -20,7 +20,7 @@ namespace ferry::coupling {
 
 /// What enddef resolved for one exchange entry, and this rank's part in it.
 struct LinkSpec {
-  const ExchangeConfig* config = nullptr;
+  const config::ExchangeConfig* config = nullptr;
   std::vector<FieldSpec> specs;     ///< per field of the entry: type and bundle
   std::vector<std::string> source_names, target_names;
   std::string source_grid, target_grid;
@@ -40,7 +40,7 @@ struct LinkSpec {
   const Layout* moved_to = nullptr;
   std::shared_ptr<const Layout> block;  ///< regridded, on the product ranks
   /// The same on every rank for entries between the same partitions on the same
-  /// ranks: candidates for sharing one Route.
+  /// ranks: candidates for sharing one PartitionRoute.
   std::string route_key;
 };
 
@@ -52,15 +52,15 @@ struct LinkSpec {
 /// the last field's put; the first field's get receives them all. Between those
 /// calls the fields wait in the engine's buffers when it can hold them (a put packs
 /// its field at once, a get unpacks its own), else in copies the link keeps. A
-/// regridded entry runs its product (Regrid) in the send of the source ranks (map_on
+/// regridded entry runs its product (EntryRegrid) in the send of the source ranks (map_on
 /// src) or in the receive of the destination ranks (map_on dst), then fills the
 /// target's masked points in the link's copies.
 class Link {
  public:
   /// Collective over `run` (every rank of the run, members or not): builds the
   /// Exchange over the route's plan, reads the restart file of lagged fields.
-  Link(LinkSpec spec, std::shared_ptr<const Route> route, std::unique_ptr<Regrid> regrid,
-       const Config& config, detail::Timers& timers);
+  Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::unique_ptr<EntryRegrid> regrid,
+       const config::Config& config, detail::Timers& timers);
   ~Link();
 
   const std::string& name() const noexcept { return spec_.config->name; }
@@ -102,9 +102,9 @@ class Link {
   double watchdog_seconds_ = 0;
   bool imbalance_timer_ = false;  // output.imbalance: a timed barrier before each exchange
   detail::Timers& timers_;
-  std::shared_ptr<const Route> route_;
+  std::shared_ptr<const PartitionRoute> route_;
   std::unique_ptr<Exchange> exchange_;
-  std::unique_ptr<Regrid> regrid_;           // on the ranks that run the product
+  std::unique_ptr<EntryRegrid> regrid_;           // on the ranks that run the product
   bool regrid_before_ = false;               // map_on src: product before the move
   bool regrid_after_ = false;                // map_on dst: product after the move
   std::vector<std::int64_t> masked_targets_;  // regridded: target points kept at fill

@@ -60,7 +60,7 @@ void store(void* data, Datatype type, std::size_t i, double value) {
 
 }  // namespace
 
-TimeTransform::TimeTransform(Transform kind, Datatype type, std::int64_t values)
+TimeTransform::TimeTransform(config::Transform kind, Datatype type, std::int64_t values)
     : kind_(kind), type_(type), state_(static_cast<std::size_t>(values), 0.0) {}
 
 void TimeTransform::add(const void* data) {
@@ -68,11 +68,11 @@ void TimeTransform::add(const void* data) {
     const double v = load(data, type_, i);
     double& s = state_[i];
     switch (kind_) {
-      case Transform::Instant: s = v; break;
-      case Transform::Accumulate:
-      case Transform::Average: s = count_ == 0 ? v : s + v; break;
-      case Transform::Min: s = count_ == 0 ? v : std::min(s, v); break;
-      case Transform::Max: s = count_ == 0 ? v : std::max(s, v); break;
+      case config::Transform::Instant: s = v; break;
+      case config::Transform::Accumulate:
+      case config::Transform::Average: s = count_ == 0 ? v : s + v; break;
+      case config::Transform::Min: s = count_ == 0 ? v : std::min(s, v); break;
+      case config::Transform::Max: s = count_ == 0 ? v : std::max(s, v); break;
     }
   }
   ++count_;
@@ -80,7 +80,7 @@ void TimeTransform::add(const void* data) {
 
 void TimeTransform::take(void* out) {
   FERRY_ASSERT(count_ > 0, "time transform taken without any put");
-  const double divisor = kind_ == Transform::Average ? static_cast<double>(count_) : 1.0;
+  const double divisor = kind_ == config::Transform::Average ? static_cast<double>(count_) : 1.0;
   for (std::size_t i = 0; i < state_.size(); ++i) store(out, type_, i, state_[i] / divisor);
   count_ = 0;
 }

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "coupling/config/config.hpp"
+#include "config/config.hpp"
 #include "ferry/engine.hpp"
 
 namespace ferry::coupling {
@@ -18,7 +18,7 @@ class TimeTransform {
  public:
   TimeTransform() = default;
   /// `values`: this rank's values of the field (local points x bundle).
-  TimeTransform(Transform kind, Datatype type, std::int64_t values);
+  TimeTransform(config::Transform kind, Datatype type, std::int64_t values);
 
   /// Feeds one put's values (`values` of the field's type).
   void add(const void* data);
@@ -33,7 +33,7 @@ class TimeTransform {
   void restore(const std::vector<double>& state, int count);
 
  private:
-  Transform kind_ = Transform::Instant;
+  config::Transform kind_ = config::Transform::Instant;
   Datatype type_ = Datatype::Float64;
   std::vector<double> state_;
   int count_ = 0;

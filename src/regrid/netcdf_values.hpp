@@ -5,11 +5,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "coupling/io/netcdf_file.hpp"
+#include "io/netcdf_file.hpp"
 
 namespace ferry::regrid::detail {
 
-using coupling::detail::NetcdfFile;
+using io::NetcdfFile;
 
 /// True for the NetCDF integer types (byte to uint64).
 bool is_integer_type(nc_type type);

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "coupling/io/rank_order.hpp"
+#include "io/rank_order.hpp"
 #include "ferry/config.hpp"
 #include "ferry/weights.hpp"
 #include "regrid/weight_file.hpp"
@@ -15,7 +15,7 @@ namespace ferry {
 
 namespace {
 
-using coupling::detail::NetcdfFile;
+using io::NetcdfFile;
 using regrid::detail::kScrip;
 
 // Addresses fit NetCDF's int unless a grid has more than 2^31 - 1 points.
@@ -131,12 +131,12 @@ void Weights::write_scrip(MPI_Comm user_comm, const std::string& path) const {
       define_file(file, *this);
       file.close();
     });
-    coupling::detail::in_rank_order(comm, [&] {
+    io::in_rank_order(comm, [&] {
       NetcdfFile file(caller, partial, NetcdfFile::Mode::Write);
       write_part(file, *this, offset);
       file.close();
     });
-    coupling::detail::move_into_place(comm, caller, partial, path);
+    io::move_into_place(comm, caller, partial, path);
   } catch (const Error&) {
     if (comm.rank() == 0) std::remove(partial.c_str());
     throw;

@@ -8,7 +8,7 @@ endif()
 file(READ ${DOC} committed)
 if(NOT generated STREQUAL committed)
   message(FATAL_ERROR "docs/user/config.md is not the output of `ferry config-doc`: the "
-                      "configuration schema (src/coupling/config/schema.cpp) changed. Regenerate "
+                      "configuration schema (src/config/schema.cpp) changed. Regenerate "
                       "the page from the build directory with\n"
                       "  bin/ferry config-doc > <source>/docs/user/config.md\n"
                       "and commit it.")

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engines/adaptive/candidate_search.hpp"
+#include "engines/tuning/candidate_search.hpp"
 
 using ferry::detail::Candidate;
 using ferry::detail::CandidateSearch;

@@ -11,13 +11,13 @@
 #include <set>
 #include <sstream>
 
-#include "coupling/config/config.hpp"
-#include "coupling/config/namcouple.hpp"
-#include "coupling/config/reference.hpp"
-#include "coupling/config/writer.hpp"
+#include "config/config.hpp"
+#include "config/namcouple/namcouple.hpp"
+#include "config/reference.hpp"
+#include "config/writer.hpp"
 #include "ferry/error.hpp"
 
-using namespace ferry::coupling;
+using namespace ferry::config;
 
 namespace {
 

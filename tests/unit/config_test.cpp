@@ -4,13 +4,13 @@
 
 #include <algorithm>
 
-#include "coupling/config/config.hpp"
-#include "coupling/config/namcouple.hpp"
-#include "coupling/config/reference.hpp"
-#include "coupling/config/scalar.hpp"
-#include "coupling/config/schema.hpp"
-#include "coupling/config/suggest.hpp"
-#include "coupling/config/writer.hpp"
+#include "config/config.hpp"
+#include "config/namcouple/namcouple.hpp"
+#include "config/reference.hpp"
+#include "config/scalar.hpp"
+#include "config/schema.hpp"
+#include "config/suggest.hpp"
+#include "config/writer.hpp"
 #include "test_support.hpp"
 
 using ferry::ConservativeNormalisation;
@@ -20,7 +20,7 @@ using ferry::MapOn;
 using ferry::RemapMode;
 using ferry::SumMethod;
 using ferry_test::expect_error;
-using namespace ferry::coupling;
+using namespace ferry::config;
 
 namespace {
 

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "coupling/config/reference.hpp"
+#include "config/reference.hpp"
 
 namespace ferry::cli {
 
@@ -10,7 +10,7 @@ namespace {
 
 int run(Arguments& args, const Context& context) {
   args.expect_all_taken();
-  if (context.rank == 0) std::cout << coupling::config_reference();
+  if (context.rank == 0) std::cout << ferry::config::config_reference();
   return 0;
 }
 

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "command.hpp"
-#include "coupling/config/namcouple.hpp"
+#include "config/namcouple/namcouple.hpp"
 #include "util/check.hpp"
 
 namespace ferry::cli {
@@ -45,7 +45,7 @@ int run(Arguments& args, const Context& context) {
   const auto path = args.take_positional();
   args.expect_all_taken();
   if (!path) throw UsageError("missing the namcouple file, as in: ferry import-namcouple namcouple");
-  const coupling::NamcoupleImport imported = coupling::load_namcouple(
+  const ferry::config::NamcoupleImport imported = ferry::config::load_namcouple(
       *path, grids ? parse_grid_components(*grids) : std::map<std::string, std::string>{});
   if (context.rank != 0) return 0;
   if (output)

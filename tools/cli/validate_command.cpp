@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "coupling/config/config.hpp"
+#include "config/config.hpp"
 #include "util/format.hpp"
 
 namespace ferry::cli {
@@ -12,7 +12,7 @@ namespace {
 constexpr std::size_t kListedNames = 8;
 
 // The listed components, or those the exchanges and buffers use when the file lists none.
-std::vector<std::string> components_of(const coupling::Config& config) {
+std::vector<std::string> components_of(const ferry::config::Config& config) {
   if (!config.components.empty()) return config.components;
   std::vector<std::string> used;
   const auto add = [&](const std::string& name) {
@@ -39,7 +39,7 @@ std::string counted(const std::vector<std::string>& names, const std::string& no
 }
 
 // "  buffer \"history\": atm.t -> ocn.t_in, lossless, capacity 3 steps".
-std::string buffer_line(const coupling::BufferConfig& b) {
+std::string buffer_line(const ferry::config::BufferConfig& b) {
   return "  buffer \"" + b.name + "\": " + b.source.component + "." + b.source.fields.front() +
          " -> " + b.target.component + "." + b.target.fields.front() + ", " +
          (b.lossy ? "lossy" : "lossless") + ", capacity " + std::to_string(b.capacity) + " steps";
@@ -49,7 +49,7 @@ int run(Arguments& args, const Context& context) {
   const auto path = args.take_positional();
   args.expect_all_taken();
   if (!path) throw UsageError("missing the configuration file, as in: ferry validate coupling.yaml");
-  const coupling::Config config = coupling::load_config(*path);
+  const ferry::config::Config config = ferry::config::load_config(*path);
   if (context.rank != 0) return 0;
   std::vector<std::string> exchanges;
   for (const auto& x : config.exchanges) exchanges.push_back(x.name);

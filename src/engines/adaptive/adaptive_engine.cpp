@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "engines/adaptive/plan_signature.hpp"
+#include "engines/tuning/plan_signature.hpp"
 #include "engines/butterfly/butterfly_engine.hpp"
 #include "engines/butterfly/hop_schedule.hpp"
 #include "engines/field_set.hpp"

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "engines/adaptive/candidate_search.hpp"
-#include "engines/adaptive/tuning_cache.hpp"
+#include "engines/tuning/candidate_search.hpp"
+#include "engines/tuning/tuning_cache.hpp"
 #include "ferry/engine.hpp"
 
 namespace ferry::detail {

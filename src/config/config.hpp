@@ -1,0 +1,110 @@
+// The coupling configuration: what a YAML file (version 1) says, after validation.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ferry/conservation.hpp"
+#include "ferry/global_sum.hpp"
+#include "ferry/online_weights.hpp"
+#include "ferry/remap.hpp"
+
+namespace ferry::config {
+
+/// Where something was written in the configuration file, for error messages.
+struct SourceLocation {
+  std::string file;
+  int line = 0;    ///< 1-based; 0 = unknown
+  int column = 0;  ///< 1-based
+};
+
+/// How the source side turns the puts of one coupling period into the value sent.
+enum class Transform { Instant, Accumulate, Average, Min, Max };
+
+/// Every transform, in the order the reference lists them.
+inline constexpr Transform kTransforms[] = {Transform::Instant, Transform::Accumulate,
+                                            Transform::Average, Transform::Min, Transform::Max};
+
+/// How the configuration spells a transform: "instant", "accumulate", "average", "min", "max".
+const char* transform_name(Transform transform) noexcept;
+
+/// One side of an exchange: a component and the names of its fields (several =
+/// one aggregated exchange, one message per peer).
+struct FieldRef {
+  std::string component;
+  std::vector<std::string> fields;
+};
+
+/// Where the weights of a regridded exchange come from.
+enum class WeightSource { None, File, Nearest, Gaussian, Bilinear, Conservative };
+
+/// The regridding keys of one exchange entry (none given: the grids are the same).
+struct RegridConfig {
+  WeightSource source = WeightSource::None;
+  std::string weights;       ///< File: the SCRIP or ESMF weight file
+  int neighbours = 4;        ///< Nearest, Gaussian: source points per destination point
+  double variance = 0.1;     ///< Gaussian: in units of the mean source spacing squared
+  bool periodic = true;      ///< Bilinear: the source grid wraps around in longitude
+  /// Conservative: what the weights of a target cell add up to
+  ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
+  MapOn map_on = MapOn::Dst;
+  RemapMode mode = RemapMode::Bfb;
+  double fill = 0;           ///< value of masked destination points and rows without links
+  std::optional<Conserve> conservation;
+  SumMethod sum = SumMethod::Reprosum;
+  bool enabled() const noexcept { return source != WeightSource::None; }
+};
+
+/// One `exchanges:` entry.
+struct ExchangeConfig {
+  std::string name;        ///< unique; defaults to "<first source field>-><first target field>"
+  FieldRef source;
+  FieldRef target;         ///< same number of fields as source, matched in order
+  double period = 0;       ///< seconds between coupling times (> 0)
+  double lag = 0;          ///< seconds; a get at time t receives the put made at t - lag
+  int sequence = 0;        ///< order of exchanges within a coupling time on overlapping ranks
+  Transform transform = Transform::Instant;
+  std::string engine = "auto";
+  std::map<std::string, std::string> engine_options;
+  bool output = false;     ///< write every exchanged field to NetCDF (like OASIS EXPOUT)
+  std::string restart;     ///< restart file name; "" = "<name>_restart.nc" in the output directory
+  RegridConfig regrid;
+  SourceLocation where;    ///< the entry, for errors found at enddef
+};
+
+/// One `buffers:` entry: a time series the source component loads and the target reads.
+struct BufferConfig {
+  std::string name;          ///< unique among buffers
+  FieldRef source;           ///< one field: its type and partition (a box) define the steps
+  FieldRef target;           ///< one field on the reading component: its partition is the box read
+  std::int64_t capacity = 0; ///< steps per source rank's ring (> 0)
+  bool lossy = false;        ///< mode: lossy (true) or lossless
+  SourceLocation where;      ///< the entry, for errors found at enddef
+};
+
+/// The whole file.
+struct Config {
+  int version = 1;
+  double start = 0;       ///< run start, seconds of model time
+  double length = 0;      ///< run length, seconds (> 0)
+  std::vector<std::string> components;  ///< names allowed in exchanges (optional list; empty = any)
+  std::vector<ExchangeConfig> exchanges;
+  std::vector<BufferConfig> buffers;
+  std::string output_directory = ".";   ///< restart, output and timer files
+  bool timers = true;                   ///< write timer JSON at finalize
+  bool imbalance_timer = false;         ///< time a barrier before each exchange (output.imbalance)
+  double watchdog_seconds = 600;        ///< a get that waits longer fails; 0 = never
+  std::string path;                     ///< the file the configuration came from
+};
+
+/// Parses and validates YAML text. Raises Errc::Arg with "<name>:<line>:<col>: <what
+/// is wrong>" (and "did you mean ..." for misspelt keys and values). Not collective.
+Config parse_config(const std::string& yaml_text, const std::string& name);
+
+/// Reads and parses a file; Errc::Io if it cannot be read. Not collective.
+Config load_config(const std::string& path);
+
+}  // namespace ferry::config

@@ -1,0 +1,54 @@
+// Importing an OASIS3-MCT namcouple: what ferry can express becomes a
+// configuration (YAML, version 1); the rest is listed with its line number.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ferry::config {
+
+/// What an import found to report, each item as "line N: ...".
+struct NamcoupleNotes {
+  std::vector<std::string> differences;    ///< converted, but ferry does it differently
+  std::vector<std::string> not_converted;  ///< left out of the configuration
+};
+
+/// A converted namcouple: YAML that parse_config accepts, with `notes` repeated in a
+/// comment at its top.
+struct NamcoupleImport {
+  std::string yaml;
+  NamcoupleNotes notes;
+};
+
+/// Converts the namcouple `text` (called `name` in messages).
+///
+/// Converted: $RUNTIME (run length) and every $STRINGS entry with status EXPORTED
+/// or EXPOUT: source and target names (colon-separated lists become `fields`),
+/// coupling period, restart file, EXPOUT (`output: true`), LAG=, SEQ=, the LOCTRANS
+/// operation (INSTANT, ACCUMUL, AVERAGE, T_MIN, T_MAX) and the remapping: SCRIPR
+/// (DISTWGT, GAUSWGT, BILINEAR, first-order CONSERV) becomes `method`, MAPPING
+/// `weights`, `map_on` and `mode`, CONSERV `conservation` and `sum` (see
+/// NamcoupleRemapping). Where ferry does something differently (nearest-neighbour
+/// fill, MAPPING's opt, ...) a note goes to `notes.differences`. Everything else —
+/// other statuses, BICUBIC, second-order CONSERV, BLASOLD/BLASNEW, CHECKIN/CHECKOUT,
+/// negative lags, other blocks such as $NLOGPRT — goes to `notes.not_converted`.
+///
+/// Components: namcouple entries name grids, not components. The component of a
+/// side is `grid_components[grid]`, or the grid name itself; the YAML's comment then
+/// says the names must be checked (and lists the $NBMODEL model names, if any).
+///
+/// Raises Errc::Arg "<name>:<line>: <what>" for text that is not a namcouple this
+/// importer understands (a block without $END, a malformed entry or transformation
+/// line, an unknown transformation, field lists of different lengths, no $RUNTIME
+/// or $STRINGS) and for a `grid_components` grid no converted entry uses. Not
+/// collective.
+NamcoupleImport import_namcouple(const std::string& text, const std::string& name,
+                                 const std::map<std::string, std::string>& grid_components = {});
+
+/// Reads the namcouple at `path` (Errc::Io if it cannot) and imports it as above.
+/// Not collective.
+NamcoupleImport load_namcouple(const std::string& path,
+                               const std::map<std::string, std::string>& grid_components = {});
+
+}  // namespace ferry::config

@@ -1,0 +1,349 @@
+#include "config/schema.hpp"
+
+#include <utility>
+
+#include "config/config.hpp"
+#include "ferry/engine.hpp"
+
+namespace ferry::config {
+
+namespace {
+
+Key required(std::string name, KeyType type, std::string doc) {
+  Key key;
+  key.name = std::move(name);
+  key.type = type;
+  key.presence = Presence::Required;
+  key.doc = std::move(doc);
+  return key;
+}
+
+Key optional(std::string name, KeyType type, std::string default_value, std::string doc) {
+  Key key;
+  key.name = std::move(name);
+  key.type = type;
+  key.default_value = std::move(default_value);
+  key.doc = std::move(doc);
+  return key;
+}
+
+Key bounded(Key key, Bound bound) {
+  key.bound = bound;
+  return key;
+}
+
+Key in_seconds(Key key, Bound bound) {
+  key.unit = "seconds";
+  return bounded(std::move(key), bound);
+}
+
+Key with_children(Key key, std::vector<Key> children) {
+  key.children = std::move(children);
+  return key;
+}
+
+// `source:` and `target:` have the same keys; `role` says what the side does.
+Key field_side(const std::string& name, const std::string& role) {
+  Key field;
+  field.name = "field";
+  field.type = KeyType::String;
+  field.presence = Presence::OneOf;
+  field.doc = "Name of the one field the component " + role +
+              " (as the model declares it). Give either `field` or `fields`.";
+  Key fields = field;
+  fields.name = "fields";
+  fields.type = KeyType::StringList;
+  fields.doc = "Names of several fields the component " + role +
+               ", moved together with one message per peer (an OASIS namcouple's "
+               "colon-separated names). The source and target lists match in order "
+               "and have the same length.";
+  return with_children(
+      required(name, KeyType::Mapping,
+               "The component that " + role + " the data, and the names of its fields."),
+      {required("component", KeyType::String,
+                "Name of the component, as it registers with ferry."),
+       field, fields});
+}
+
+std::vector<std::string> engine_choices() {
+  std::vector<std::string> choices{"auto"};
+  for (auto& name : engine_names()) choices.push_back(std::move(name));
+  return choices;
+}
+
+// An optional choice whose first value is the default.
+Key choice(std::string name, std::vector<std::string> choices, std::string doc) {
+  Key key = optional(std::move(name), KeyType::Choice, choices.front(), std::move(doc));
+  key.choices = std::move(choices);
+  return key;
+}
+
+Key weights_key() {
+  Key weights = optional(
+      "weights", KeyType::String, "",
+      "A SCRIP or ESMF remapping file (as written by CDO gen* or ESMF_RegridWeightGen) "
+      "from the source grid to the target grid: the exchange is regridded with it. Give "
+      "either `weights` or `method`; neither means both sides are on the same grid.");
+  weights.default_doc = "none";
+  return weights;
+}
+
+Key method_key() {
+  Key name = required("name", KeyType::Choice,
+                      "`nearest`: inverse-distance weights of the nearest source points "
+                      "(OASIS DISTWGT, CDO gendis); `gaussian`: Gaussian weights of them "
+                      "(OASIS GAUSWGT); `bilinear`: bilinear on a logically rectangular "
+                      "source grid (CDO genbil); `conservative`: first-order conservative "
+                      "from the cell corners, on cells that are longitude-latitude "
+                      "rectangles (CDO gencon; OASIS SCRIPR CONSERV).");
+  name.choices = {"nearest", "gaussian", "bilinear", "conservative"};
+  Key method = optional(
+      "method", KeyType::Mapping, "",
+      "Weights computed at enddef from the centres (set_coordinates) or, for "
+      "`conservative`, the cell corners (set_corners), and the masks (set_mask) the "
+      "components declare, instead of a weight file.");
+  method.default_doc = "none";
+  return with_children(
+      method,
+      {name,
+       bounded(optional("neighbours", KeyType::Integer, "4",
+                        "`nearest` and `gaussian`: source points per destination point."),
+               Bound::Positive),
+       bounded(optional("variance", KeyType::Number, "0.1",
+                        "`gaussian`: the variance of the Gaussian in units of the mean "
+                        "source spacing squared."),
+               Bound::Positive),
+       optional("periodic", KeyType::Boolean, "true",
+                "`bilinear`: the source grid wraps around in longitude (a global grid)."),
+       choice("normalisation", {"fracarea", "destarea"},
+              "`conservative`: what the weights of a target cell add up to: `fracarea` "
+              "divides by the cell's overlap with the valid source cells (a constant stays "
+              "that constant, also next to masked source cells); `destarea` divides by the "
+              "cell's area (the weights add up to the fraction covered).")});
+}
+
+Key exchanges_key() {
+  Key exchanges = required(
+      "exchanges", KeyType::List,
+      "The exchanges: each sends one field, or a bundle of fields, from a source "
+      "component to a target component at every coupling time.");
+  exchanges.entry_noun = "exchange";
+  exchanges.presence = Presence::Optional;
+  exchanges.default_doc = "none (a file gives `exchanges`, `buffers` or both)";
+
+  Key name = optional("name", KeyType::String, "",
+                      "Unique name of the exchange, used in messages, timers and file names.");
+  name.default_doc = "`<first source field>-><first target field>`";
+
+  Key transform = optional(
+      "transform", KeyType::Choice, "instant",
+      "What the source sends from the puts of one coupling period (the OASIS LOCTRANS): "
+      "`instant` the put at the coupling time, `accumulate` the sum of the puts, "
+      "`average` their mean, `min` and `max` their point-wise minimum and maximum.");
+  for (const Transform t : kTransforms) transform.choices.emplace_back(transform_name(t));
+
+  Key engine = optional(
+      "engine", KeyType::Choice, "auto",
+      "The engine that moves the data. `auto` uses the adaptive engine, which times the "
+      "others on the first exchanges and keeps the fastest.");
+  engine.choices = engine_choices();
+  engine.choices_doc = "`auto`, or an engine of this build (`ferry info` lists them)";
+
+  Key engine_options = optional(
+      "engine_options", KeyType::StringMap, "",
+      "Options of the engine as `name: value`, e.g. `reorder: true` for neighbor or "
+      "`stages: 01` for butterfly. Each engine checks its own options when the exchange "
+      "is set up and rejects names it does not know.");
+  engine_options.default_doc = "none";
+
+  Key restart = optional(
+      "restart", KeyType::String, "",
+      "Name of the restart file, in `output.directory`, that carries the values of a "
+      "lagged or transformed exchange from one run to the next (the OASIS restart file).");
+  restart.default_doc = "`<name>_restart.nc`";
+
+  return with_children(
+      exchanges,
+      {name, field_side("source", "puts"), field_side("target", "gets"),
+       in_seconds(required("period", KeyType::Number,
+                           "Seconds of model time between coupling times: the exchange "
+                           "happens at start, start + period, start + 2 period, ..."),
+                  Bound::Positive),
+       in_seconds(optional("lag", KeyType::Number, "0",
+                           "Seconds: a get at time t receives the put made at time t - lag "
+                           "(the OASIS LAG). Gets before start + lag receive the restart "
+                           "file's values. Lag and period need not be multiples of each other."),
+                  Bound::NonNegative),
+       bounded(optional("sequence", KeyType::Integer, "0",
+                        "Order of the exchanges due at the same coupling time on ranks that "
+                        "take part in several, lowest first (the OASIS SEQ). Needed when "
+                        "components on overlapping ranks exchange in both directions."),
+               Bound::NonNegative),
+       transform, engine, engine_options,
+       optional("output", KeyType::Boolean, "false",
+                "Also write every exchanged field to a NetCDF file in `output.directory` "
+                "(the OASIS EXPOUT)."),
+       restart, weights_key(), method_key(),
+       choice("map_on", {"dst", "src"},
+              "Where the sparse product of a regridded exchange runs: `dst` moves the source "
+              "field to the target ranks and remaps there; `src` remaps on the source ranks "
+              "and moves the result. Both give the same bits with `mode: bfb`."),
+       choice("mode", {"bfb", "sum"},
+              "How a regridded exchange forms its sums: `bfb` sums every destination point "
+              "in the weights' order on one rank (the same bits on any number of ranks); "
+              "`sum` (with `map_on: src`) sends partial sums, fewer bytes but last bits that "
+              "depend on the decomposition."),
+       optional("fill", KeyType::Number, "0",
+                "Value of the destination points that receive nothing: the points the target "
+                "grid masks (set_mask) and the points without weights."),
+       choice("conservation", {"none", "global", "global_positive", "basin_balance",
+                               "basin_positive"},
+              "Correction of a regridded field so that its area integral matches the "
+              "source's (the OASIS CONSERV): `global` adds the residual per unit area "
+              "(GLOBAL), `global_positive` scales (GLBPOS), `basin_balance` and "
+              "`basin_positive` keep the mean per unit of unmasked area (BASBAL, BASPOS). "
+              "Cell areas and masks come from set_areas and set_mask, else from the weight "
+              "file."),
+       choice("sum", {"reprosum", "gather", "lsum8", "lsum16", "ddpdd"},
+              "The global sum of the conservation: `reprosum` and `gather` give the same "
+              "bits on any number of ranks, `lsum8` is fastest, `lsum16` and `ddpdd` are "
+              "more precise than lsum8.")});
+}
+
+// A `source:` or `target:` of a buffer: one component and one field; `direction` is
+// how the component declares the field, `verb` what its ranks do with their box.
+Key buffer_side(const std::string& name, const std::string& direction, const std::string& verb) {
+  return with_children(
+      required(name, KeyType::Mapping,
+               "The component that " + verb + "s the time series, and its field."),
+      {required("component", KeyType::String,
+                "Name of the component, as it registers with ferry."),
+       required("field", KeyType::String,
+                "Name of a field the component declares `" + direction +
+                    "` (as the model declares it): its type is the buffer's, and each rank " +
+                    verb + "s the box of the grid its partition holds.")});
+}
+
+Key buffers_key() {
+  Key buffers = optional(
+      "buffers", KeyType::List, "",
+      "Time-series buffers: the source component loads one step after another into a "
+      "one-sided ring on its own ranks and the target component reads the steps it wants, "
+      "each rank the box of its partition (the user guide's coupler chapter, \"Time-series "
+      "buffers\"). Source and target run on disjoint ranks; the models call only load and read.");
+  buffers.default_doc = "none";
+  buffers.entry_noun = "buffer";
+  Key mode = choice("mode", {"lossless", "lossy"},
+                    "`lossless`: a load waits while the target has not read the step it would "
+                    "overwrite; `lossy`: a load never waits, and a target that falls behind gets "
+                    "the newest steps and a count of the steps it lost.");
+  return with_children(
+      buffers,
+      {required("name", KeyType::String,
+                "Unique name of the buffer, which load and read name."),
+       buffer_side("source", "Out", "load"), buffer_side("target", "In", "read"),
+       bounded(required("capacity", KeyType::Integer,
+                        "Steps each source rank keeps in its ring."),
+               Bound::Positive),
+       mode});
+}
+
+}  // namespace
+
+Key config_schema() {
+  Key root;
+  root.type = KeyType::Mapping;
+  root.presence = Presence::Required;
+  root.doc = "A ferry coupling configuration.";
+
+  Key version = required("version", KeyType::Integer,
+                         "Version of the file format. This ferry reads version 1; a file of "
+                         "another version is refused rather than half understood.");
+  Key components = optional(
+      "components", KeyType::StringList, "",
+      "Names of the components the exchanges may use. When given, an exchange naming "
+      "another component is an error (with a suggestion); when absent, any name is "
+      "accepted.");
+  components.default_doc = "any name";
+
+  root.children = {
+      version,
+      with_children(
+          required("run", KeyType::Mapping, "The span of model time the coupled run covers."),
+          {in_seconds(optional("start", KeyType::Number, "0",
+                               "Model time at which the run starts, in seconds."),
+                      Bound::None),
+           in_seconds(required("length", KeyType::Number,
+                               "How long the run lasts, in seconds of model time (the OASIS "
+                               "$RUNTIME)."),
+                      Bound::Positive)}),
+      components,
+      exchanges_key(),
+      buffers_key(),
+      with_children(
+          optional("output", KeyType::Mapping, "", "Where and what ferry writes."),
+          {optional("directory", KeyType::String, ".",
+                    "Directory of the restart, field output and timer files."),
+           optional("timers", KeyType::Boolean, "true",
+                    "Write the timers of every exchange as JSON at finalize."),
+           optional("imbalance", KeyType::Boolean, "false",
+                    "Time a barrier over the sending (or receiving) ranks of a component "
+                    "right before each exchange starts, as the timer `imbalance`: the "
+                    "waiting for the slower ranks of the same component, told apart from "
+                    "communication and from waiting for the partner (`ferry report`). "
+                    "Costs one barrier per exchange and coupling time, and needs every "
+                    "rank of a component to make its puts and gets in the same order.")}),
+      with_children(
+          optional("watchdog", KeyType::Mapping, "", "Turns a hang into an error."),
+          {in_seconds(optional("timeout", KeyType::Number, "600",
+                               "A get that waits longer than this many seconds of wall-clock "
+                               "time fails with an error naming the exchange, instead of "
+                               "hanging; 0 waits forever."),
+                      Bound::NonNegative)}),
+  };
+  return root;
+}
+
+const Key* find_child(const Key& parent, const std::string& name) {
+  for (const Key& child : parent.children)
+    if (child.name == name) return &child;
+  return nullptr;
+}
+
+std::vector<std::string> child_names(const Key& parent) {
+  std::vector<std::string> names;
+  for (const Key& child : parent.children) names.push_back(child.name);
+  return names;
+}
+
+std::string describe_value(const Key& key) {
+  const std::string bound = key.bound == Bound::Positive      ? " > 0"
+                            : key.bound == Bound::NonNegative ? " >= 0"
+                                                              : "";
+  switch (key.type) {
+    case KeyType::Integer:
+      return "an integer" + bound;
+    case KeyType::Number:
+      return "a number" + (key.unit.empty() ? "" : " of " + key.unit) + bound;
+    case KeyType::Boolean:
+      return "true or false";
+    case KeyType::String:
+      return "a non-empty string";
+    case KeyType::Choice: {
+      std::string list;
+      for (const auto& choice : key.choices) list += (list.empty() ? "" : ", ") + choice;
+      return "one of " + list;
+    }
+    case KeyType::StringList:
+      return "a list of distinct names";
+    case KeyType::StringMap:
+      return "a mapping of names to values";
+    case KeyType::Mapping:
+      return "a mapping of keys to values";
+    case KeyType::List:
+      return "a list of entries, each a mapping";
+  }
+  return "";
+}
+
+}  // namespace ferry::config

@@ -1,0 +1,117 @@
+#include "coupling/entry_weights.hpp"
+
+#include <optional>
+#include <utility>
+
+#include "coupling/block_points.hpp"
+#include "ferry/online_weights.hpp"
+#include "util/agree.hpp"
+#include "util/check.hpp"
+
+namespace ferry::coupling {
+
+namespace {
+
+const char* method_name(config::WeightSource source) {
+  switch (source) {
+    case config::WeightSource::Nearest: return "nearest";
+    case config::WeightSource::Gaussian: return "gaussian";
+    case config::WeightSource::Bilinear: return "bilinear";
+    case config::WeightSource::Conservative: return "conservative";
+    default: return "file";
+  }
+}
+
+// Errors of a library call, prefixed with the entry they come from.
+template <class Call>
+auto in_entry(const std::string& where, const std::string& what, Call&& call) {
+  try {
+    return call();
+  } catch (const Error& e) {
+    throw Error(e.code(), detail::cat(where, ": ", what, ": ", e.what()), e.rank());
+  }
+}
+
+Weights read_file(const config::RegridConfig& config, const RegridGrids& grids, const std::string& where) {
+  Weights w = in_entry(where, "reading the weights", [&] {
+    return Weights::read(grids.product->get(), config.weights);
+  });
+  FERRY_CHECK(w.src_size() == grids.source_size && w.dst_size() == grids.target_size, Errc::ArgSize,
+              where, ": weight file \"", config.weights, "\" maps ", w.src_size(),
+              " source points to ", w.dst_size(), " target points, but the source grid has ",
+              grids.source_size, " points and the target grid ", grids.target_size,
+              ". Use weights made from the source grid to the target grid, in that order");
+  return w;
+}
+
+// The source and target grids an online method reads: GridPoints or GridCells.
+template <class Grid>
+struct ProductGrids {
+  Grid src, dst;
+};
+
+// Collective over the link: the grids as the product ranks hold them, their own side
+// as declared and the other side moved to their block. `declared` reads a
+// partition's declarations (agreed over the link), `moved` moves them to the block.
+template <class Grid, class Declared, class Moved>
+ProductGrids<Grid> product_grids(const config::RegridConfig& config, const RegridGrids& grids,
+                                 const std::string& where, const char* method, Declared declared,
+                                 Moved moved) {
+  const bool on_source = config.map_on == MapOn::Src;
+  const Comm& link = *grids.link;
+  std::optional<Grid> source, target;
+  detail::agree_on(link, [&] {
+    if (grids.source) source = declared(*grids.source, "source", where, method, link.rank());
+    if (grids.target) target = declared(*grids.target, "target", where, method, link.rank());
+  });
+  const std::optional<Grid>& own = on_source ? source : target;
+  const std::optional<Grid>& other = on_source ? target : source;
+  BlockMove move{&link, on_source ? grids.target : grids.source, grids.block,
+                 on_source ? grids.target_size : grids.source_size, where};
+  Grid block = moved(move, other ? &*other : nullptr);
+  Grid held;
+  if (own) held = *own;
+  else held.layout = Layout::none(on_source ? grids.source_size : grids.target_size);
+  if (on_source) return {std::move(held), std::move(block)};
+  return {std::move(block), std::move(held)};
+}
+
+Weights compute(const config::RegridConfig& config, const RegridGrids& grids, const std::string& where) {
+  const char* method = method_name(config.source);
+  const auto on_product = [&](auto&& weights) -> Weights {
+    if (!grids.product->valid()) return {};  // only the product ranks compute weights
+    return in_entry(where, detail::cat("computing ", method, " weights"), weights);
+  };
+  if (config.source == config::WeightSource::Conservative) {
+    const auto cells = product_grids<GridCells>(config, grids, where, method, declared_corners,
+                                                block_corners);
+    return on_product([&] {
+      return conservative_weights(grids.product->get(), cells.src, cells.dst,
+                                  {config.normalisation});
+    });
+  }
+  const auto points = product_grids<GridPoints>(config, grids, where, method,
+                                                declared_coordinates, block_coordinates);
+  return on_product([&] {
+    if (config.source == config::WeightSource::Bilinear)
+      return bilinear_weights(grids.product->get(), points.src, points.dst,
+                              {grids.source_nx, config.periodic});
+    NearestNeighbourOptions options;
+    options.neighbours = config.neighbours;
+    options.weighting = config.source == config::WeightSource::Gaussian ? NeighbourWeighting::Gaussian
+                                                                : NeighbourWeighting::InverseDistance;
+    options.gaussian_variance = config.variance;
+    return nearest_neighbour_weights(grids.product->get(), points.src, points.dst, options);
+  });
+}
+
+}  // namespace
+
+Weights regrid_weights(const config::RegridConfig& config, const RegridGrids& grids,
+                       const std::string& where) {
+  if (config.source != config::WeightSource::File) return compute(config, grids, where);
+  if (!grids.product->valid()) return {};
+  return read_file(config, grids, where);
+}
+
+}  // namespace ferry::coupling

@@ -1,0 +1,38 @@
+// The weights of a regridded exchange entry: read from its file, or computed from the
+// grid points the components declared.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "config/config.hpp"
+#include "coupling/declarations.hpp"
+#include "ferry/comm.hpp"
+#include "ferry/layout.hpp"
+#include "ferry/weights.hpp"
+
+namespace ferry::coupling {
+
+/// One rank's part in building the weights of an entry.
+struct RegridGrids {
+  const Comm* link = nullptr;     ///< source and target members
+  const Comm* product = nullptr;  ///< the ranks that run the product (invalid elsewhere)
+  const PartitionDecl* source = nullptr;  ///< on source members: the source partition
+  const PartitionDecl* target = nullptr;  ///< on target members: the target partition
+  const Layout* block = nullptr;  ///< on product ranks: the block side of the product
+  std::int64_t source_size = 0, target_size = 0;
+  std::int64_t source_nx = 0;     ///< the source grid's first dimension (bilinear)
+};
+
+/// Collective over `grids.link`. Returns the weights distributed over the product
+/// ranks (empty elsewhere). A file is read there; an online method first moves the
+/// centres (or, conservative, the cell corners) and masks of the grid the product
+/// ranks do not hold to their block.
+/// Raises Errc::Arg naming the entry (`where`) when the file's grid sizes differ from
+/// the grids' or the coordinates or corners an online method needs were not
+/// declared, and the errors of Weights::read and the online weight functions,
+/// prefixed with `where`.
+Weights regrid_weights(const config::RegridConfig& config, const RegridGrids& grids,
+                       const std::string& where);
+
+}  // namespace ferry::coupling

@@ -1,0 +1,28 @@
+// PartitionRoute: the communicators and plan of the exchanges between one pair of partitions.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "ferry/comm.hpp"
+#include "ferry/layout.hpp"
+#include "ferry/plan.hpp"
+
+namespace ferry::coupling {
+
+/// What every exchange entry between the same source and target partitions, on the
+/// same ranks, has in common: built once and shared, since the plan is as large as
+/// a float64 field (8 bytes of index per point) and each communicator costs setup.
+struct PartitionRoute {
+  /// Collective over `run` (every rank of the run, members or not). Layouts are
+  /// this rank's (ignored unless it is a member of that side).
+  PartitionRoute(const Comm& run, bool source_member, bool target_member, const Layout* source_layout,
+        const Layout* target_layout, std::int64_t grid_size);
+
+  Comm link;    ///< source and destination members
+  Comm source;  ///< source members (restart and output files)
+  Comm target;  ///< destination members (output files)
+  std::shared_ptr<const Plan> plan;  ///< over `link`; null on other ranks
+};
+
+}  // namespace ferry::coupling

@@ -1,0 +1,229 @@
+#include "engines/tuning/tuning_cache.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "util/format.hpp"
+
+namespace ferry::detail {
+
+namespace {
+
+constexpr const char* kSeparator = " | ";
+constexpr const char* kHeaderWord = "ferry-tuning-cache ";
+
+// What a file turned out to hold.
+struct CacheFile {
+  enum class Kind { Missing, Cache, OtherVersion, Foreign, Unreadable } kind = Kind::Missing;
+  std::string first_line;
+  std::vector<std::string> lines;  // after the header
+  std::string error;               // why it could not be read
+};
+
+CacheFile read_file(const std::string& path) {
+  CacheFile file;
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) {
+    file.kind = errno == ENOENT ? CacheFile::Kind::Missing : CacheFile::Kind::Unreadable;
+    file.error = std::strerror(errno);
+    return file;
+  }
+  std::string text;
+  char chunk[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, n);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) {
+    file.kind = CacheFile::Kind::Unreadable;
+    file.error = "read error";
+    return file;
+  }
+  if (text.empty()) return file;  // an empty file holds no entries, like a missing one
+
+  std::vector<std::string> lines;
+  for (std::size_t begin = 0; begin < text.size();) {
+    const auto end = text.find('\n', begin);
+    std::string line = text.substr(begin, end == std::string::npos ? end : end - begin);
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // edited on Windows
+    lines.push_back(std::move(line));
+    begin = end == std::string::npos ? text.size() : end + 1;
+  }
+  file.first_line = lines.front();
+  if (file.first_line == kTuningCacheHeader)
+    file.kind = CacheFile::Kind::Cache;
+  else if (file.first_line.rfind(kHeaderWord, 0) == 0)
+    file.kind = CacheFile::Kind::OtherVersion;
+  else
+    file.kind = CacheFile::Kind::Foreign;
+  file.lines.assign(lines.begin() + 1, lines.end());
+  return file;
+}
+
+bool is_entry_line(const std::string& line) {
+  return line.find_first_not_of(" \t\r") != std::string::npos && line[0] != '#';
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4e", seconds);
+  return text;
+}
+
+// The text of "label=seconds" as a measurement; nullopt if malformed.
+std::optional<Measurement> parse_measurement(const std::string& word) {
+  const auto eq = word.rfind('=');
+  if (eq == std::string::npos) return std::nullopt;
+  auto candidate = Candidate::parse(word.substr(0, eq));
+  const std::string number = word.substr(eq + 1);
+  char* end = nullptr;
+  const double seconds = std::strtod(number.c_str(), &end);
+  if (!candidate || number.empty() || *end != '\0' || !std::isfinite(seconds) || seconds < 0)
+    return std::nullopt;
+  return Measurement{*candidate, seconds};
+}
+
+// Adds `entry`, replacing an earlier one of its signature.
+void keep_last(std::vector<CacheEntry>& entries, CacheEntry entry) {
+  for (CacheEntry& e : entries)
+    if (e.signature == entry.signature) {
+      e = std::move(entry);
+      return;
+    }
+  entries.push_back(std::move(entry));
+}
+
+}  // namespace
+
+std::string format_entry(const CacheEntry& entry) {
+  std::string line = entry.signature + kSeparator + entry.choice.label() + kSeparator;
+  for (std::size_t i = 0; i < entry.measured.size(); ++i)
+    line += cat(i ? " " : "", entry.measured[i].candidate.label(), "=",
+                seconds_text(entry.measured[i].median_seconds));
+  return line;
+}
+
+std::optional<CacheEntry> parse_entry(const std::string& line, std::string& why) {
+  const auto first = line.find(kSeparator);
+  const auto second = first == std::string::npos ? first : line.find(kSeparator, first + 3);
+  if (second == std::string::npos || line.find(kSeparator, second + 3) != std::string::npos) {
+    why = "expected three parts separated by \" | \": signature | choice | medians";
+    return std::nullopt;
+  }
+  CacheEntry entry;
+  entry.signature = line.substr(0, first);
+  if (entry.signature.rfind("ranks=", 0) != 0) {
+    why = "the signature does not start with \"ranks=\"";
+    return std::nullopt;
+  }
+  const std::string choice = line.substr(first + 3, second - first - 3);
+  auto candidate = Candidate::parse(choice);
+  if (!candidate) {
+    why = cat("the choice \"", choice, "\" is not an engine name or butterfly:STAGES");
+    return std::nullopt;
+  }
+  entry.choice = *candidate;
+  const std::string medians = line.substr(second + 3);
+  for (std::size_t begin = 0; begin < medians.size();) {
+    const auto end = std::min(medians.find(' ', begin), medians.size());
+    const std::string word = medians.substr(begin, end - begin);
+    begin = end + 1;
+    if (word.empty()) continue;
+    auto measurement = parse_measurement(word);
+    if (!measurement) {
+      why = cat("\"", word, "\" is not LABEL=SECONDS");
+      return std::nullopt;
+    }
+    entry.measured.push_back(*measurement);
+  }
+  return entry;
+}
+
+CacheLookup find_entries(const std::string& path,
+                         const std::function<bool(const std::string& signature)>& wanted) {
+  CacheLookup lookup;
+  const CacheFile file = read_file(path);
+  switch (file.kind) {
+    case CacheFile::Kind::Missing: return lookup;
+    case CacheFile::Kind::Unreadable:
+      lookup.warnings.push_back(
+          cat("cannot read the tuning cache \"", path, "\": ", file.error, "; profiling instead"));
+      return lookup;
+    case CacheFile::Kind::OtherVersion:
+      lookup.warnings.push_back(
+          cat("tuning cache \"", path, "\" has another format (first line \"", file.first_line,
+              "\"; this ferry reads \"", kTuningCacheHeader,
+              "\"); ignoring it, profiling, and replacing it with this run's decision"));
+      return lookup;
+    case CacheFile::Kind::Foreign:
+      lookup.warnings.push_back(
+          cat("\"", path, "\" is not a ferry tuning cache (first line \"",
+              file.first_line.substr(0, 60), "\", expected \"", kTuningCacheHeader,
+              "\"); ignoring it and leaving it unchanged. Point the cache option or "
+              "FERRY_TUNING_CACHE at another file"));
+      return lookup;
+    case CacheFile::Kind::Cache: break;
+  }
+  for (std::size_t i = 0; i < file.lines.size(); ++i) {
+    if (!is_entry_line(file.lines[i])) continue;
+    std::string why;
+    auto entry = parse_entry(file.lines[i], why);
+    if (!entry)
+      lookup.warnings.push_back(cat("tuning cache \"", path, "\" line ", i + 2,
+                                    " is malformed (", why, "); ignoring the line"));
+    else if (wanted(entry->signature))
+      keep_last(lookup.entries, std::move(*entry));
+  }
+  return lookup;
+}
+
+CacheLookup find_entry(const std::string& path, const std::string& signature) {
+  return find_entries(path, [&](const std::string& s) { return s == signature; });
+}
+
+std::vector<std::string> store_entry(const std::string& path, const CacheEntry& entry) {
+  const CacheFile file = read_file(path);
+  if (file.kind == CacheFile::Kind::Foreign || file.kind == CacheFile::Kind::Unreadable)
+    return {cat("not writing the tuning cache: \"", path, "\" ",
+                file.kind == CacheFile::Kind::Foreign ? "is not a ferry tuning cache"
+                                                      : "cannot be read: " + file.error,
+                ". Point the cache option or FERRY_TUNING_CACHE at another file")};
+
+  std::string text = cat(kTuningCacheHeader, "\n",
+                         "# Written by ferry's adaptive engine; safe to edit or delete.\n",
+                         "# One line per plan: signature | choice | median seconds per "
+                         "candidate (slowest rank)\n");
+  if (file.kind == CacheFile::Kind::Cache)
+    for (const std::string& line : file.lines) {
+      std::string why;
+      if (!is_entry_line(line)) continue;
+      auto kept = parse_entry(line, why);
+      if (kept && kept->signature != entry.signature) text += line + "\n";
+    }
+  text += format_entry(entry) + "\n";
+
+  // A private temporary name, so concurrent runs never write into the same file.
+  const std::string temporary = cat(path, ".tmp.", ::getpid());
+  std::FILE* f = std::fopen(temporary.c_str(), "w");
+  if (!f)
+    return {cat("cannot write the tuning cache: opening \"", temporary, "\" failed: ",
+                std::strerror(errno), ". Check that the directory exists and is writable")};
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string error = std::strerror(errno);
+    std::remove(temporary.c_str());
+    return {cat("cannot write the tuning cache \"", path, "\": ", error,
+                ". Check the disk space and the permissions of its directory")};
+  }
+  return {};
+}
+
+}  // namespace ferry::detail

@@ -1,0 +1,51 @@
+// The tuning cache: a small text file of past adaptive decisions, keyed by plan signature.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engines/tuning/candidate_search.hpp"
+
+namespace ferry::detail {
+
+/// The first line of a cache file; the number is the format version.
+inline constexpr const char* kTuningCacheHeader = "ferry-tuning-cache 1";
+
+/// One decision: for plans of this signature, `choice` was fastest.
+struct CacheEntry {
+  std::string signature;  ///< plan_signature()
+  Candidate choice;
+  std::vector<Measurement> measured;  ///< every candidate's median, as profiled
+};
+
+/// The entry as one line (no newline): "signature | choice | label=median label=median ...",
+/// medians in seconds.
+std::string format_entry(const CacheEntry& entry);
+/// Parses one line of format_entry; nullopt and `why` set if it is malformed.
+std::optional<CacheEntry> parse_entry(const std::string& line, std::string& why);
+
+/// The result of looking up signatures.
+struct CacheLookup {
+  std::vector<CacheEntry> entries;    ///< those wanted, one per signature
+  std::vector<std::string> warnings;  ///< problems with the file, for the log and the report
+};
+
+/// Not collective (the adaptive engine calls these on rank 0 only). The entries whose
+/// signature is `wanted`; of several with one signature, the last in the file. A
+/// missing file has no entries. A file whose first line is not kTuningCacheHeader, and
+/// each malformed line, are ignored with a warning.
+CacheLookup find_entries(const std::string& path,
+                         const std::function<bool(const std::string& signature)>& wanted);
+/// find_entries() of one signature: at most one entry.
+CacheLookup find_entry(const std::string& path, const std::string& signature);
+
+/// Not collective. Rewrites the file with `entry` replacing any entry of its
+/// signature and every other well-formed entry kept: writes "<path>.tmp.<pid>", then
+/// renames it over `path`, so readers see the old file or the new one, never a part.
+/// A file of another format version is replaced; a file that is not a tuning cache
+/// at all is left alone. Returns the problems (empty on success).
+std::vector<std::string> store_entry(const std::string& path, const CacheEntry& entry);
+
+}  // namespace ferry::detail

@@ -1,0 +1,75 @@
+// FieldFile: fields distributed over a layout, written to and read from NetCDF.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ferry/comm.hpp"
+#include "ferry/engine.hpp"
+#include "ferry/layout.hpp"
+
+namespace ferry::io {
+
+/// What a restart or output file records about one field besides its values.
+struct FieldRecord {
+  std::string name;            ///< NetCDF variable name (the field's name)
+  std::string grid;            ///< grid name the values live on
+  std::int64_t global_size = 0;
+  int components = 1;          ///< trailing dimension (bundle members or levels)
+  Datatype type = Datatype::Float64;
+  double time = 0;             ///< model time (seconds) the values are for
+  std::map<std::string, double> numbers;  ///< extra numeric attributes (e.g. "accumulated": 3)
+};
+
+/// One NetCDF file holding whole fields (global size x components each), written
+/// and read collectively by the ranks that hold the fields. No rank ever holds a
+/// whole field: values are redistributed to contiguous slabs (ferry's own
+/// Exchange, one per layout that fields share on every rank), and the slabs are
+/// written one rank after another into the file. The format is described in
+/// docs/user/files.md.
+///
+/// Every function is collective over `comm` and logically collective in its
+/// records (the same on every rank: Errc::Arg otherwise). A rank holding none of a
+/// field passes Layout::none(global_size) (and any data pointer). Each error is
+/// raised on every rank with the same code and message; Errc::Io names the file
+/// and the NetCDF error.
+class FieldFile {
+ public:
+  /// Creates (or replaces) `path` and writes every field: data[f] holds this rank's
+  /// values of records[f] at the ids of layouts[f] (layout.local_size() x components
+  /// values). The file is written as "<path>.partial" and renamed when complete, so a
+  /// failed write leaves any previous file intact. Every id of a field must be held
+  /// by exactly one rank (Errc::Missing / Errc::Duplicate otherwise).
+  static void write(const Comm& comm, const std::string& path,
+                    const std::vector<FieldRecord>& records, const std::vector<const Layout*>& layouts,
+                    const std::vector<const void*>& data);
+
+  /// Reads field `expected.name` into `data` (this rank's ids of `layout`, any
+  /// decomposition, not necessarily the one that wrote the file). Raises Errc::Io if
+  /// the file or variable is missing or the file is not a ferry field file of this
+  /// format version, and Errc::Arg naming the mismatch when grid, global size,
+  /// components, type or time differ from `expected` (time compared exactly).
+  /// Returns the stored record (numbers included; `expected.numbers` is ignored).
+  static FieldRecord read(const Comm& comm, const std::string& path, const FieldRecord& expected,
+                          const Layout& layout, void* data);
+
+  /// Reads several fields as above, sharing one exchange among fields that share a
+  /// layout object on every rank. Returns the stored records in the order given.
+  static std::vector<FieldRecord> read(const Comm& comm, const std::string& path,
+                                       const std::vector<FieldRecord>& expected,
+                                       const std::vector<const Layout*>& layouts,
+                                       const std::vector<void*>& data);
+
+  /// Appends one time slice of each field to an output file, like OASIS EXPOUT. The
+  /// first call creates the file with an unlimited time dimension; later calls must
+  /// give the same fields (names, grids, sizes, components, types) and a later
+  /// time (Errc::Arg otherwise). All records of one call carry the same time. The
+  /// numbers are stored when the file is created.
+  static void append(const Comm& comm, const std::string& path,
+                     const std::vector<FieldRecord>& records,
+                     const std::vector<const Layout*>& layouts, const std::vector<const void*>& data);
+};
+
+}  // namespace ferry::io
