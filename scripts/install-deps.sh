@@ -12,11 +12,12 @@ packages=(
   libopenmpi-dev openmpi-bin
   libnetcdf-dev netcdf-bin cdo
   libyaml-cpp-dev libgtest-dev googletest libmetis-dev libsimgrid-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev graphviz
   python3-venv python3-dev
 )
-python_packages=(numpy mpi4py pytest nanobind scikit-build-core matplotlib)
+python_packages=(numpy mpi4py pytest nanobind scikit-build-core matplotlib jsonschema)
 # Import names of python_packages, to check what the venv already has.
-python_modules=numpy,mpi4py,pytest,nanobind,scikit_build_core,matplotlib
+python_modules=numpy,mpi4py,pytest,nanobind,scikit_build_core,matplotlib,jsonschema
 
 # Output of the tools goes here and is shown only if a step fails.
 log=$(mktemp "${TMPDIR:-/tmp}/ferry-install-deps.XXXXXX")

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ferry/comm.hpp"
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 #include "ferry/layout.hpp"
 #include "ferry/time_series_buffer.hpp"
 

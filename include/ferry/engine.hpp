@@ -12,53 +12,22 @@
 #include <vector>
 
 #include "ferry/comm.hpp"
+#include "ferry/datatype.hpp"
+#include "ferry/engine_options.hpp"
 #include "ferry/plan.hpp"
+#include "ferry/traffic.hpp"
 
 namespace ferry {
 
-/// Element types a field may have (C: FERRY_TYPE_*).
-enum class Datatype : int { Float64 = 0, Float32 = 1, Int32 = 2, Int64 = 3 };
-
-/// Bytes of one value of `type`.
-std::size_t datatype_size(Datatype type) noexcept;
-const char* datatype_name(Datatype type) noexcept;
-
-/// One field of an exchange: its type, and how many values each point carries
-/// (a trailing component/level dimension: value[point * components + c]).
-struct FieldSpec {
-  Datatype type = Datatype::Float64;
-  int components = 1;
-};
-
-/// Engine options as text, "key" -> "value" (e.g. "reorder" -> "true"); each
-/// engine reads and validates its own keys.
-struct EngineOptions {
-  std::map<std::string, std::string> values;
-  /// The option as a boolean; Errc::Arg names the engine and key if it is not true/false/1/0.
-  bool get_bool(std::string_view engine, const std::string& key, bool fallback) const;
-  /// The option as text (the engine checks the value).
-  std::string get_string(const std::string& key, const std::string& fallback) const;
-  /// Raises Errc::Arg naming the first option no get_* call has read (a typo, or an
-  /// option of another engine). Called after the engine's setup.
-  void check_all_read(std::string_view engine) const;
-
- private:
-  mutable std::set<std::string> read_;
-};
-
 /// What an engine needs from MPI and offers.
 struct Capabilities {
-  bool persistent = false;   ///< setup creates persistent requests or windows
-  bool one_sided = false;    ///< uses MPI RMA
-  bool holds_fields = false; ///< offers stage() and take(): fields wait in its own buffers
-};
-
-/// What one exchange of every field costs this rank on the wire: messages and bytes
-/// it sends (its own points excluded) and the rounds of messages it waits through.
-struct Traffic {
-  std::int64_t messages = 0;
-  std::int64_t bytes = 0;
-  int rounds = 0;
+  bool persistent = false;    ///< setup creates persistent requests or windows
+  bool one_sided = false;     ///< uses MPI RMA
+  bool holds_fields = false;  ///< offers stage() and take(): fields wait in its own buffers
+  /// The ranks of the source side and of the destination side may call begin() and end()
+  /// at different times (the coupler's put on one component, get on the other). False
+  /// for an engine that forwards data through ranks of both sides inside one call.
+  bool independent_sides = true;
 };
 
 /// What an engine tells about the choices it made (see Engine::report).

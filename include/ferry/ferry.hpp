@@ -1,14 +1,24 @@
-// ferry: the C++ umbrella header.
+// ferry: the C++ umbrella header: every public C++ header of the library.
 #pragma once
 
+#include "ferry/cell_partition.hpp"
 #include "ferry/collectives.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/config.hpp"
+#include "ferry/conservation.hpp"
 #include "ferry/coupler.hpp"
+#include "ferry/datatype.hpp"
 #include "ferry/engine.hpp"
+#include "ferry/engine_options.hpp"
 #include "ferry/error.hpp"
 #include "ferry/exchange.hpp"
+#include "ferry/geodesic_mesh.hpp"
+#include "ferry/global_sum.hpp"
 #include "ferry/halo.hpp"
 #include "ferry/layout.hpp"
+#include "ferry/online_weights.hpp"
 #include "ferry/plan.hpp"
+#include "ferry/remap.hpp"
 #include "ferry/time_series_buffer.hpp"
+#include "ferry/traffic.hpp"
+#include "ferry/weights.hpp"

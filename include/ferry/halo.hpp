@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ferry/engine.hpp"
+#include "ferry/engine_options.hpp"
 #include "ferry/exchange.hpp"
 
 namespace ferry {

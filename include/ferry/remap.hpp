@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
+#include "ferry/engine_options.hpp"
 #include "ferry/layout.hpp"
+#include "ferry/traffic.hpp"
 #include "ferry/weights.hpp"
 
 namespace ferry {

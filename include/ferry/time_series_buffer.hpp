@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 
 namespace ferry {
 

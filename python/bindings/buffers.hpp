@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 
 namespace ferry::python {
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 
 namespace ferry::python {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 
 namespace ferry::python {
 

@@ -7,17 +7,6 @@
 
 namespace ferry::detail {
 
-MPI_Datatype mpi_element_type(Datatype type) {
-  switch (type) {
-    case Datatype::Float64: return MPI_DOUBLE;
-    case Datatype::Float32: return MPI_FLOAT;
-    case Datatype::Int32: return MPI_INT32_T;
-    case Datatype::Int64: return MPI_INT64_T;
-  }
-  throw Error(Errc::Arg, cat("unknown datatype ", static_cast<int>(type),
-                             "; use Float64, Float32, Int32 or Int64"));
-}
-
 DerivedType::DerivedType(DerivedType&& other) noexcept
     : type_(std::exchange(other.type_, MPI_DATATYPE_NULL)) {}
 
@@ -50,7 +39,7 @@ DerivedType box_part_type(const Box& whole, const Box& part, Datatype type) {
   }
   MPI_Datatype made = MPI_DATATYPE_NULL;
   FERRY_CALL_MPI(MPI_Type_create_subarray(dims, sizes, subsizes, starts, MPI_ORDER_C,
-                                          mpi_element_type(type), &made));
+                                          mpi_datatype(type), &made));
   const int rc = MPI_Type_commit(&made);
   if (rc != MPI_SUCCESS) MPI_Type_free(&made);
   FERRY_CALL_MPI(rc);

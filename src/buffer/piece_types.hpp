@@ -4,13 +4,9 @@
 
 #include <mpi.h>
 
-#include "ferry/engine.hpp"
 #include "ferry/time_series_buffer.hpp"
 
 namespace ferry::detail {
-
-/// The MPI type of one value of `type`.
-MPI_Datatype mpi_element_type(Datatype type);
 
 /// A committed derived datatype, freed on destruction. Move-only.
 class DerivedType {

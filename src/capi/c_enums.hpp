@@ -1,7 +1,7 @@
 // C API enumerators (plain ints in C) checked and turned into the C++ enums.
 #pragma once
 
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 #include "ferry/ferry.h"
 #include "util/check.hpp"
 

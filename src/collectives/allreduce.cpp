@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "buffer/piece_types.hpp"
 #include "collectives/sum_into.hpp"
 #include "ferry/collectives.hpp"
 #include "ferry/comm.hpp"
@@ -169,7 +168,7 @@ Allreduce::Allreduce(MPI_Comm user_comm, AllreduceAlgorithm algorithm, Datatype 
                 "; use Mpi, RecursiveDoubling, RecursiveHalving or Ring");
     FERRY_CHECK(count >= 0, Errc::Arg, "Allreduce: count is ", count, " on rank ",
                 s.comm.rank(), ", expected >= 0");
-    s.mpi_type = detail::mpi_element_type(type);
+    s.mpi_type = mpi_datatype(type);
     s.value_bytes = datatype_size(type);
     s.incoming.resize(static_cast<std::size_t>(count) * s.value_bytes);
   };

@@ -2,7 +2,6 @@
 #include <cstring>
 #include <optional>
 
-#include "buffer/piece_types.hpp"
 #include "collectives/bruck_alltoallv.hpp"
 #include "collectives/swap_schedule.hpp"
 #include "ferry/collectives.hpp"
@@ -67,7 +66,7 @@ Alltoallv::Alltoallv(MPI_Comm user_comm, AlltoallvAlgorithm algorithm, Datatype 
     FERRY_CHECK(std::string(algorithm_name(algorithm)) != "unknown",
                 Errc::Arg, "Alltoallv: unknown algorithm ", static_cast<int>(algorithm),
                 "; use Mpi, Ring, Swap or Bruck");
-    s.type = detail::mpi_element_type(type);
+    s.type = mpi_datatype(type);
     s.value_bytes = datatype_size(type);
     check_shape(s.send_counts, "send_counts", size, false);
     check_shape(s.send_displs, "send_displs", size, true);

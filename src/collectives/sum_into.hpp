@@ -3,7 +3,7 @@
 
 #include <cstddef>
 
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 
 namespace ferry::detail {
 

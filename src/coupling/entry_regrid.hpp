@@ -8,7 +8,7 @@
 
 #include "config/config.hpp"
 #include "ferry/comm.hpp"
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 #include "ferry/layout.hpp"
 #include "ferry/remap.hpp"
 #include "ferry/weights.hpp"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <limits>
 
-#include "io/field_file.hpp"
+#include "coupling/field_file.hpp"
 #include "coupling/watchdog.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
@@ -355,10 +355,10 @@ int Link::output(const Comm& comm, const char* side, double time,
                  const std::vector<const void*>& data, const std::vector<std::string>& names,
                  const std::string& grid, std::int64_t grid_size, const Layout& layout) {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
-  std::vector<io::FieldRecord> records;
+  std::vector<FieldRecord> records;
   std::vector<const Layout*> layouts;
   for (std::size_t f = 0; f < names.size(); ++f) {
-    io::FieldRecord r;
+    FieldRecord r;
     r.name = names[f];
     r.grid = grid;
     r.global_size = grid_size;
@@ -368,7 +368,7 @@ int Link::output(const Comm& comm, const char* side, double time,
     records.push_back(r);
     layouts.push_back(&layout);
   }
-  io::FieldFile::append(comm, output_directory_ + "/" + name() + "_" + side + ".nc", records, layouts,
+  FieldFile::append(comm, output_directory_ + "/" + name() + "_" + side + ".nc", records, layouts,
                     data);
   return kStatusOutput;
 }
@@ -386,7 +386,7 @@ void Link::read_restart() {
   if (!exists) return;
 
   auto expected = [&](std::size_t f, const std::string& suffix, double time) {
-    io::FieldRecord r;
+    FieldRecord r;
     r.name = spec_.source_names[f] + suffix;
     r.grid = spec_.source_grid;
     r.global_size = spec_.source_size;
@@ -397,7 +397,7 @@ void Link::read_restart() {
   };
   if (c.lag > 0) {
     for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
-      io::FieldFile::read(source_comm, path, expected(f, "", clock_.start()), *spec_.source_layout,
+      FieldFile::read(source_comm, path, expected(f, "", clock_.start()), *spec_.source_layout,
                       staging(f));
       hand_over(f, staging(f), engine_holds_);
     }
@@ -409,7 +409,7 @@ void Link::read_restart() {
   for (std::size_t f = 0; f < transforms_.size(); ++f) {
     std::vector<double> state(value_count(spec_.source_layout, f));
     try {
-      const io::FieldRecord stored = io::FieldFile::read(source_comm, path, expected(f, ":accumulated", next_put_),
+      const FieldRecord stored = FieldFile::read(source_comm, path, expected(f, ":accumulated", next_put_),
                                                  *spec_.source_layout, state.data());
       transforms_[f].restore(state, static_cast<int>(stored.numbers.at("count")));
     } catch (const Error& e) {
@@ -420,11 +420,11 @@ void Link::read_restart() {
 
 void Link::write_restart() {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
-  std::vector<io::FieldRecord> records;
+  std::vector<FieldRecord> records;
   std::vector<const Layout*> layouts;
   std::vector<const void*> data;
   for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
-    io::FieldRecord r;
+    FieldRecord r;
     r.name = spec_.source_names[f];
     r.grid = spec_.source_grid;
     r.global_size = spec_.source_size;
@@ -446,7 +446,7 @@ void Link::write_restart() {
       data.push_back(transforms_[f].state().data());
     }
   }
-  if (!records.empty()) io::FieldFile::write(route_->source, restart_path(), records, layouts, data);
+  if (!records.empty()) FieldFile::write(route_->source, restart_path(), records, layouts, data);
 }
 
 void Link::finalize() {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 
 namespace ferry::coupling {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 
 namespace ferry::detail {
 

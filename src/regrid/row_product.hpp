@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 
 namespace ferry::regrid::detail {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "io/field_file.hpp"
+#include "coupling/field_file.hpp"
 #include "ferry/error.hpp"
 #include "test_support.hpp"
 
@@ -21,8 +21,8 @@ using ferry::Comm;
 using ferry::Datatype;
 using ferry::Errc;
 using ferry::Layout;
-using ferry::io::FieldFile;
-using ferry::io::FieldRecord;
+using ferry::coupling::FieldFile;
+using ferry::coupling::FieldRecord;
 using ferry_test::rank_of;
 using ferry_test::size_of;
 

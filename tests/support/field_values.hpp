@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 
 namespace ferry_test {
 

@@ -12,7 +12,11 @@ namespace ferry::detail {
 class AlltoallvEngine final : public PackedEngine {
  public:
   std::string_view name() const override { return "alltoallv"; }
-  Capabilities capabilities() const override { return {false, false, true}; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.holds_fields = true;
+    return c;
+  }
 
  private:
   void setup_transfer(const EngineOptions& options) override;

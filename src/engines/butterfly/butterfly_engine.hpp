@@ -25,7 +25,11 @@ namespace ferry::detail {
 class ButterflyEngine final : public Engine {
  public:
   std::string_view name() const override { return "butterfly"; }
-  Capabilities capabilities() const override { return {false, false}; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.independent_sides = false;
+    return c;
+  }
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
              const EngineOptions& options) override;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;

@@ -15,7 +15,12 @@ namespace ferry::detail {
 class NeighborEngine final : public PackedEngine {
  public:
   std::string_view name() const override { return "neighbor"; }
-  Capabilities capabilities() const override { return {true, false, true}; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.persistent = true;
+    c.holds_fields = true;
+    return c;
+  }
 
  private:
   void setup_transfer(const EngineOptions& options) override;

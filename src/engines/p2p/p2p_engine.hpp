@@ -14,7 +14,12 @@ class P2pEngine final : public PackedEngine {
  public:
   ~P2pEngine() override;
   std::string_view name() const override { return "p2p"; }
-  Capabilities capabilities() const override { return {true, false, true}; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.persistent = true;
+    c.holds_fields = true;
+    return c;
+  }
 
  private:
   void setup_transfer(const EngineOptions& options) override;

@@ -51,7 +51,12 @@ class RmaEngine final : public Engine {
   ~RmaEngine() override;
 
   std::string_view name() const override { return "rma"; }
-  Capabilities capabilities() const override { return {true, true}; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.persistent = true;
+    c.one_sided = true;
+    return c;
+  }
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
              const EngineOptions& options) override;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;

@@ -1,4 +1,4 @@
-#include "io/field_variable.hpp"
+#include "coupling/field_variable.hpp"
 
 #include <array>
 #include <charconv>
@@ -9,7 +9,7 @@
 #include "ferry/config.hpp"
 #include "util/check.hpp"
 
-namespace ferry::io {
+namespace ferry::coupling {
 
 using ferry::detail::cat;
 
@@ -58,12 +58,12 @@ void check_number_name(const std::string& caller, const std::string& field,
               "(empty, or starting with '_'). Rename the number");
 }
 
-void define_file_attributes(NetcdfFile& file) {
+void define_file_attributes(io::NetcdfFile& file) {
   file.put_text_att(NC_GLOBAL, "ferry_format_version", kFieldFormatVersion);
   file.put_text_att(NC_GLOBAL, "source", cat("ferry ", FERRY_VERSION_STRING));
 }
 
-void check_format_version(const NetcdfFile& file) {
+void check_format_version(const io::NetcdfFile& file) {
   const auto shape = file.att_shape(NC_GLOBAL, "ferry_format_version");
   FERRY_CHECK(shape && shape->first == NC_CHAR, Errc::Io, file.caller(), ": \"", file.path(),
               "\" has no global attribute ferry_format_version, so it was not written by "
@@ -75,7 +75,7 @@ void check_format_version(const NetcdfFile& file) {
               "\" only. Write the file again with this version of ferry");
 }
 
-int define_field(NetcdfFile& file, const FieldRecord& record, int time_dim) {
+int define_field(io::NetcdfFile& file, const FieldRecord& record, int time_dim) {
   std::vector<int> dims;
   if (time_dim != -1) dims.push_back(time_dim);
   dims.push_back(file.define_dim(record.name + "_points",
@@ -92,7 +92,7 @@ int define_field(NetcdfFile& file, const FieldRecord& record, int time_dim) {
   return varid;
 }
 
-StoredField read_field(const NetcdfFile& file, const std::string& what, const std::string& name) {
+StoredField read_field(const io::NetcdfFile& file, const std::string& what, const std::string& name) {
   const std::optional<int> found = file.find_var(name);
   if (!found) {
     std::vector<std::string> fields;
@@ -168,4 +168,4 @@ std::string time_text(double seconds) {
   return std::string(text.data(), result.ptr);
 }
 
-}  // namespace ferry::io
+}  // namespace ferry::coupling

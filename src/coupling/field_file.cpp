@@ -1,4 +1,4 @@
-#include "io/field_file.hpp"
+#include "coupling/field_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <system_error>
 #include <utility>
 
-#include "io/field_variable.hpp"
+#include "coupling/field_variable.hpp"
 #include "io/netcdf_file.hpp"
 #include "io/rank_order.hpp"
 #include "ferry/exchange.hpp"
@@ -17,7 +17,7 @@
 #include "util/check.hpp"
 #include "util/mpi.hpp"
 
-namespace ferry::io {
+namespace ferry::coupling {
 
 namespace {
 
@@ -254,7 +254,7 @@ void write_slabs(const char* caller, const std::string& path,
                  std::optional<std::int64_t> slice) {
   const bool any = std::any_of(slabs.begin(), slabs.end(), [](const Slab& s) { return s.points; });
   if (!any) return;
-  NetcdfFile file(caller, path, NetcdfFile::Mode::Write);
+  io::NetcdfFile file(caller, path, io::NetcdfFile::Mode::Write);
   for (std::size_t f = 0; f < records.size(); ++f) {
     if (slabs[f].points == 0) continue;
     const std::optional<int> varid = file.find_var(records[f].name);
@@ -273,7 +273,7 @@ std::string quoted_list(std::vector<std::string> names) {
 }
 
 // The time coordinate of an existing output file: a double variable over the unlimited dimension.
-int time_coordinate(const NetcdfFile& file, const std::string& what) {
+int time_coordinate(const io::NetcdfFile& file, const std::string& what) {
   const std::optional<int> varid = file.find_var(kTimeName);
   const bool ok = varid && file.var_type(*varid) == NC_DOUBLE &&
                   file.var_dims(*varid).size() == 1 &&
@@ -289,7 +289,7 @@ int time_coordinate(const NetcdfFile& file, const std::string& what) {
 std::int64_t create_output(const char* caller, const std::string& path,
                            const std::vector<FieldRecord>& records) {
   try {
-    NetcdfFile file(caller, path, NetcdfFile::Mode::Create);
+    io::NetcdfFile file(caller, path, io::NetcdfFile::Mode::Create);
     define_file_attributes(file);
     const int time_dim = file.define_dim(kTimeName, NC_UNLIMITED);
     const int time_var = file.define_var(kTimeName, NC_DOUBLE, {time_dim});
@@ -313,7 +313,7 @@ std::int64_t create_output(const char* caller, const std::string& path,
 std::int64_t extend_output(const char* caller, const std::string& path,
                            const std::vector<FieldRecord>& records) {
   const std::string what = cat("output file \"", path, "\"");
-  NetcdfFile file(caller, path, NetcdfFile::Mode::Write);
+  io::NetcdfFile file(caller, path, io::NetcdfFile::Mode::Write);
   check_format_version(file);
   const int time_var = time_coordinate(file, what);
 
@@ -368,15 +368,15 @@ void FieldFile::write(const Comm& user_comm, const std::string& path,
   try {
     agree_on(comm, [&] {
       if (comm.rank() != 0) return;
-      NetcdfFile file(caller, partial, NetcdfFile::Mode::Create);
+      io::NetcdfFile file(caller, partial, io::NetcdfFile::Mode::Create);
       define_file_attributes(file);
       for (const FieldRecord& r : records) define_field(file, r, -1);
       file.end_define();
       file.close();
     });
-    in_rank_order(comm,
+    io::in_rank_order(comm,
                           [&] { write_slabs(caller, partial, records, slabs, std::nullopt); });
-    move_into_place(comm, caller, partial, path);
+    io::move_into_place(comm, caller, partial, path);
   } catch (const Error&) {
     // Every rank raises the same error; rank 0 just cleans up after it.
     if (comm.rank() == 0) std::remove(partial.c_str());
@@ -407,7 +407,7 @@ std::vector<FieldRecord> FieldFile::read(const Comm& user_comm, const std::strin
   std::vector<FieldRecord> stored;
   // Every rank opens the file read-only (concurrent readers are fine) and checks it.
   agree_on(comm, [&] {
-    NetcdfFile file(caller, path, NetcdfFile::Mode::Read);
+    io::NetcdfFile file(caller, path, io::NetcdfFile::Mode::Read);
     check_format_version(file);
     for (std::size_t f = 0; f < expected.size(); ++f) {
       const FieldRecord& want = expected[f];
@@ -463,7 +463,7 @@ void FieldFile::append(const Comm& user_comm, const std::string& path,
                                                  : create_output(caller, path, records);
   });
   FERRY_CALL_MPI(MPI_Bcast(&slice, 1, MPI_INT64_T, 0, comm.get()));
-  in_rank_order(comm, [&] { write_slabs(caller, path, records, slabs, slice); });
+  io::in_rank_order(comm, [&] { write_slabs(caller, path, records, slabs, slice); });
 }
 
-}  // namespace ferry::io
+}  // namespace ferry::coupling

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "ferry/comm.hpp"
-#include "ferry/engine.hpp"
+#include "ferry/datatype.hpp"
 #include "ferry/layout.hpp"
 
-namespace ferry::io {
+namespace ferry::coupling {
 
 /// What a restart or output file records about one field besides its values.
 struct FieldRecord {
@@ -72,4 +72,4 @@ class FieldFile {
                      const std::vector<const Layout*>& layouts, const std::vector<const void*>& data);
 };
 
-}  // namespace ferry::io
+}  // namespace ferry::coupling

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <string>
 
-#include "io/field_file.hpp"
+#include "coupling/field_file.hpp"
 #include "io/netcdf_file.hpp"
 
-namespace ferry::io {
+namespace ferry::coupling {
 
 /// Format version written into every field file; files of another version are refused.
 inline constexpr const char* kFieldFormatVersion = "ferry-fields-1";
@@ -20,14 +20,14 @@ void check_number_name(const std::string& caller, const std::string& field,
                        const std::string& name);
 
 /// Writes the file's global attributes (format version, writer). In define mode.
-void define_file_attributes(NetcdfFile& file);
+void define_file_attributes(io::NetcdfFile& file);
 /// Raises Errc::Io unless the file carries ferry's format version `kFieldFormatVersion`.
-void check_format_version(const NetcdfFile& file);
+void check_format_version(const io::NetcdfFile& file);
 
 /// Defines the variable of `record` with dimensions (<name>_points[, <name>_components]),
 /// preceded by `time_dim` when it is not -1, and its attributes (grid, global_size,
 /// components, numbers; time unless it is a time series). In define mode.
-int define_field(NetcdfFile& file, const FieldRecord& record, int time_dim);
+int define_field(io::NetcdfFile& file, const FieldRecord& record, int time_dim);
 
 /// A field variable as found in a file.
 struct StoredField {
@@ -40,7 +40,7 @@ struct StoredField {
 /// Reads variable `name` and its attributes, checking that its shape agrees with
 /// them. Raises Errc::Io if it is missing or malformed; `what` names the file for
 /// messages ("restart file \"sst.nc\"").
-StoredField read_field(const NetcdfFile& file, const std::string& what, const std::string& name);
+StoredField read_field(const io::NetcdfFile& file, const std::string& what, const std::string& name);
 
 /// Raises Errc::Arg naming the first difference in grid, global size, components or
 /// type between the field stored in a file and the one expected, ending with `fix`.
@@ -51,4 +51,4 @@ void check_same_field(const std::string& caller, const std::string& what, const 
 /// A model time for messages, as short as round-trips exactly ("86400", "0.1").
 std::string time_text(double seconds);
 
-}  // namespace ferry::io
+}  // namespace ferry::coupling
