@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -89,14 +90,31 @@ class Engine {
 
 using EngineFactory = std::function<std::unique_ptr<Engine>()>;
 
+/// One key an engine reads from its EngineOptions, as the registry declares it, so that
+/// a configuration can be checked before any exchange is set up.
+struct EngineOptionKey {
+  std::string name;  ///< e.g. "reorder"
+  std::string doc;   ///< its values and meaning, one line
+};
+
 /// Registers an engine under `name` (replacing a previous one of that name). Not collective.
+/// Without `options`, the option keys the engine reads are unknown until its setup.
 void register_engine(const std::string& name, EngineFactory factory);
+/// The same, declaring every option key the engine reads (none: an empty list).
+void register_engine(const std::string& name, EngineFactory factory,
+                     std::vector<EngineOptionKey> options);
 /// Makes the engine registered as `name`. Errc::Arg lists the available engines.
 std::unique_ptr<Engine> make_engine(const std::string& name);
 /// Names of every registered engine, in registration order.
 std::vector<std::string> engine_names();
 /// Built-in engines this build could not offer, with the reason ("rma: MPI lacks ...").
 std::vector<std::string> disabled_engines();
+/// The option keys engine `name` declared at its registration; nullopt if it declared
+/// none or is not registered. Not collective.
+std::optional<std::vector<EngineOptionKey>> engine_option_keys(const std::string& name);
+/// What engine `name` offers, asked of an engine that is not set up (so for adaptive,
+/// before it chose a candidate). Needs no MPI. Errc::Arg if it is not registered.
+Capabilities engine_capabilities(const std::string& name);
 
 /// Resolves an engine request: an empty name or "default" means $FERRY_ENGINE, else p2p;
 /// "auto" means the adaptive engine, which times the others and keeps the fastest.

@@ -1,5 +1,8 @@
 #include "config/config.hpp"
 
+#include "ferry/error.hpp"
+#include "util/format.hpp"
+
 namespace ferry::config {
 
 const char* transform_name(Transform transform) noexcept {
@@ -16,6 +19,21 @@ const char* transform_name(Transform transform) noexcept {
       return "max";
   }
   return "instant";
+}
+
+std::string problem_text(const Problem& problem) {
+  return ferry::detail::cat(problem.where.file, ":", problem.where.line, ":", problem.where.column,
+                            ": ", problem.what);
+}
+
+void raise_problems(const std::vector<Problem>& problems) {
+  if (problems.empty()) return;
+  std::string text = problem_text(problems.front());
+  if (problems.size() > 1)
+    text += ferry::detail::cat(" (and ", problems.size() - 1, " more problem",
+                               problems.size() > 2 ? "s" : "", ": `ferry validate ",
+                               problems.front().where.file, "` lists them all)");
+  throw Error(Errc::Arg, text);
 }
 
 }  // namespace ferry::config

@@ -21,6 +21,24 @@ struct SourceLocation {
   int column = 0;  ///< 1-based
 };
 
+/// A key the file gives: where its name and its value are written, and the value's
+/// text (empty unless the value is a single scalar).
+struct GivenKey {
+  SourceLocation key;
+  SourceLocation value;
+  std::string text;
+};
+
+/// Every key an entry gives, by its path inside the entry: "lag", "source.component",
+/// "method.name", "engine_options.reorder". Keys the file leaves out are absent; a
+/// configuration made in code gives none. The rules (rules.hpp) point their messages
+/// here, and ask whether a key was given at all.
+using GivenKeys = std::map<std::string, GivenKey>;
+
+/// Where `key` of an entry is written: its value's position, else the entry's `where`.
+SourceLocation value_location(const GivenKeys& given, const std::string& key,
+                              const SourceLocation& entry);
+
 /// How the source side turns the puts of one coupling period into the value sent.
 enum class Transform { Instant, Accumulate, Average, Min, Max };
 
@@ -73,6 +91,7 @@ struct ExchangeConfig {
   std::string restart;     ///< restart file name; "" = "<name>_restart.nc" in the output directory
   RegridConfig regrid;
   SourceLocation where;    ///< the entry, for errors found at enddef
+  GivenKeys given;         ///< the keys the file gives
 };
 
 /// One `buffers:` entry: a time series the source component loads and the target reads.
@@ -83,6 +102,7 @@ struct BufferConfig {
   std::int64_t capacity = 0; ///< steps per source rank's ring (> 0)
   bool lossy = false;        ///< mode: lossy (true) or lossless
   SourceLocation where;      ///< the entry, for errors found at enddef
+  GivenKeys given;           ///< the keys the file gives
 };
 
 /// The whole file.
@@ -100,8 +120,38 @@ struct Config {
   std::string path;                     ///< the file the configuration came from
 };
 
-/// Parses and validates YAML text. Raises Errc::Arg with "<name>:<line>:<col>: <what
-/// is wrong>" (and "did you mean ..." for misspelt keys and values). Not collective.
+/// One thing wrong with a configuration, and where it is written.
+struct Problem {
+  SourceLocation where;
+  std::string what;  ///< what is wrong and how to fix it, without the position
+};
+
+/// "<file>:<line>:<col>: <what>", as every message about a configuration reads.
+std::string problem_text(const Problem& problem);
+
+/// Raises Errc::Arg with the first problem's text, and how many more there are (none
+/// if `problems` is empty). Not collective.
+void raise_problems(const std::vector<Problem>& problems);
+
+/// What checking a configuration found: every problem, in the order of the file, and
+/// the configuration when there are none.
+struct ConfigCheck {
+  std::vector<Problem> problems;
+  std::optional<Config> config;
+};
+
+/// Checks YAML text in three passes, each reporting every problem it finds: the YAML
+/// syntax (one problem at most: parsing stops there), the schema (every key's name,
+/// type, bounds and allowed values, with "did you mean" for misspelt keys and values),
+/// and the rules between keys (rules.hpp), on the entries that passed the schema.
+/// `name` is the file name messages give. Not collective.
+ConfigCheck check_config(const std::string& yaml_text, const std::string& name);
+
+/// Reads a file and checks it as above; Errc::Io if it cannot be read. Not collective.
+ConfigCheck check_config_file(const std::string& path);
+
+/// check_config, raising Errc::Arg with the first problem's text (and how many more
+/// there are) if there is one. Not collective.
 Config parse_config(const std::string& yaml_text, const std::string& name);
 
 /// Reads and parses a file; Errc::Io if it cannot be read. Not collective.

@@ -85,7 +85,15 @@ Key weights_key() {
       "from the source grid to the target grid: the exchange is regridded with it. Give "
       "either `weights` or `method`; neither means both sides are on the same grid.");
   weights.default_doc = "none";
+  weights.excludes = {"method"};
   return weights;
+}
+
+// A key of `method` that only the methods `names` read.
+Key for_methods(Key key, std::vector<std::string> names) {
+  key.only_when = "name";
+  key.only_when_values = std::move(names);
+  return key;
 }
 
 Key method_key() {
@@ -106,20 +114,34 @@ Key method_key() {
   return with_children(
       method,
       {name,
-       bounded(optional("neighbours", KeyType::Integer, "4",
-                        "`nearest` and `gaussian`: source points per destination point."),
-               Bound::Positive),
-       bounded(optional("variance", KeyType::Number, "0.1",
-                        "`gaussian`: the variance of the Gaussian in units of the mean "
-                        "source spacing squared."),
-               Bound::Positive),
-       optional("periodic", KeyType::Boolean, "true",
-                "`bilinear`: the source grid wraps around in longitude (a global grid)."),
-       choice("normalisation", {"fracarea", "destarea"},
-              "`conservative`: what the weights of a target cell add up to: `fracarea` "
-              "divides by the cell's overlap with the valid source cells (a constant stays "
-              "that constant, also next to masked source cells); `destarea` divides by the "
-              "cell's area (the weights add up to the fraction covered).")});
+       for_methods(bounded(optional("neighbours", KeyType::Integer, "4",
+                                    "`nearest` and `gaussian`: source points per destination "
+                                    "point."),
+                           Bound::Positive),
+                   {"nearest", "gaussian"}),
+       for_methods(bounded(optional("variance", KeyType::Number, "0.1",
+                                    "`gaussian`: the variance of the Gaussian in units of the "
+                                    "mean source spacing squared."),
+                           Bound::Positive),
+                   {"gaussian"}),
+       for_methods(optional("periodic", KeyType::Boolean, "true",
+                            "`bilinear`: the source grid wraps around in longitude (a global "
+                            "grid)."),
+                   {"bilinear"}),
+       for_methods(choice("normalisation", {"fracarea", "destarea"},
+                          "`conservative`: what the weights of a target cell add up to: "
+                          "`fracarea` divides by the cell's overlap with the valid source "
+                          "cells (a constant stays that constant, also next to masked source "
+                          "cells); `destarea` divides by the cell's area (the weights add up "
+                          "to the fraction covered)."),
+                   {"conservative"})});
+}
+
+// A key of an exchange that only a regridded exchange (`weights` or `method`) may give.
+Key regridding(Key key) {
+  key.needs_any = {"weights", "method"};
+  key.needs_why = "regrids";
+  return key;
 }
 
 Key exchanges_key() {
@@ -184,30 +206,30 @@ Key exchanges_key() {
                 "Also write every exchanged field to a NetCDF file in `output.directory` "
                 "(the OASIS EXPOUT)."),
        restart, weights_key(), method_key(),
-       choice("map_on", {"dst", "src"},
+       regridding(choice("map_on", {"dst", "src"},
               "Where the sparse product of a regridded exchange runs: `dst` moves the source "
               "field to the target ranks and remaps there; `src` remaps on the source ranks "
-              "and moves the result. Both give the same bits with `mode: bfb`."),
-       choice("mode", {"bfb", "sum"},
+              "and moves the result. Both give the same bits with `mode: bfb`.")),
+       regridding(choice("mode", {"bfb", "sum"},
               "How a regridded exchange forms its sums: `bfb` sums every destination point "
               "in the weights' order on one rank (the same bits on any number of ranks); "
               "`sum` (with `map_on: src`) sends partial sums, fewer bytes but last bits that "
-              "depend on the decomposition."),
-       optional("fill", KeyType::Number, "0",
+              "depend on the decomposition.")),
+       regridding(optional("fill", KeyType::Number, "0",
                 "Value of the destination points that receive nothing: the points the target "
-                "grid masks (set_mask) and the points without weights."),
-       choice("conservation", {"none", "global", "global_positive", "basin_balance",
+                "grid masks (set_mask) and the points without weights.")),
+       regridding(choice("conservation", {"none", "global", "global_positive", "basin_balance",
                                "basin_positive"},
               "Correction of a regridded field so that its area integral matches the "
               "source's (the OASIS CONSERV): `global` adds the residual per unit area "
               "(GLOBAL), `global_positive` scales (GLBPOS), `basin_balance` and "
               "`basin_positive` keep the mean per unit of unmasked area (BASBAL, BASPOS). "
               "Cell areas and masks come from set_areas and set_mask, else from the weight "
-              "file."),
-       choice("sum", {"reprosum", "gather", "lsum8", "lsum16", "ddpdd"},
+              "file.")),
+       regridding(choice("sum", {"reprosum", "gather", "lsum8", "lsum16", "ddpdd"},
               "The global sum of the conservation: `reprosum` and `gather` give the same "
               "bits on any number of ranks, `lsum8` is fastest, `lsum16` and `ddpdd` are "
-              "more precise than lsum8.")});
+              "more precise than lsum8."))});
 }
 
 // A `source:` or `target:` of a buffer: one component and one field; `direction` is

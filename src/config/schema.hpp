@@ -45,6 +45,14 @@ struct Key {
   std::string entry_noun;            ///< List: what messages call one entry ("exchange")
   std::string doc;                   ///< one paragraph for the reference
   std::vector<Key> children;         ///< Mapping and List: the keys inside
+
+  // Rules between this key and its siblings in one mapping, checked by the rules pass
+  // (rules.hpp) and written into the JSON Schema (json_schema.hpp).
+  std::vector<std::string> excludes;   ///< siblings that may not be given with this key
+  std::vector<std::string> needs_any;  ///< given only with at least one of these siblings
+  std::string needs_why;               ///< what the key does that needs them: "regrids"
+  std::string only_when;               ///< given only when this sibling ...
+  std::vector<std::string> only_when_values;  ///< ... has one of these values
 };
 
 /// The schema as a Mapping whose children are the top-level keys. Built on each

@@ -1,17 +1,15 @@
-// parse_config and load_config: YAML text -> checked against the schema -> Config,
-// plus the rules that span several keys (unique names, matching field counts,
-// listed components).
+// check_config, parse_config and load_config: YAML text -> syntax -> schema -> Config
+// -> the rules between keys (rules.cpp), each pass reporting every problem it finds.
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <initializer_list>
-#include <map>
 #include <optional>
 
 #include "config/config.hpp"
-#include "config/quote.hpp"
+#include "config/rules.hpp"
 #include "config/scalar.hpp"
 #include "config/schema.hpp"
-#include "config/suggest.hpp"
 #include "config/text_file.hpp"
 #include "config/yaml_check.hpp"
 #include "config/yaml_document.hpp"
@@ -23,13 +21,6 @@ namespace {
 
 using detail::CheckedMapping;
 using detail::fail_at;
-
-// Names from the file, each on one line: "a, b".
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + detail::one_line(item);
-  return out;
-}
 
 // Checked before anything else, so a file of another version is refused as such
 // rather than for the keys this version does not know.
@@ -63,18 +54,6 @@ Transform transform_from(const std::string& text) {
   return Transform::Instant;
 }
 
-void check_component(const CheckedMapping& side, const std::vector<std::string>& components) {
-  if (components.empty()) return;
-  const std::string component = side.text("component");
-  for (const auto& c : components)
-    if (c == component) return;
-  const std::string hint = detail::did_you_mean(component, components);
-  side.fail("component", "unknown component " + detail::quoted(component) + " " +
-                             detail::in_context(side.context()) +
-                             (hint.empty() ? "; add it to components (" + joined(components) + ")"
-                                           : hint + " (components: " + joined(components) + ")"));
-}
-
 // The value of a Choice key of an exchange: `values` in the order of the schema's choices.
 template <class Enum>
 Enum choice_of(const CheckedMapping& entry, const std::string& key,
@@ -91,11 +70,9 @@ Enum choice_of(const CheckedMapping& entry, const std::string& key,
   return *values.begin();
 }
 
+// The regridding keys as given; which of them may go together is a rule (rules.cpp).
 RegridConfig build_regrid(const CheckedMapping& entry) {
   RegridConfig r;
-  if (entry.has("weights") && entry.has("method"))
-    entry.fail("method", "give either \"weights\" or \"method\" " +
-                             detail::in_context(entry.context()) + ", not both");
   if (entry.has("weights")) {
     r.source = WeightSource::File;
     r.weights = entry.text("weights");
@@ -112,13 +89,6 @@ RegridConfig build_regrid(const CheckedMapping& entry) {
     r.normalisation = method.text("normalisation") == "destarea"
                           ? ConservativeNormalisation::DestArea
                           : ConservativeNormalisation::FracArea;
-  } else {
-    for (const char* key : {"map_on", "mode", "fill", "conservation", "sum"})
-      if (entry.has(key))
-        entry.fail(key, ferry::detail::cat("\"", key, "\" ", detail::in_context(entry.context()),
-                                           " regrids, but the exchange has no \"weights\" or "
-                                           "\"method\"; give one, or remove \"", key, "\""));
-    return r;
   }
   r.map_on = choice_of(entry, "map_on", {MapOn::Dst, MapOn::Src});
   r.mode = choice_of(entry, "mode", {RemapMode::Bfb, RemapMode::Sum});
@@ -133,21 +103,10 @@ RegridConfig build_regrid(const CheckedMapping& entry) {
   return r;
 }
 
-ExchangeConfig build_exchange(const CheckedMapping& entry,
-                              const std::vector<std::string>& components) {
-  const CheckedMapping source = entry.mapping("source");
-  const CheckedMapping target = entry.mapping("target");
-  check_component(source, components);
-  check_component(target, components);
-
+ExchangeConfig build_exchange(const CheckedMapping& entry) {
   ExchangeConfig x;
-  x.source = field_ref(source);
-  x.target = field_ref(target);
-  if (x.source.fields.size() != x.target.fields.size())
-    target.fail(ferry::detail::cat(
-        "the source of ", entry.context(), " has ", x.source.fields.size(), " fields (",
-        joined(x.source.fields), ") but the target has ", x.target.fields.size(), " (",
-        joined(x.target.fields), "); fields are matched in order, so give both the same number"));
+  x.source = field_ref(entry.mapping("source"));
+  x.target = field_ref(entry.mapping("target"));
   x.name = entry.has("name") ? entry.text("name")
                              : x.source.fields.front() + "->" + x.target.fields.front();
   x.period = entry.number("period");
@@ -160,42 +119,42 @@ ExchangeConfig build_exchange(const CheckedMapping& entry,
   x.restart = entry.text("restart");
   x.regrid = build_regrid(entry);
   x.where = entry.where();
+  x.given = entry.given();
   return x;
 }
 
-// The entries of an optional list key; none when it is absent.
-std::vector<CheckedMapping> list_entries(const CheckedMapping& top, const std::string& key) {
-  return top.has(key) ? top.entries(key) : std::vector<CheckedMapping>{};
-}
-
-BufferConfig build_buffer(const CheckedMapping& entry, const std::vector<std::string>& components) {
+BufferConfig build_buffer(const CheckedMapping& entry) {
   const CheckedMapping source = entry.mapping("source");
   const CheckedMapping target = entry.mapping("target");
-  check_component(source, components);
-  check_component(target, components);
   BufferConfig b;
   b.name = entry.text("name");
   b.source = {source.text("component"), {source.text("field")}};
   b.target = {target.text("component"), {target.text("field")}};
-  if (b.source.component == b.target.component)
-    target.fail("component", "the source and target of " + entry.context() +
-                                 " are both component " + detail::quoted(b.source.component) +
-                                 "; a buffer connects two components on disjoint ranks, so "
-                                 "name the reading component as the target");
   b.capacity = entry.integer("capacity");
   b.lossy = entry.text("mode") == "lossy";
   b.where = entry.where();
+  b.given = entry.given();
   return b;
 }
 
-}  // namespace
+// The entries of the list `key` that passed the schema check; none when it is absent.
+template <class Build>
+auto good_entries(const CheckedMapping& top, const std::string& key,
+                  const std::set<std::size_t>& bad, Build build) {
+  std::vector<decltype(build(top))> out;
+  if (!top.has(key)) return out;
+  const std::vector<CheckedMapping> entries = top.entries(key);
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (!bad.count(i)) out.push_back(build(entries[i]));
+  return out;
+}
 
-Config parse_config(const std::string& yaml_text, const std::string& name) {
-  const YAML::Node root = detail::load_document(yaml_text, name);
-  check_version(root, name);
-  const Key schema = config_schema();
-  const CheckedMapping top = detail::check_document(root, schema, name);
-
+Config build_config(const CheckedMapping& top, const detail::SchemaCheck& schema_check,
+                    const std::string& name) {
+  const auto bad = [&](const std::string& key) {
+    const auto it = schema_check.bad_entries.find(key);
+    return it == schema_check.bad_entries.end() ? std::set<std::size_t>{} : it->second;
+  };
   Config config;
   config.path = name;
   config.version = static_cast<int>(top.integer("version"));
@@ -203,40 +162,60 @@ Config parse_config(const std::string& yaml_text, const std::string& name) {
   config.start = run.number("start");
   config.length = run.number("length");
   config.components = top.texts("components");
-
-  if (!top.has("exchanges") && !top.has("buffers"))
-    top.fail("missing key \"exchanges\" (a list of entries, each a mapping) at the top level; "
-             "give \"exchanges\", \"buffers\" or both");
-  std::map<std::string, int> first_line_of_name;
-  for (const CheckedMapping& entry : list_entries(top, "exchanges")) {
-    ExchangeConfig x = build_exchange(entry, config.components);
-    const auto [first, inserted] = first_line_of_name.emplace(x.name, entry.where("name").line);
-    if (!inserted)
-      entry.fail("name", ferry::detail::cat(
-                             "duplicate exchange name ", detail::quoted(x.name), " (first at line ",
-                             first->second,
-                             entry.has("name") ? "" : "; an exchange without a name is called "
-                                                      "<first source field>-><first target field>",
-                             "); give each exchange its own name"));
-    config.exchanges.push_back(std::move(x));
-  }
-  std::map<std::string, int> first_line_of_buffer;
-  for (const CheckedMapping& entry : list_entries(top, "buffers")) {
-    BufferConfig b = build_buffer(entry, config.components);
-    const auto [first, inserted] = first_line_of_buffer.emplace(b.name, entry.where("name").line);
-    if (!inserted)
-      entry.fail("name", ferry::detail::cat("duplicate buffer name ", detail::quoted(b.name),
-                                            " (first at line ", first->second,
-                                            "); give each buffer its own name"));
-    config.buffers.push_back(std::move(b));
-  }
-
+  config.exchanges = good_entries(top, "exchanges", bad("exchanges"), build_exchange);
+  config.buffers = good_entries(top, "buffers", bad("buffers"), build_buffer);
   const CheckedMapping output = top.mapping("output");
   config.output_directory = output.text("directory");
   config.timers = output.boolean("timers");
   config.imbalance_timer = output.boolean("imbalance");
   config.watchdog_seconds = top.mapping("watchdog").number("timeout");
   return config;
+}
+
+bool before(const Problem& a, const Problem& b) {
+  return std::make_pair(a.where.line, a.where.column) < std::make_pair(b.where.line, b.where.column);
+}
+
+}  // namespace
+
+ConfigCheck check_config(const std::string& yaml_text, const std::string& name) {
+  ConfigCheck result;
+  YAML::Node root;
+  try {
+    root = detail::load_document(yaml_text, name);
+    check_version(root, name);
+  } catch (const detail::ProblemError& e) {
+    result.problems.push_back(e.problem());
+    return result;
+  }
+  const Key schema = config_schema();
+  detail::SchemaCheck schema_check = detail::check_document(root, schema, name);
+  result.problems = std::move(schema_check.problems);
+  if (schema_check.outside_entries) return result;
+
+  const CheckedMapping top = detail::checked_root(root, schema, name);
+  if (!top.has("exchanges") && !top.has("buffers")) {
+    result.problems.push_back(
+        {top.where(), "missing key \"exchanges\" (a list of entries, each a mapping) at the top "
+                      "level; give \"exchanges\", \"buffers\" or both"});
+    return result;
+  }
+  Config config = build_config(top, schema_check, name);
+  std::vector<Problem> broken = check_rules(config);
+  result.problems.insert(result.problems.end(), broken.begin(), broken.end());
+  std::stable_sort(result.problems.begin(), result.problems.end(), before);
+  if (result.problems.empty()) result.config = std::move(config);
+  return result;
+}
+
+ConfigCheck check_config_file(const std::string& path) {
+  return check_config(detail::read_text_file(path, "load_config", "configuration file"), path);
+}
+
+Config parse_config(const std::string& yaml_text, const std::string& name) {
+  ConfigCheck checked = check_config(yaml_text, name);
+  raise_problems(checked.problems);
+  return std::move(*checked.config);
 }
 
 Config load_config(const std::string& path) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <set>
 #include <utility>
 
 #include "config/scalar.hpp"
@@ -49,17 +50,26 @@ std::string line_of(const YAML::Mark& mark) {
   return "line " + std::to_string(has_mark(mark) ? mark.line + 1 : 1);
 }
 
+// Reports problems instead of throwing, so that one pass finds them all; a value with
+// a problem is not looked into further.
 struct Checker {
   const std::string& file;
+  std::vector<Problem>& problems;
+  std::map<std::string, std::set<std::size_t>>& bad_entries;
+  mutable std::size_t in_entries = 0;  // problems inside the entries of a list
+  mutable int list_depth = 0;
 
-  [[noreturn]] void must_be(const Key& key, const YAML::Node& value, const YAML::Mark& at,
-                            const std::string& hint = "") const {
-    fail_at(file, at,
-            key.name + " must be " + describe_value(key) + "; got " + describe_node(value) + hint);
+  void report(const YAML::Mark& at, const std::string& what) const {
+    problems.push_back(problem_at(file, at, what));
+  }
+
+  void must_be(const Key& key, const YAML::Node& value, const YAML::Mark& at,
+               const std::string& hint = "") const {
+    report(at, key.name + " must be " + describe_value(key) + "; got " + describe_node(value) + hint);
   }
 
   void scalar(const Key& key, const YAML::Node& value, const YAML::Mark& at) const {
-    if (!value.IsScalar()) must_be(key, value, at);
+    if (!value.IsScalar()) return must_be(key, value, at);
     const std::string& text = value.Scalar();
     switch (key.type) {
       case KeyType::Integer: {
@@ -82,64 +92,71 @@ struct Checker {
       case KeyType::Choice:
         for (const auto& choice : key.choices)
           if (text == choice) return;
-        must_be(key, value, at, did_you_mean(text, key.choices));
+        return must_be(key, value, at, did_you_mean(text, key.choices));
       default:
         FERRY_ASSERT(false, "key \"", key.name, "\" is not a scalar key");
     }
   }
 
   void string_list(const Key& key, const YAML::Node& value, const YAML::Mark& at) const {
-    if (!value.IsSequence() || value.size() == 0) must_be(key, value, at);
+    if (!value.IsSequence() || value.size() == 0) return must_be(key, value, at);
     std::map<std::string, YAML::Mark> seen;
     std::size_t index = 0;
     for (auto it = value.begin(); it != value.end(); ++it, ++index) {
       const YAML::Node item = *it;
       const YAML::Mark item_at = has_mark(item.Mark()) ? item.Mark() : at;
-      if (!item.IsScalar() || item.Scalar().empty())
-        fail_at(file, item_at,
-                "entry " + std::to_string(index + 1) + " of " + key.name +
-                    " must be a non-empty string; got " + describe_node(item));
+      if (!item.IsScalar() || item.Scalar().empty()) {
+        report(item_at, "entry " + std::to_string(index + 1) + " of " + key.name +
+                            " must be a non-empty string; got " + describe_node(item));
+        continue;
+      }
       const auto [first, inserted] = seen.emplace(item.Scalar(), item_at);
       if (!inserted)
-        fail_at(file, item_at,
-                quoted(item.Scalar()) + " appears twice in " + key.name + " (first at " +
-                    line_of(first->second) + "); list each name once");
+        report(item_at, quoted(item.Scalar()) + " appears twice in " + key.name + " (first at " +
+                            line_of(first->second) + "); list each name once");
     }
   }
 
   void string_map(const Key& key, const YAML::Node& value, const YAML::Mark& at) const {
-    if (!value.IsMap()) must_be(key, value, at);
+    if (!value.IsMap()) return must_be(key, value, at);
     std::map<std::string, YAML::Mark> seen;
     for (auto it = value.begin(); it != value.end(); ++it) {
       const YAML::Node name = it->first;
-      if (!name.IsScalar() || name.Scalar().empty())
-        fail_at(file, has_mark(name.Mark()) ? name.Mark() : at,
-                "the names in " + key.name + " must be non-empty strings; got " +
-                    describe_node(name));
+      if (!name.IsScalar() || name.Scalar().empty()) {
+        report(has_mark(name.Mark()) ? name.Mark() : at,
+               "the names in " + key.name + " must be non-empty strings; got " +
+                   describe_node(name));
+        continue;
+      }
       const auto [first, inserted] = seen.emplace(name.Scalar(), name.Mark());
       if (!inserted)
-        fail_at(file, name.Mark(),
-                "duplicate key " + quoted(name.Scalar()) + " in " + key.name + " (first at " +
-                    line_of(first->second) + ")");
+        report(name.Mark(), "duplicate key " + quoted(name.Scalar()) + " in " + key.name +
+                                " (first at " + line_of(first->second) + ")");
       if (!it->second.IsScalar())
-        fail_at(file, value_mark(it->second, name),
-                key.name + " " + quoted(name.Scalar()) +
-                    " must be a single value (text, number or true/false); got " +
-                    describe_node(it->second));
+        report(value_mark(it->second, name),
+               key.name + " " + quoted(name.Scalar()) +
+                   " must be a single value (text, number or true/false); got " +
+                   describe_node(it->second));
     }
   }
 
   void list(const Key& key, const YAML::Node& value, const YAML::Mark& at) const {
-    if (!value.IsSequence() || value.size() == 0) must_be(key, value, at);
+    if (!value.IsSequence() || value.size() == 0) return must_be(key, value, at);
     std::size_t index = 0;
     for (auto it = value.begin(); it != value.end(); ++it, ++index) {
       const YAML::Node entry = *it;
       const YAML::Mark entry_at = has_mark(entry.Mark()) ? entry.Mark() : at;
+      const std::size_t before = problems.size();
+      ++list_depth;
       if (!entry.IsMap())
-        fail_at(file, entry_at,
-                "entry " + std::to_string(index + 1) + " of " + key.name +
-                    " must be a mapping of keys to values; got " + describe_node(entry));
-      mapping(entry, key, entry_context(key, entry, index));
+        report(entry_at, "entry " + std::to_string(index + 1) + " of " + key.name +
+                             " must be a mapping of keys to values; got " + describe_node(entry));
+      else
+        mapping(entry, key, entry_context(key, entry, index));
+      --list_depth;
+      if (problems.size() == before) continue;
+      bad_entries[key.name].insert(index);
+      if (list_depth == 0) in_entries += problems.size() - before;
     }
   }
 
@@ -152,7 +169,7 @@ struct Checker {
       case KeyType::StringMap:
         return string_map(key, value, at);
       case KeyType::Mapping:
-        if (!value.IsMap()) must_be(key, value, at);
+        if (!value.IsMap()) return must_be(key, value, at);
         return mapping(value, key, child_context(parent_context, key.name));
       case KeyType::List:
         return list(key, value, at);
@@ -163,55 +180,70 @@ struct Checker {
 
   void mapping(const YAML::Node& node, const Key& schema, const std::string& context) const {
     std::map<std::string, YAML::Mark> given;
+    std::set<std::string> suggested;  // a missing key an unknown one was taken for
     std::vector<std::pair<std::string, YAML::Mark>> one_of_given;
     for (auto it = node.begin(); it != node.end(); ++it) {
       const YAML::Node key_node = it->first;
       const YAML::Mark key_at = has_mark(key_node.Mark()) ? key_node.Mark() : node.Mark();
-      if (!key_node.IsScalar())
-        fail_at(file, key_at, "keys must be plain names " + in_context(context) + "; got " +
-                                  describe_node(key_node));
+      if (!key_node.IsScalar()) {
+        report(key_at, "keys must be plain names " + in_context(context) + "; got " +
+                           describe_node(key_node));
+        continue;
+      }
       const std::string& name = key_node.Scalar();
       const auto [first, inserted] = given.emplace(name, key_at);
-      if (!inserted)
-        fail_at(file, key_at,
-                "duplicate key " + quoted(name) + " " + in_context(context) + " (first at " +
-                    line_of(first->second) + ")");
+      if (!inserted) {
+        report(key_at, "duplicate key " + quoted(name) + " " + in_context(context) +
+                           " (first at " + line_of(first->second) + ")");
+        continue;
+      }
       const Key* key = find_child(schema, name);
       if (!key) {
-        const std::string hint = did_you_mean(name, child_names(schema));
+        const std::string match = closest_match(name, child_names(schema));
         std::string valid;
         for (const auto& n : child_names(schema)) valid += (valid.empty() ? "" : ", ") + n;
-        fail_at(file, key_at,
-                "unknown key " + quoted(name) + " " + in_context(context) +
-                    (hint.empty() ? "; valid keys: " + valid : hint));
+        report(key_at, "unknown key " + quoted(name) + " " + in_context(context) +
+                           (match.empty() ? "; valid keys: " + valid
+                                          : did_you_mean(name, child_names(schema))));
+        if (!match.empty()) suggested.insert(match);
+        continue;
       }
       if (key->presence == Presence::OneOf) one_of_given.emplace_back(name, key_at);
       value(*key, it->second, key_node, context);
     }
 
     std::string one_of_names;
+    bool one_of_suggested = false;
     for (const Key& key : schema.children)
-      if (key.presence == Presence::OneOf)
+      if (key.presence == Presence::OneOf) {
         one_of_names += (one_of_names.empty() ? "" : " or ") + quoted(key.name);
+        one_of_suggested = one_of_suggested || suggested.count(key.name) != 0;
+      }
     if (one_of_given.size() > 1)
-      fail_at(file, one_of_given[1].second,
-              "give either " + one_of_names + " " + in_context(context) + ", not both");
-    if (!one_of_names.empty() && one_of_given.empty())
-      fail_at(file, node.Mark(), "missing key " + one_of_names + " " + in_context(context));
+      report(one_of_given[1].second,
+             "give either " + one_of_names + " " + in_context(context) + ", not both");
+    if (!one_of_names.empty() && one_of_given.empty() && !one_of_suggested)
+      report(node.Mark(), "missing key " + one_of_names + " " + in_context(context));
     for (const Key& key : schema.children)
-      if (key.presence == Presence::Required && !given.count(key.name))
-        fail_at(file, node.Mark(),
-                "missing key " + quoted(key.name) + " (" + describe_value(key) + ") " +
-                    in_context(context));
+      if (key.presence == Presence::Required && !given.count(key.name) &&
+          !suggested.count(key.name))
+        report(node.Mark(), "missing key " + quoted(key.name) + " (" + describe_value(key) +
+                                ") " + in_context(context));
   }
 };
 
 }  // namespace
 
-void fail_at(const std::string& file, const YAML::Mark& mark, const std::string& what) {
+Problem problem_at(const std::string& file, const YAML::Mark& mark, const std::string& what) {
   const bool known = has_mark(mark);
-  throw Error(Errc::Arg, ferry::detail::cat(file, ":", known ? mark.line + 1 : 1, ":",
-                                            known ? mark.column + 1 : 1, ": ", what));
+  return {{file, known ? mark.line + 1 : 1, known ? mark.column + 1 : 1}, what};
+}
+
+ProblemError::ProblemError(Problem problem)
+    : Error(Errc::Arg, problem_text(problem)), problem_(std::move(problem)) {}
+
+void fail_at(const std::string& file, const YAML::Mark& mark, const std::string& what) {
+  throw ProblemError(problem_at(file, mark, what));
 }
 
 std::string describe_node(const YAML::Node& value) {
@@ -225,13 +257,21 @@ std::string in_context(const std::string& context) {
   return context.empty() ? "at the top level" : "in " + context;
 }
 
-CheckedMapping check_document(const YAML::Node& root, const Key& schema, const std::string& file) {
-  const Checker checker{file};
-  if (!root.IsMap())
-    fail_at(file, root.Mark(),
-            "a configuration is a mapping of keys to values, starting with \"version: 1\"; got " +
-                describe_node(root));
-  checker.mapping(root, schema, "");
+SchemaCheck check_document(const YAML::Node& root, const Key& schema, const std::string& file) {
+  SchemaCheck result;
+  const Checker checker{file, result.problems, result.bad_entries};
+  if (!root.IsMap()) {
+    checker.report(root.Mark(),
+                   "a configuration is a mapping of keys to values, starting with \"version: "
+                   "1\"; got " + describe_node(root));
+  } else {
+    checker.mapping(root, schema, "");
+  }
+  result.outside_entries = result.problems.size() > checker.in_entries;
+  return result;
+}
+
+CheckedMapping checked_root(const YAML::Node& root, const Key& schema, const std::string& file) {
   return CheckedMapping(root, schema, file, "", root.Mark());
 }
 
@@ -336,17 +376,35 @@ SourceLocation CheckedMapping::where() const {
   return {file_, has_mark(m) ? m.line + 1 : 1, has_mark(m) ? m.column + 1 : 1};
 }
 
-SourceLocation CheckedMapping::where(const std::string& key) const {
-  const YAML::Mark m = mark(key);
-  return {file_, has_mark(m) ? m.line + 1 : 1, has_mark(m) ? m.column + 1 : 1};
+namespace {
+
+SourceLocation location(const std::string& file, const YAML::Mark& mark) {
+  return problem_at(file, mark, "").where;
 }
 
-void CheckedMapping::fail(const std::string& what) const {
-  fail_at(file_, has_mark(node_.Mark()) ? node_.Mark() : fallback_, what);
+// The keys of `node` (checked against `schema`) into `out`, under `prefix`.
+void collect_given(const YAML::Node& node, const Key& schema, const std::string& file,
+                   const std::string& prefix, GivenKeys& out) {
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar()) continue;
+    const std::string path = prefix + it->first.Scalar();
+    GivenKey& given = out[path];
+    given.key = location(file, it->first.Mark());
+    given.value = location(file, value_mark(it->second, it->first));
+    if (it->second.IsScalar()) given.text = it->second.Scalar();
+    const Key* key = find_child(schema, it->first.Scalar());
+    if (key && it->second.IsMap() &&
+        (key->type == KeyType::Mapping || key->type == KeyType::StringMap))
+      collect_given(it->second, *key, file, path + ".", out);
+  }
 }
 
-void CheckedMapping::fail(const std::string& key, const std::string& what) const {
-  fail_at(file_, mark(key), what);
+}  // namespace
+
+GivenKeys CheckedMapping::given() const {
+  GivenKeys out;
+  if (node_.IsMap()) collect_given(node_, *schema_, file_, "", out);
+  return out;
 }
 
 }  // namespace ferry::config::detail

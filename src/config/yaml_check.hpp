@@ -6,16 +6,32 @@
 
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "config/config.hpp"
 #include "config/quote.hpp"
 #include "config/schema.hpp"
+#include "ferry/error.hpp"
 
 namespace ferry::config::detail {
 
-/// Throws Errc::Arg "<file>:<line>:<column>: <what>" at `mark` (1:1 if yaml-cpp has none).
+/// `what` at `mark` of `file` (1:1 if yaml-cpp has none).
+Problem problem_at(const std::string& file, const YAML::Mark& mark, const std::string& what);
+
+/// An Errc::Arg error about a configuration that keeps its Problem, for the problems
+/// that end the check (a syntax error, a file of another version).
+class ProblemError : public Error {
+ public:
+  explicit ProblemError(Problem problem);
+  const Problem& problem() const noexcept { return problem_; }
+
+ private:
+  Problem problem_;
+};
+
+/// Throws ProblemError "<file>:<line>:<column>: <what>" at `mark` (1:1 if yaml-cpp has none).
 [[noreturn]] void fail_at(const std::string& file, const YAML::Mark& mark, const std::string& what);
 
 /// A mapping that passed check_document: typed reads of its keys, with the schema's
@@ -43,14 +59,9 @@ class CheckedMapping {
 
   /// Where the mapping starts.
   SourceLocation where() const;
-  /// Where the value of `key` is written (the mapping, if the key is absent).
-  SourceLocation where(const std::string& key) const;
-  /// What messages call the mapping: "run", "exchange \"sst\"", "" at the top level.
-  const std::string& context() const { return context_; }
-  /// Throws Errc::Arg at the mapping's position.
-  [[noreturn]] void fail(const std::string& what) const;
-  /// Throws Errc::Arg at the position of `key`'s value.
-  [[noreturn]] void fail(const std::string& key, const std::string& what) const;
+  /// Every key the mapping gives, and inside mappings and name-value maps the keys
+  /// they give ("source.component", "engine_options.reorder"), by that path.
+  GivenKeys given() const;
 
  private:
   const Key& child(const std::string& key, std::initializer_list<KeyType> types) const;
@@ -64,10 +75,24 @@ class CheckedMapping {
   YAML::Mark fallback_;
 };
 
-/// Checks `root` against the Mapping `schema`, in document order, and raises the
-/// first problem: a key that is unknown (with "did you mean"), given twice or
-/// missing; a value of the wrong type, out of bounds or not allowed.
-CheckedMapping check_document(const YAML::Node& root, const Key& schema, const std::string& file);
+/// What the schema check found.
+struct SchemaCheck {
+  std::vector<Problem> problems;  ///< every problem, in document order
+  /// Per List key of the top level, the indices of the entries with problems.
+  std::map<std::string, std::set<std::size_t>> bad_entries;
+  /// Some problem lies outside the entries of the lists: no Config can be built.
+  bool outside_entries = false;
+};
+
+/// Checks `root` against the Mapping `schema`, in document order, and reports every
+/// problem: a key that is unknown (with "did you mean"), given twice or missing; a
+/// value of the wrong type, out of bounds or not allowed. A value with a problem is not
+/// looked into further.
+SchemaCheck check_document(const YAML::Node& root, const Key& schema, const std::string& file);
+
+/// The root of a document that check_document passed (or whose problems lie only in
+/// entries the caller leaves out).
+CheckedMapping checked_root(const YAML::Node& root, const Key& schema, const std::string& file);
 
 /// A value as messages show it: "\"1h\"" (quoted, cut when long), "a list",
 /// "a mapping", "nothing".

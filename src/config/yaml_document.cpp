@@ -6,8 +6,8 @@
 #include <sstream>
 #include <vector>
 
-#include "config/quote.hpp"
 #include "config/yaml_check.hpp"
+#include "config/yaml_syntax.hpp"
 
 namespace ferry::config::detail {
 
@@ -90,7 +90,8 @@ YAML::Node load_document(const std::string& text, const std::string& name) {
     const std::size_t index = content_document(text, name);
     return YAML::LoadAll(text).at(index);
   } catch (const YAML::Exception& e) {
-    fail_at(name, e.mark, "YAML syntax error: " + one_line(e.msg));
+    const SyntaxError error = explain_syntax_error(e, text);
+    fail_at(name, error.mark, error.what);
   }
 }
 

@@ -186,8 +186,6 @@ LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
                                                   FieldDirection::Out, catalogue, all_components);
   const EntrySide target = coupling::resolve_side(where(e), "exchange", e.target,
                                                   FieldDirection::In, catalogue, all_components);
-  FERRY_CHECK(e.lag <= e.period, Errc::Arg, where(e), ": lag ", e.lag, " s is longer than the period ",
-              e.period, " s; ferry supports 0 <= lag <= period");
   LinkSpec spec;
   spec.config = &e;
   for (std::size_t f = 0; f < e.source.fields.size(); ++f) {
@@ -424,15 +422,10 @@ void Coupler::enddef() {
   detail::agree_on(s.run, [&] { s.require(Phase::Definition, "enddef"); });
   const std::vector<CatalogueEntry> catalogue = coupling::gather_catalogue(s.run, s.declarations);
   std::vector<LinkSpec> specs;
+  // The configuration passed config::check_rules when it was read: what is left to
+  // check is what the components declared.
   detail::agree_on(s.run, [&] {
-    std::set<std::pair<std::string, std::string>> targets;
-    for (const config::ExchangeConfig& e : s.config.exchanges) {
-      for (const auto& f : e.target.fields)
-        FERRY_CHECK(targets.insert({e.target.component, f}).second, Errc::Arg, where(e),
-                    ": target field \"", f, "\" of component \"", e.target.component,
-                    "\" is already fed by another exchange; a field can be got from one exchange only");
-      specs.push_back(s.resolve(e, catalogue));
-    }
+    for (const config::ExchangeConfig& e : s.config.exchanges) specs.push_back(s.resolve(e, catalogue));
   });
   const std::vector<std::shared_ptr<const coupling::PartitionRoute>> routes = build_routes(s.run, specs, s.timers);
   for (std::size_t l = 0; l < specs.size(); ++l) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <limits>
 
+#include "config/rules.hpp"
 #include "coupling/field_file.hpp"
 #include "coupling/watchdog.hpp"
 #include "util/check.hpp"
@@ -18,39 +19,6 @@ using detail::ScopedTimer;
 using detail::TimerCategory;
 
 constexpr double kNever = -std::numeric_limits<double>::infinity();
-
-// The coupler's put/get need engines whose two sides progress independently: a put
-// returns before the destination arrives. The butterfly forwards data through ranks
-// of both components at once, so it cannot serve put/get, alone or inside adaptive.
-constexpr const char* kIndependentEngines[] = {"p2p", "alltoallv", "neighbor", "rma"};
-
-std::string engine_for_coupling(const config::ExchangeConfig& config) {
-  FERRY_CHECK(config.engine != "butterfly", Errc::Arg, config.where.file, ":", config.where.line, ":",
-              config.where.column, ": exchange \"", config.name,
-              "\": engine butterfly needs both components inside one exchange call at once, which "
-              "put/get cannot promise. Use auto, p2p, alltoallv, neighbor or rma");
-  return config.engine == "auto" ? "adaptive" : config.engine;
-}
-
-EngineOptions options_of(const config::ExchangeConfig& config) {
-  EngineOptions options;
-  options.values = config.engine_options;
-  if (engine_for_coupling(config) != "adaptive") return options;
-  // Releasing a candidate's windows or communicators is collective: keep them all.
-  options.values["keep_candidates"] = "true";
-  auto& candidates = options.values["candidates"];
-  if (candidates.empty()) {
-    const std::vector<std::string> registered = engine_names();
-    for (const char* engine : kIndependentEngines)
-      if (std::find(registered.begin(), registered.end(), engine) != registered.end())
-        candidates += (candidates.empty() ? "" : ",") + std::string(engine);
-  }
-  FERRY_CHECK(candidates.find("butterfly") == std::string::npos, Errc::Arg, config.where.file, ":",
-              config.where.line, ":", config.where.column, ": exchange \"", config.name,
-              "\": adaptive candidates may not include butterfly in the coupler (put/get cannot "
-              "have both components inside one exchange call at once)");
-  return options;
-}
 
 }  // namespace
 
@@ -68,8 +36,9 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
   const std::size_t fields = spec_.specs.size();
   const config::ExchangeConfig& c = *spec_.config;
   if (route_->link.valid()) {
+    const config::CouplingEngine engine = config::coupling_engine(c);
     exchange_ = std::make_unique<Exchange>(route_->link.get(), route_->plan, spec_.specs,
-                                           engine_for_coupling(c), options_of(c));
+                                           engine.name, engine.options);
     // Output files need every field's values at once, which the engine does not show;
     // a product reads and writes whole fields too.
     engine_holds_ = exchange_->capabilities().holds_fields && !c.output && !c.regrid.enabled();

@@ -1,5 +1,7 @@
-// The engine registry: every built-in engine is named here, behind its feature guard.
+// The engine registry: every built-in engine is named here, behind its feature guard,
+// with the option keys it reads.
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "engines/adaptive/adaptive_engine.hpp"
@@ -20,31 +22,62 @@ namespace ferry {
 
 namespace {
 
+struct Registered {
+  std::string name;
+  EngineFactory factory;
+  std::optional<std::vector<EngineOptionKey>> options;  // nullopt: not declared
+};
+
 struct Registry {
   std::mutex mutex;
-  std::vector<std::pair<std::string, EngineFactory>> engines;
+  std::vector<Registered> engines;
   std::vector<std::string> disabled;
 };
 
+// Each built-in engine with the option keys it reads (its setup rejects any other).
 void register_builtin_engines(Registry& r) {
   using namespace detail;
-  r.engines.emplace_back("p2p", [] { return std::make_unique<P2pEngine>(); });
-  r.engines.emplace_back("alltoallv", [] { return std::make_unique<AlltoallvEngine>(); });
-  r.engines.emplace_back("butterfly", [] { return std::make_unique<ButterflyEngine>(); });
+  using Options = std::vector<EngineOptionKey>;
+  r.engines.push_back({"p2p", [] { return std::make_unique<P2pEngine>(); }, Options{}});
+  r.engines.push_back(
+      {"alltoallv", [] { return std::make_unique<AlltoallvEngine>(); }, Options{}});
+  r.engines.push_back(
+      {"butterfly", [] { return std::make_unique<ButterflyEngine>(); },
+       Options{{"stages", "all (default), none, or one 1 (keep) or 0 (skip) per stage, stage 0 "
+                          "first"}}});
 #if FERRY_HAVE_NEIGHBOR_ENGINE
-  r.engines.emplace_back("neighbor", [] { return std::make_unique<NeighborEngine>(); });
+  r.engines.push_back(
+      {"neighbor", [] { return std::make_unique<NeighborEngine>(); },
+       Options{{"reorder", "true or false (default): let MPI renumber the ranks of the graph "
+                           "communicator"}}});
 #else
   r.disabled.emplace_back("neighbor (disabled: MPI lacks MPI_Dist_graph_create_adjacent / "
                           "MPI_Neighbor_alltoallv, or FERRY_ENABLE_NEIGHBOR=OFF)");
 #endif
 #if FERRY_HAVE_RMA_ENGINE
-  r.engines.emplace_back("rma", [] { return std::make_unique<RmaEngine>(); });
+  r.engines.push_back(
+      {"rma", [] { return std::make_unique<RmaEngine>(); },
+       Options{{"shared_memory", "true (default) or false: false sends every block with "
+                                 "MPI_Put, also to ranks on the same node"}}});
 #else
   r.disabled.emplace_back("rma (disabled: MPI lacks MPI_Win_allocate_shared, or "
                           "FERRY_ENABLE_RMA=OFF)");
 #endif
   // Last: it chooses among the engines registered above.
-  r.engines.emplace_back("adaptive", [] { return std::make_unique<AdaptiveEngine>(); });
+  r.engines.push_back(
+      {"adaptive", [] { return std::make_unique<AdaptiveEngine>(); },
+       Options{{"samples", "integer 1..1000, default 3: timed exchanges per candidate"},
+               {"warmup", "integer 0..1000, default 2: exchanges per candidate before those"},
+               {"margin", "integer 0..50, default 2: percent by which a later candidate must "
+                          "be faster"},
+               {"cache", "the tuning-cache file; default $FERRY_TUNING_CACHE"},
+               {"retune", "true or false (default): profile even if the cache has an entry"},
+               {"candidates", "comma-separated engines to time; default every candidate of "
+                              "this build"},
+               {"independent_sides", "true or false (default): time only candidates whose "
+                                     "sides progress independently (the coupler sets it)"},
+               {"keep_candidates", "true or false (default): release candidates only with "
+                                   "the engine (the coupler sets it)"}}});
 }
 
 Registry& registry() {
@@ -56,26 +89,39 @@ Registry& registry() {
 
 }  // namespace
 
-void register_engine(const std::string& name, EngineFactory factory) {
-  FERRY_CHECK(!name.empty() && factory, Errc::Arg,
+namespace {
+
+void add_engine(Registered engine) {
+  FERRY_CHECK(!engine.name.empty() && engine.factory, Errc::Arg,
               "register_engine: need a non-empty name and a factory");
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   for (auto& entry : r.engines)
-    if (entry.first == name) {
-      entry.second = std::move(factory);
+    if (entry.name == engine.name) {
+      entry = std::move(engine);
       return;
     }
-  r.engines.emplace_back(name, std::move(factory));
+  r.engines.push_back(std::move(engine));
+}
+
+}  // namespace
+
+void register_engine(const std::string& name, EngineFactory factory) {
+  add_engine({name, std::move(factory), std::nullopt});
+}
+
+void register_engine(const std::string& name, EngineFactory factory,
+                     std::vector<EngineOptionKey> options) {
+  add_engine({name, std::move(factory), std::move(options)});
 }
 
 std::unique_ptr<Engine> make_engine(const std::string& name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   for (const auto& entry : r.engines)
-    if (entry.first == name) return entry.second();
+    if (entry.name == name) return entry.factory();
   std::vector<std::string> names;
-  for (const auto& entry : r.engines) names.push_back(entry.first);
+  for (const auto& entry : r.engines) names.push_back(entry.name);
   std::string extra;
   for (const auto& d : r.disabled) extra += "; " + d;
   throw Error(Errc::Arg, detail::cat("unknown engine \"", name, "\"; available in this build: ",
@@ -86,7 +132,7 @@ std::vector<std::string> engine_names() {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   std::vector<std::string> names;
-  for (const auto& entry : r.engines) names.push_back(entry.first);
+  for (const auto& entry : r.engines) names.push_back(entry.name);
   return names;
 }
 
@@ -95,5 +141,15 @@ std::vector<std::string> disabled_engines() {
   std::lock_guard<std::mutex> lock(r.mutex);
   return r.disabled;
 }
+
+std::optional<std::vector<EngineOptionKey>> engine_option_keys(const std::string& name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (const auto& entry : r.engines)
+    if (entry.name == name) return entry.options;
+  return std::nullopt;
+}
+
+Capabilities engine_capabilities(const std::string& name) { return make_engine(name)->capabilities(); }
 
 }  // namespace ferry

@@ -103,8 +103,8 @@ TEST(Config, ReadsTheFullExample) {
   EXPECT_EQ(fluxes.restart, "fluxes_restart.nc");
   EXPECT_EQ(fluxes.where.line, 23);
   const ExchangeConfig& runoff = c.exchanges[2];
-  EXPECT_EQ(runoff.engine, "butterfly");
-  EXPECT_EQ(runoff.engine_options, (std::map<std::string, std::string>{{"stages", "all"}}));
+  EXPECT_EQ(runoff.engine, "adaptive");
+  EXPECT_EQ(runoff.engine_options, (std::map<std::string, std::string>{{"samples", "5"}}));
   EXPECT_TRUE(c.exchanges[0].output);
   EXPECT_EQ(c.output_directory, "coupling_output");
   EXPECT_EQ(c.watchdog_seconds, 300);
@@ -140,11 +140,14 @@ TEST(Config, AcceptsSignsExponentsAndEveryTransformAndEngine) {
                   .exchanges[0]
                   .transform,
               t);
+  // Every engine that can serve put/get (see Rules.* for the others).
   for (const auto& engine : ferry::engine_names())
-    EXPECT_EQ(parse_config(one_exchange("    engine: " + engine + "\n"), "c.yaml").exchanges[0].engine,
-              engine);
-  const Config c = parse_config(one_exchange("    lag: +2.5e1\n"), "c.yaml");
-  EXPECT_EQ(c.exchanges[0].lag, 25);
+    if (ferry::engine_capabilities(engine).independent_sides)
+      EXPECT_EQ(
+          parse_config(one_exchange("    engine: " + engine + "\n"), "c.yaml").exchanges[0].engine,
+          engine);
+  const Config c = parse_config(one_exchange("    lag: +2.5e0\n"), "c.yaml");
+  EXPECT_EQ(c.exchanges[0].lag, 2.5);
 }
 
 TEST(Config, ReadsConservativeMethodAndItsNormalisation) {
@@ -354,7 +357,8 @@ TEST(ConfigErrors, ComponentsMustBeListed) {
 
 TEST(ConfigErrors, SyntaxErrorsAndDocuments) {
   expect_parse_error("version: 1\nrun: {length: 10\n",
-                     R"(^c\.yaml:\d+:\d+: YAML syntax error: end of map flow not found$)");
+                     R"(^c\.yaml:\d+:\d+: YAML syntax error: a '\{' is never closed: add the )"
+                     R"(matching '\}'$)");
   // yaml-cpp 0.7 loops forever on a ',' that starts a document; ferry reports it.
   expect_parse_error("# comment\n, x\nversion: 1\n",
                      R"(^c\.yaml:2:1: YAML syntax error: a ',' outside \[ \] or \{ \}$)");

@@ -60,12 +60,16 @@ bool registered(const std::string& name) {
 }
 
 // The candidate engines this build offers (SimGrid SMPI builds lack neighbor, say).
-// The engines of this build among kCandidateEngines, limited to `requested` (a
-// comma-separated list; empty = all). Raises Errc::Arg for a name that is not one.
-std::vector<std::string> candidate_engines(const std::string& requested) {
+// The engines of this build among kCandidateEngines, with `independent_sides` only
+// those whose two sides progress independently (Capabilities::independent_sides, what
+// the coupler's put/get needs), limited to `requested` (a comma-separated list; empty =
+// all). Raises Errc::Arg for a name that is not one.
+std::vector<std::string> candidate_engines(const std::string& requested, bool independent_sides) {
   std::vector<std::string> available;
   for (const char* engine : kCandidateEngines)
-    if (registered(engine)) available.emplace_back(engine);
+    if (registered(engine) &&
+        (!independent_sides || engine_capabilities(engine).independent_sides))
+      available.emplace_back(engine);
   if (requested.empty()) return available;
   std::vector<std::string> chosen;
   std::string rest = requested;
@@ -74,8 +78,8 @@ std::vector<std::string> candidate_engines(const std::string& requested) {
     const std::string name = rest.substr(0, comma);
     rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
     FERRY_CHECK(std::find(available.begin(), available.end(), name) != available.end(), Errc::Arg,
-                "adaptive: option candidates names \"", name,
-                "\", which is not a candidate engine of this build (",
+                "adaptive: option candidates names \"", name, "\", which is not a candidate engine",
+                independent_sides ? " with independent sides" : "", " of this build (",
                 list_first(available, available.size()), ")");
     chosen.push_back(name);
   }
@@ -180,7 +184,8 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
     margin_percent_ = int_option(options, "margin", kDefaultMarginPercent, 0, 50,
                                  "percent by which a later candidate must be faster");
     const std::string cache_option = options.get_string("cache", "");
-    candidates_ = candidate_engines(options.get_string("candidates", ""));
+    candidates_ = candidate_engines(options.get_string("candidates", ""),
+                                    options.get_bool(name(), "independent_sides", false));
     retune = options.get_bool(name(), "retune", false);
     keep_candidates_ = options.get_bool(name(), "keep_candidates", false);
     point_bytes = field_set.point_bytes_all();

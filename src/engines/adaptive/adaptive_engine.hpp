@@ -38,7 +38,9 @@ namespace ferry::detail {
 /// per candidate before those, default 2), `cache` (tuning-cache file; default
 /// $FERRY_TUNING_CACHE, none if unset), `retune` (true: profile even if the cache has
 /// an entry, then replace it), `candidates` (comma-separated engines to time, default
-/// every candidate of this build; the coupler leaves out butterfly), `keep_candidates`
+/// every candidate of this build), `independent_sides` (true: only candidates whose two
+/// sides progress independently, Capabilities::independent_sides; the coupler sets it,
+/// which leaves out butterfly), `keep_candidates`
 /// (true: release candidates only when the engine is destroyed, because releasing
 /// windows and communicators is collective and would make one side of a put/get wait
 /// for the other; the coupler sets it). Rank 0 reads the cache; the entries that may
