@@ -1,5 +1,7 @@
 #include "config/config.hpp"
 
+#include <algorithm>
+
 #include "ferry/error.hpp"
 #include "util/format.hpp"
 
@@ -24,6 +26,16 @@ const char* transform_name(Transform transform) noexcept {
 std::string problem_text(const Problem& problem) {
   return ferry::detail::cat(problem.where.file, ":", problem.where.line, ":", problem.where.column,
                             ": ", problem.what);
+}
+
+std::string problem_list(const std::vector<Problem>& problems, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < std::min(limit, problems.size()); ++i)
+    out += problem_text(problems[i]) + "\n";
+  if (problems.size() > limit)
+    out += ferry::detail::cat("... and ", problems.size() - limit, " more problem",
+                              problems.size() - limit == 1 ? "" : "s", "\n");
+  return out;
 }
 
 void raise_problems(const std::vector<Problem>& problems) {

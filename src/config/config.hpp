@@ -129,6 +129,10 @@ struct Problem {
 /// "<file>:<line>:<col>: <what>", as every message about a configuration reads.
 std::string problem_text(const Problem& problem);
 
+/// Up to `limit` problems, one problem_text per line, then "... and N more problems"
+/// when there are more.
+std::string problem_list(const std::vector<Problem>& problems, std::size_t limit);
+
 /// Raises Errc::Arg with the first problem's text, and how many more there are (none
 /// if `problems` is empty). Not collective.
 void raise_problems(const std::vector<Problem>& problems);

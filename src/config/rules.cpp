@@ -259,7 +259,7 @@ class Rules {
           !contains(key.only_when_values, condition->second.text))
         report(e.at_key(prefix + key.name),
                quoted(key.name) + " in " + context + " is read only when " + key.only_when +
-                   " is " + joined(key.only_when_values) + ", and " + key.only_when + " is " +
+                   " is " + ferry::detail::join(key.only_when_values, " or ") + ", not " +
                    quoted(condition->second.text) + "; remove " + quoted(key.name));
       if (key.type == KeyType::Mapping) key_relations(e, key, prefix + key.name);
     }

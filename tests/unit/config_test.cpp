@@ -7,6 +7,7 @@
 #include "config/config.hpp"
 #include "config/namcouple/namcouple.hpp"
 #include "config/reference.hpp"
+#include "config/rules.hpp"
 #include "config/scalar.hpp"
 #include "config/schema.hpp"
 #include "config/suggest.hpp"
@@ -646,4 +647,114 @@ TEST(Namcouple, ErrorsNameTheLine) {
   expect_import_error(entry("CONSERV\n GLOBAL exact"),
                       R"(^nc:8: the CONSERV sum takes one of bfb, opt, gather, lsum8, lsum16, )"
                       R"(ddpdd, reprosum; got "exact"$)");
+}
+
+namespace {
+
+std::vector<std::string> problem_texts(const std::string& yaml) {
+  std::vector<std::string> texts;
+  for (const Problem& p : check_config(yaml, "c.yaml").problems) texts.push_back(problem_text(p));
+  return texts;
+}
+
+}  // namespace
+
+TEST(CheckConfig, ReportsEveryProblemInTheOrderOfTheFile) {
+  const ConfigCheck checked = check_config_file(kSource + "/tests/data/config_with_problems.yaml");
+  EXPECT_FALSE(checked.config.has_value());
+  std::vector<std::pair<int, int>> positions;
+  for (const Problem& p : checked.problems) positions.emplace_back(p.where.line, p.where.column);
+  // lag and engine of "sst" (rules), a misspelt key and a value of "fluxes" (schema: its
+  // rules are not checked), a key of another method in "runoff" (rules).
+  EXPECT_EQ(positions,
+            (std::vector<std::pair<int, int>>{{12, 10}, {13, 13}, {17, 5}, {18, 16}, {23, 47}}));
+  // The first problem, and how many more: what a coupler reading the file raises.
+  expect_error([&] { load_config(kSource + "/tests/data/config_with_problems.yaml"); }, Errc::Arg,
+               R"(config_with_problems\.yaml:12:10: exchange "sst": lag 7200 s is longer than )"
+               R"(the period 3600 s; ferry supports 0 <= lag <= period \(and 4 more problems: )"
+               R"(`ferry validate .*config_with_problems\.yaml` lists them all\)$)");
+  const std::string listed = problem_list(checked.problems, 2);
+  EXPECT_NE(listed.find(":13:13: exchange \"sst\": engine butterfly"), std::string::npos) << listed;
+  EXPECT_NE(listed.find("\n... and 3 more problems\n"), std::string::npos) << listed;
+}
+
+TEST(CheckConfig, AMisspeltKeyIsNotAlsoReportedMissing) {
+  EXPECT_EQ(problem_texts("version: 1\nrun: {lenght: 5}\nexchanges: [{}]\n"),
+            (std::vector<std::string>{
+                "c.yaml:2:7: unknown key \"lenght\" in run; did you mean \"length\"?",
+                "c.yaml:3:13: missing key \"source\" (a mapping of keys to values) in exchanges "
+                "entry 1",
+                "c.yaml:3:13: missing key \"target\" (a mapping of keys to values) in exchanges "
+                "entry 1",
+                "c.yaml:3:13: missing key \"period\" (a number of seconds > 0) in exchanges "
+                "entry 1"}));
+}
+
+TEST(CheckConfig, SyntaxErrorsInFerrysWords) {
+  expect_parse_error("version: 1\nrun:\n\tlength: 10\n",
+                     R"(^c\.yaml:3:1: YAML syntax error: line 3 is indented with a tab; YAML )"
+                     R"(indents with spaces only, so replace the tab with spaces$)");
+  expect_parse_error("version: 1\nrun: {length: 10}\ncomponents: a: b\n",
+                     R"(^c\.yaml:3:\d+: YAML syntax error: a ':' where no value can start here: )"
+                     R"(a value that contains ": " needs quotes)");
+  expect_parse_error("version: 1\nrun:\n  length: 10\n start: 0\n",
+                     R"(^c\.yaml:\d+:\d+: YAML syntax error: the indentation does not line up)");
+  expect_parse_error("version: 1\nrun: {length: 10}]\n",
+                     R"(^c\.yaml:2:\d+: YAML syntax error: a '\}' or '\]' closes nothing)");
+  expect_parse_error("version: 1\noutput: {directory: \"a\\q\"}\n",
+                     R"(^c\.yaml:2:\d+: YAML syntax error: unknown escape \\q in a double-quoted )"
+                     R"(string: write \\\\ for a backslash, or use single quotes$)");
+}
+
+TEST(Rules, ExchangesOfOneSourceMayShareARestartFile) {
+  // OASIS's rule: one file per source component, each field once (ocnrst.nc).
+  const Config c = parse_config(
+      "version: 1\nrun: {length: 100}\nexchanges:\n"
+      "  - {name: sst, source: {component: ocn, field: sst}, target: {component: atm, field: "
+      "sst}, period: 10, lag: 10, restart: ocnrst.nc}\n"
+      "  - {name: ice, source: {component: ocn, fields: [ifrac, ithick]}, target: {component: "
+      "atm, fields: [ifrac, ithick]}, period: 10, transform: average, restart: ocnrst.nc}\n"
+      "  - {name: sst_copy, source: {component: ocn, field: sst}, target: {component: riv, "
+      "field: sst}, period: 10}\n",
+      "c.yaml");
+  EXPECT_EQ(c.exchanges.size(), 3u);
+  // Without a lag or a transform an exchange writes no restart file: it cannot clash.
+  expect_parse_error(
+      "version: 1\nrun: {length: 100}\nexchanges:\n"
+      "  - {name: a, source: {component: ocn, field: sst}, target: {component: atm, field: "
+      "sst}, period: 10, lag: 5, restart: r.nc}\n"
+      "  - {name: b, source: {component: ocn, field: sst}, target: {component: riv, field: "
+      "sst}, period: 10, transform: max, restart: r.nc}\n",
+      R"(^c\.yaml:5:[0-9]+: exchange "b": restart file "r\.nc" already holds source field "sst" )"
+      R"(for exchange "a" \(line 4\))");
+  // The default file name counts: "a_restart.nc" is exchange a's.
+  expect_parse_error(
+      "version: 1\nrun: {length: 100}\nexchanges:\n"
+      "  - {name: a, source: {component: ocn, field: sst}, target: {component: atm, field: "
+      "sst}, period: 10, lag: 5}\n"
+      "  - {name: b, source: {component: atm, field: t}, target: {component: ocn, field: t}, "
+      "period: 10, lag: 5, restart: a_restart.nc}\n",
+      R"(^c\.yaml:5:[0-9]+: exchange "b": restart file "a_restart\.nc" is also used by )"
+      R"(exchange "a" \(line 4\), whose source is component "ocn", not "atm")");
+}
+
+TEST(Rules, EngineOptionsAreThoseTheEngineDeclares) {
+  const Config c = parse_config(
+      one_exchange("    engine: auto\n    engine_options: {samples: 4, warmup: 1}\n"), "c.yaml");
+  EXPECT_EQ(c.exchanges[0].engine_options.size(), 2u);
+  // The coupler's adaptive engine never times an engine that put/get cannot use.
+  const CouplingEngine engine = coupling_engine(c.exchanges[0]);
+  EXPECT_EQ(engine.name, "adaptive");
+  EXPECT_EQ(engine.options.values.at("independent_sides"), "true");
+  EXPECT_EQ(engine.options.values.at("keep_candidates"), "true");
+  EXPECT_EQ(engine.options.values.at("samples"), "4");
+  EXPECT_EQ(coupling_engine(parse_config(one_exchange("    engine: p2p\n"), "c.yaml").exchanges[0])
+                .options.values.size(),
+            0u);
+  expect_parse_error(one_exchange("    engine: alltoallv\n    engine_options: {stages: all}\n"),
+                     R"(^c\.yaml:9:22: exchange "sst": engine alltoallv has no option "stages"; )"
+                     R"(it takes no options$)");
+  expect_parse_error(one_exchange("    engine_options: {retun: true}\n"),
+                     R"(^c\.yaml:8:22: exchange "sst": engine adaptive \(auto\) has no option )"
+                     R"("retun"; did you mean "retune"\?$)");
 }

@@ -1,4 +1,4 @@
-// `ferry validate CONFIG`: checks a coupling configuration against the schema.
+// `ferry validate CONFIG`: checks a coupling configuration as a coupler reading it would.
 #include <iostream>
 
 #include "command.hpp"
@@ -45,12 +45,22 @@ std::string buffer_line(const ferry::config::BufferConfig& b) {
          (b.lossy ? "lossy" : "lossless") + ", capacity " + std::to_string(b.capacity) + " steps";
 }
 
+// Problems listed before the command gives up; the count says how many there were.
+constexpr std::size_t kListedProblems = 20;
+
 int run(Arguments& args, const Context& context) {
   const auto path = args.take_positional();
   args.expect_all_taken();
   if (!path) throw UsageError("missing the configuration file, as in: ferry validate coupling.yaml");
-  const ferry::config::Config config = ferry::config::load_config(*path);
+  const ferry::config::ConfigCheck checked = ferry::config::check_config_file(*path);
+  const std::size_t problems = checked.problems.size();
+  if (problems > 0) {
+    if (context.rank == 0) std::cerr << ferry::config::problem_list(checked.problems, kListedProblems);
+    throw Error(Errc::Arg, detail::cat(*path, ": not valid, ", problems, " problem",
+                                       problems == 1 ? "" : "s"));
+  }
   if (context.rank != 0) return 0;
+  const ferry::config::Config& config = *checked.config;
   std::vector<std::string> exchanges;
   for (const auto& x : config.exchanges) exchanges.push_back(x.name);
   std::vector<std::string> buffers;
@@ -69,12 +79,15 @@ Command validate_command() {
   return {"validate", "check a coupling configuration (YAML) against the schema",
           "usage: ferry validate CONFIG\n"
           "\n"
-          "Reads the coupling configuration CONFIG and checks every key against the\n"
-          "schema (docs/user/config.md, `ferry config-doc`). A valid file prints one\n"
-          "line with its components, exchanges and buffers, then one line per buffer\n"
-          "(source -> target, mode, capacity), and exits 0; otherwise the first\n"
-          "problem is printed as CONFIG:LINE:COLUMN: what is wrong, with a suggestion\n"
-          "for misspelt keys and values, and the exit status is 1.\n"
+          "Reads the coupling configuration CONFIG and checks its YAML syntax, every\n"
+          "key against the schema (docs/user/config.md, `ferry config-doc`) and the\n"
+          "rules between keys that a coupler applies when it reads the file (lag and\n"
+          "period, engines for put/get and their options, field counts, regridding\n"
+          "keys, restart files, buffers). A valid file prints one line with its\n"
+          "components, exchanges and buffers, then one line per buffer (source ->\n"
+          "target, mode, capacity), and exits 0. Otherwise every problem is printed\n"
+          "(the first 20, then how many more) as CONFIG:LINE:COLUMN: what is wrong,\n"
+          "with a suggestion for misspelt keys and values, and the exit status is 1.\n"
           "Runs without mpiexec.\n",
           run};
 }
