@@ -277,6 +277,7 @@ Key config_schema() {
   root.type = KeyType::Mapping;
   root.presence = Presence::Required;
   root.doc = "A ferry coupling configuration.";
+  root.any_of = {"exchanges", "buffers"};
 
   Key version = required("version", KeyType::Integer,
                          "Version of the file format. This ferry reads version 1; a file of "

@@ -45,6 +45,7 @@ struct Key {
   std::string entry_noun;            ///< List: what messages call one entry ("exchange")
   std::string doc;                   ///< one paragraph for the reference
   std::vector<Key> children;         ///< Mapping and List: the keys inside
+  std::vector<std::string> any_of;   ///< Mapping: at least one of these children is given
 
   // Rules between this key and its siblings in one mapping, checked by the rules pass
   // (rules.hpp) and written into the JSON Schema (json_schema.hpp).

@@ -194,12 +194,6 @@ ConfigCheck check_config(const std::string& yaml_text, const std::string& name) 
   if (schema_check.outside_entries) return result;
 
   const CheckedMapping top = detail::checked_root(root, schema, name);
-  if (!top.has("exchanges") && !top.has("buffers")) {
-    result.problems.push_back(
-        {top.where(), "missing key \"exchanges\" (a list of entries, each a mapping) at the top "
-                      "level; give \"exchanges\", \"buffers\" or both"});
-    return result;
-  }
   Config config = build_config(top, schema_check, name);
   std::vector<Problem> broken = check_rules(config);
   result.problems.insert(result.problems.end(), broken.begin(), broken.end());

@@ -229,6 +229,17 @@ struct Checker {
           !suggested.count(key.name))
         report(node.Mark(), "missing key " + quoted(key.name) + " (" + describe_value(key) +
                                 ") " + in_context(context));
+    if (!schema.any_of.empty() &&
+        std::none_of(schema.any_of.begin(), schema.any_of.end(), [&](const std::string& name) {
+          return given.count(name) || suggested.count(name);
+        })) {
+      const Key& first = *find_child(schema, schema.any_of.front());
+      std::string names;
+      for (const auto& name : schema.any_of) names += (names.empty() ? "" : ", ") + quoted(name);
+      report(node.Mark(), "missing key " + quoted(first.name) + " (" + describe_value(first) +
+                              ") " + in_context(context) + "; give " + names +
+                              (schema.any_of.size() == 2 ? " or both" : " or several"));
+    }
   }
 };
 

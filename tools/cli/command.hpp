@@ -54,6 +54,7 @@ Command tune_command();
 Command tune_kernels_command();
 Command validate_command();
 Command config_doc_command();
+Command config_schema_command();
 Command import_namcouple_command();
 Command report_command();
 
