@@ -23,6 +23,37 @@ const char* transform_name(Transform transform) noexcept {
   return "instant";
 }
 
+const char* method_name(WeightSource source) noexcept {
+  switch (source) {
+    case WeightSource::Nearest:
+      return "nearest";
+    case WeightSource::Gaussian:
+      return "gaussian";
+    case WeightSource::Bilinear:
+      return "bilinear";
+    case WeightSource::Conservative:
+      return "conservative";
+    case WeightSource::None:
+    case WeightSource::File:
+      break;
+  }
+  return "";
+}
+
+const char* conservation_name(Conserve method) noexcept {
+  switch (method) {
+    case Conserve::Global:
+      return "global";
+    case Conserve::GlobalPositive:
+      return "global_positive";
+    case Conserve::BasinBalance:
+      return "basin_balance";
+    case Conserve::BasinPositive:
+      return "basin_positive";
+  }
+  return "";
+}
+
 std::string problem_text(const Problem& problem) {
   return ferry::detail::cat(problem.where.file, ":", problem.where.line, ":", problem.where.column,
                             ": ", problem.what);

@@ -59,6 +59,13 @@ struct FieldRef {
 /// Where the weights of a regridded exchange come from.
 enum class WeightSource { None, File, Nearest, Gaussian, Bilinear, Conservative };
 
+/// How the configuration spells a `method` name: "nearest", "gaussian", "bilinear",
+/// "conservative"; "" for None and File.
+const char* method_name(WeightSource source) noexcept;
+
+/// How the configuration spells a `conservation`: "global", "global_positive", ...
+const char* conservation_name(Conserve method) noexcept;
+
 /// The regridding keys of one exchange entry (none given: the grids are the same).
 struct RegridConfig {
   WeightSource source = WeightSource::None;

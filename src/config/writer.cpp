@@ -41,15 +41,6 @@ std::string field_ref(const FieldRef& ref) {
   return out + "}";
 }
 
-const char* method_name(WeightSource source) {
-  switch (source) {
-    case WeightSource::Nearest: return "nearest";
-    case WeightSource::Gaussian: return "gaussian";
-    case WeightSource::Bilinear: return "bilinear";
-    default: return "conservative";
-  }
-}
-
 // `method: {name: ..., ...}` with the method's own keys that differ from their defaults.
 std::string method_mapping(const RegridConfig& r) {
   const RegridConfig defaults;
@@ -64,15 +55,6 @@ std::string method_mapping(const RegridConfig& r) {
   if (r.source == WeightSource::Conservative && r.normalisation != defaults.normalisation)
     out += ", normalisation: destarea";
   return out + "}";
-}
-
-const char* conservation_name(Conserve method) {
-  switch (method) {
-    case Conserve::Global: return "global";
-    case Conserve::GlobalPositive: return "global_positive";
-    case Conserve::BasinBalance: return "basin_balance";
-    default: return "basin_positive";
-  }
 }
 
 void write_regrid(std::ostringstream& out, const RegridConfig& r) {

@@ -12,16 +12,6 @@ namespace ferry::coupling {
 
 namespace {
 
-const char* method_name(config::WeightSource source) {
-  switch (source) {
-    case config::WeightSource::Nearest: return "nearest";
-    case config::WeightSource::Gaussian: return "gaussian";
-    case config::WeightSource::Bilinear: return "bilinear";
-    case config::WeightSource::Conservative: return "conservative";
-    default: return "file";
-  }
-}
-
 // Errors of a library call, prefixed with the entry they come from.
 template <class Call>
 auto in_entry(const std::string& where, const std::string& what, Call&& call) {
@@ -77,7 +67,7 @@ ProductGrids<Grid> product_grids(const config::RegridConfig& config, const Regri
 }
 
 Weights compute(const config::RegridConfig& config, const RegridGrids& grids, const std::string& where) {
-  const char* method = method_name(config.source);
+  const char* method = config::method_name(config.source);
   const auto on_product = [&](auto&& weights) -> Weights {
     if (!grids.product->valid()) return {};  // only the product ranks compute weights
     return in_entry(where, detail::cat("computing ", method, " weights"), weights);

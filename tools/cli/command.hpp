@@ -55,6 +55,7 @@ Command tune_kernels_command();
 Command validate_command();
 Command config_doc_command();
 Command config_schema_command();
+Command show_command();
 Command import_namcouple_command();
 Command report_command();
 

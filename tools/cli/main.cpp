@@ -36,7 +36,7 @@ std::vector<Command> all_commands() {
           ferry::cli::bench_coupling_command(), ferry::cli::tune_command(),
           ferry::cli::tune_kernels_command(),
           ferry::cli::validate_command(), ferry::cli::config_doc_command(),
-          ferry::cli::config_schema_command(),
+          ferry::cli::config_schema_command(), ferry::cli::show_command(),
           ferry::cli::import_namcouple_command(),
           ferry::cli::report_command()};
 }
