@@ -167,21 +167,24 @@ Key exchanges_key() {
   Key engine = optional(
       "engine", KeyType::Choice, "auto",
       "The engine that moves the data. `auto` uses the adaptive engine, which times the "
-      "others on the first exchanges and keeps the fastest.");
+      "others on the first exchanges and keeps the fastest. An engine whose two sides "
+      "cannot progress independently (butterfly) cannot serve put/get and is refused.");
   engine.choices = engine_choices();
   engine.choices_doc = "`auto`, or an engine of this build (`ferry info` lists them)";
 
   Key engine_options = optional(
       "engine_options", KeyType::StringMap, "",
       "Options of the engine as `name: value`, e.g. `reorder: true` for neighbor or "
-      "`stages: 01` for butterfly. Each engine checks its own options when the exchange "
-      "is set up and rejects names it does not know.");
+      "`samples: 5` for adaptive (`auto`). The names are checked against the options "
+      "the engine declares (docs/user/engines), the values when the exchange is set up.");
   engine_options.default_doc = "none";
 
   Key restart = optional(
       "restart", KeyType::String, "",
       "Name of the restart file, in `output.directory`, that carries the values of a "
-      "lagged or transformed exchange from one run to the next (the OASIS restart file).");
+      "lagged or transformed exchange from one run to the next (the OASIS restart file). "
+      "Exchanges with the same source component may share one when they store different "
+      "fields.");
   restart.default_doc = "`<name>_restart.nc`";
 
   return with_children(
