@@ -54,6 +54,12 @@ const char* conservation_name(Conserve method) noexcept {
   return "";
 }
 
+SourceLocation value_location(const GivenKeys& given, const std::string& key,
+                              const SourceLocation& entry) {
+  const auto it = given.find(key);
+  return it == given.end() ? entry : it->second.value;
+}
+
 std::string problem_text(const Problem& problem) {
   return ferry::detail::cat(problem.where.file, ":", problem.where.line, ":", problem.where.column,
                             ": ", problem.what);

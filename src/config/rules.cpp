@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <utility>
 
 #include "config/quote.hpp"
@@ -312,12 +311,6 @@ class Rules {
 };
 
 }  // namespace
-
-SourceLocation value_location(const GivenKeys& given, const std::string& key,
-                              const SourceLocation& entry) {
-  const auto it = given.find(key);
-  return it == given.end() ? entry : it->second.value;
-}
 
 std::vector<Problem> check_rules(const Config& config) { return Rules(config).run(); }
 
