@@ -7,13 +7,13 @@
 #include <utility>
 #include <vector>
 
+#include "core/rendezvous.hpp"
 #include "ferry/online_weights.hpp"
 #include "regrid/blocks.hpp"
 #include "regrid/cell_bins.hpp"
 #include "regrid/grid_input.hpp"
 #include "regrid/latitude_bands.hpp"
 #include "regrid/lonlat_cell.hpp"
-#include "regrid/route.hpp"
 #include "regrid/weights_builder.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -24,7 +24,7 @@ namespace {
 
 using regrid::detail::Blocks;
 using regrid::detail::LonLatCell;
-using regrid::detail::route;
+using detail::route;
 
 const char* const kCaller = "conservative_weights";
 
