@@ -4,6 +4,7 @@
 #include "command.hpp"
 #include "coupling_bench.hpp"
 #include "coupling_bench_report.hpp"
+#include "scenario_options.hpp"
 #include "util/mpi_library.hpp"
 
 namespace ferry::cli {
@@ -16,6 +17,12 @@ int run(Arguments& args, const Context& context) {
   config.fields = static_cast<int>(args.take_int("--fields", config.fields, 1, 1 << 20));
   config.steps = static_cast<int>(args.take_int("--steps", config.steps, 1, 1 << 20));
   config.engine = args.take_value("--engine").value_or(config.engine);
+  take_grid(args, config.nx, config.ny);
+  config.src_layout = args.take_value("--src").value_or("");
+  config.dst_layout = args.take_value("--dst").value_or("");
+  config.pingpong = args.take_choice("--mode", "oneway", {"oneway", "pingpong"}) == "pingpong";
+  config.bound_repeat =
+      static_cast<int>(args.take_int("--bound-repeat", config.bound_repeat, 1, 1 << 20));
   config.timers_directory = args.take_value("--timers").value_or("");
   const bool json = args.take_switch("--json");
   args.expect_all_taken();
@@ -25,8 +32,8 @@ int run(Arguments& args, const Context& context) {
   const std::vector<bench::CouplingCase> cases = bench.measure();
   if (context.rank != 0) return 0;
   const std::string mpi = detail::mpi_library_version();
-  std::cout << (json ? bench::coupling_json(bench.run(), cases, mpi)
-                     : bench::coupling_table(bench.run(), cases, mpi))
+  std::cout << (json ? bench::coupling_json(bench.run(), cases, bench.memcpy_bound(), mpi)
+                     : bench::coupling_table(bench.run(), cases, bench.memcpy_bound(), mpi))
             << std::flush;
   return 0;
 }
@@ -49,6 +56,13 @@ Command bench_coupling_command() {
       "case's first step is checked value by value.\n"
       "\n"
       "  --points N      grid points, 2:1 lon x lat (default 100000)\n"
+      "  --grid NXxNY    the grid instead (say 1024x512)\n"
+      "  --src LAYOUT    atm's decomposition (default box; see bench exchange --help)\n"
+      "  --dst LAYOUT    ocn's decomposition (default round_robin)\n"
+      "  --mode oneway|pingpong\n"
+      "                  pingpong: ocn puts every field it got back to atm, which gets\n"
+      "                  them (a second set of exchanges, one per field or one for all)\n"
+      "  --bound-repeat N  timed copies behind the memcpy bound (default 51)\n"
       "  --fields K      fields coupled atm -> ocn (default 10)\n"
       "  --steps S       timed steps per case (default 20)\n"
       "  --engine NAME   the engine of all three cases: p2p (default), or alltoallv,\n"

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "background_load.hpp"
 #include "baseline_exchange.hpp"
 #include "command.hpp"
 #include "exchange_bench.hpp"
@@ -51,6 +52,13 @@ int run(Arguments& args, const Context& context) {
   bench::ExchangeBenchConfig config = take_scenario_options(args);
   const std::string engine = args.take_value("--engine").value_or("all");
   config.repeat = static_cast<int>(args.take_int("--repeat", kDefaultRepeat, 1, 1 << 20));
+  config.mode = args.take_choice("--mode", "oneway", {"oneway", "pingpong"}) == "pingpong"
+                    ? bench::Mode::PingPong
+                    : bench::Mode::OneWay;
+  config.per_field = args.take_switch("--per-field");
+  config.bound_repeat =
+      static_cast<int>(args.take_int("--bound-repeat", config.bound_repeat, 1, 1 << 20));
+  const int load = take_load(args);
   // The adaptive engine validates these itself.
   for (const char* option : {"candidates", "samples", "warmup"})
     if (auto value = args.take_value(std::string("--") + option))
@@ -61,12 +69,19 @@ int run(Arguments& args, const Context& context) {
 
   bench::ExchangeBench bench =
       arg_errors_as_usage([&] { return bench::ExchangeBench(context.comm, config); });
+  const Comm comm = Comm::view(context.comm);
+  const bench::BackgroundLoad background(comm, load);
+  const double load_before = bench::load_average();
   const bench::ExchangeResults results = bench.measure(engines);
   if (context.rank != 0) return 0;
   const std::string mpi = detail::mpi_library_version();
   std::cout << (json ? bench::exchange_json(bench.run(), results, mpi)
-                     : bench::exchange_table(bench.run(), results, mpi))
-            << std::flush;
+                     : bench::exchange_table(bench.run(), results, mpi));
+  if (!json)
+    std::cout << "\nload average " << load_before << " at the start (" << background.processes()
+              << " CPU-bound processes started by --load, " << bench::online_cores()
+              << " cores)\n";
+  std::cout << std::flush;
   return 0;
 }
 
@@ -95,7 +110,13 @@ Command bench_exchange_command() {
           "                         (default: every candidate engine of this build)\n"
           "  --samples K            exchanges adaptive times per candidate (default 3)\n"
           "  --warmup K             exchanges per candidate before the timed ones (default 2)\n"
-          "  --repeat R             timed exchanges per engine (default 10)\n"
+          "  --repeat R             timed steps per engine (default 10)\n"
+          "  --mode oneway|pingpong oneway (default): source -> destination; pingpong: and\n"
+          "                         the received values back (a second exchange)\n"
+          "  --per-field            one exchange per field, as OASIS models define one\n"
+          "                         namcouple entry per field (default: one for all)\n"
+          "  --bound-repeat N       timed copies behind the memcpy bound (default 51)\n" +
+          std::string(kLoadOptionHelp) +
           "  --json                 one JSON object per engine and line instead of a table\n",
       run};
 }
