@@ -1,5 +1,6 @@
 // `ferry bench coupling`: the coupler's put/get against a bare exchange of the same fields.
 #include <iostream>
+#include <memory>
 
 #include "command.hpp"
 #include "coupling_bench.hpp"
@@ -10,15 +11,14 @@ namespace ferry::cli {
 
 namespace {
 
-int run(Arguments& args, const Context& context) {
+struct CouplingOptions {
   bench::CouplingBenchConfig config;
-  config.points = args.take_int("--points", config.points, 1, std::int64_t{1} << 40);
-  config.fields = static_cast<int>(args.take_int("--fields", config.fields, 1, 1 << 20));
-  config.steps = static_cast<int>(args.take_int("--steps", config.steps, 1, 1 << 20));
-  config.engine = args.take_value("--engine").value_or(config.engine);
-  config.timers_directory = args.take_value("--timers").value_or("");
-  const bool json = args.take_switch("--json");
-  args.expect_all_taken();
+  bool json = false;
+};
+
+int run(const CouplingOptions& o, const Context& context) {
+  const bench::CouplingBenchConfig& config = o.config;
+  const bool json = o.json;
 
   bench::CouplingBench bench =
       arg_errors_as_usage([&] { return bench::CouplingBench(context.comm, config); });
@@ -29,6 +29,18 @@ int run(Arguments& args, const Context& context) {
                      : bench::coupling_table(bench.run(), cases, mpi))
             << std::flush;
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<CouplingOptions>();
+  bench::CouplingBenchConfig& config = o->config;
+  add_int_option(app, "--points", config.points, 1, std::int64_t{1} << 40);
+  add_int_option(app, "--fields", config.fields, 1, 1 << 20);
+  add_int_option(app, "--steps", config.steps, 1, 1 << 20);
+  app.add_option("--engine", config.engine);
+  app.add_option("--timers", config.timers_directory);
+  app.add_flag("--json", o->json);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -56,7 +68,7 @@ Command bench_coupling_command() {
       "  --timers DIR    keep the couplers' timer files, in DIR/per_field and\n"
       "                  DIR/aggregated (read them with ferry report)\n"
       "  --json          one JSON object per case and line instead of a table\n",
-      run};
+      declare};
 }
 
 }  // namespace ferry::cli

@@ -1,6 +1,8 @@
 // `ferry bench exchange`: times one scenario's redistribution per engine.
 #include <algorithm>
 #include <iostream>
+#include <map>
+#include <memory>
 
 #include "baseline_exchange.hpp"
 #include "command.hpp"
@@ -47,17 +49,19 @@ std::vector<std::string> engines_to_run(const std::string& requested) {
   }
 }
 
-int run(Arguments& args, const Context& context) {
-  bench::ExchangeBenchConfig config = take_scenario_options(args);
-  const std::string engine = args.take_value("--engine").value_or("all");
-  config.repeat = static_cast<int>(args.take_int("--repeat", kDefaultRepeat, 1, 1 << 20));
-  // The adaptive engine validates these itself.
-  for (const char* option : {"candidates", "samples", "warmup"})
-    if (auto value = args.take_value(std::string("--") + option))
-      config.adaptive_options.values[option] = *value;
-  const bool json = args.take_switch("--json");
-  args.expect_all_taken();
-  const std::vector<std::string> engines = engines_to_run(engine);
+struct ExchangeOptions {
+  bench::ExchangeBenchConfig config;
+  std::string engine = "all";
+  std::map<std::string, std::string> adaptive;  ///< given options of the adaptive engine
+  bool json = false;
+};
+
+int run(const ExchangeOptions& o, const Context& context) {
+  require_scenario(o.config);
+  bench::ExchangeBenchConfig config = o.config;
+  for (const auto& [key, value] : o.adaptive) config.adaptive_options.values[key] = value;
+  const bool json = o.json;
+  const std::vector<std::string> engines = engines_to_run(o.engine);
 
   bench::ExchangeBench bench =
       arg_errors_as_usage([&] { return bench::ExchangeBench(context.comm, config); });
@@ -68,6 +72,22 @@ int run(Arguments& args, const Context& context) {
                      : bench::exchange_table(bench.run(), results, mpi))
             << std::flush;
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<ExchangeOptions>();
+  o->config.repeat = kDefaultRepeat;
+  add_scenario_options(app, o->config);
+  app.add_option("--engine", o->engine);
+  add_int_option(app, "--repeat", o->config.repeat, 1, 1 << 20);
+  // The adaptive engine validates these itself.
+  for (const char* option : {"candidates", "samples", "warmup"})
+    app.add_option_function<std::string>(std::string("--") + option,
+                                         [o, option](const std::string& value) {
+                                           o->adaptive[option] = value;
+                                         });
+  app.add_flag("--json", o->json);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -97,7 +117,7 @@ Command bench_exchange_command() {
           "  --warmup K             exchanges per candidate before the timed ones (default 2)\n"
           "  --repeat R             timed exchanges per engine (default 10)\n"
           "  --json                 one JSON object per engine and line instead of a table\n",
-      run};
+      declare};
 }
 
 }  // namespace ferry::cli

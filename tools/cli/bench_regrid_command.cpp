@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -170,16 +171,19 @@ std::string time_sums(const Comm& comm, const GridPoints& ocean, const std::vect
   return table.str();
 }
 
-int run(Arguments& args, const Context& context) {
-  const int atm_n = static_cast<int>(args.take_int("--atm-n", 340, 2, 8000));
-  const int ocean_nx = static_cast<int>(args.take_int("--ocean-nx", 1152, 4, 1 << 20));
-  const int ocean_ny = static_cast<int>(args.take_int("--ocean-ny", 608, 2, 1 << 20));
-  const int k = static_cast<int>(args.take_int("--neighbours", 5, 1, 64));
-  const int repeat = static_cast<int>(args.take_int("--repeat", 100, 1, 1 << 20));
-  const std::string engine = args.take_value("--engine").value_or("all");
-  const std::string source = args.take_choice("--weights", "online", {"online", "files"});
-  const std::string dir = args.take_value("--dir").value_or("");
-  args.expect_all_taken();
+struct RegridOptions {
+  int atm_n = 340;
+  int ocean_nx = 1152;
+  int ocean_ny = 608;
+  int k = 5;
+  int repeat = 100;
+  std::string engine = "all";
+  std::string source = "online";
+  std::string dir;
+};
+
+int run(const RegridOptions& o, const Context& context) {
+  const auto& [atm_n, ocean_nx, ocean_ny, k, repeat, engine, source, dir] = o;
   if (context.size % 2 != 0)
     throw UsageError("bench regrid runs the atmosphere on the first half of the ranks and the "
                      "ocean on the second: give an even number of ranks; got " +
@@ -269,6 +273,19 @@ int run(Arguments& args, const Context& context) {
   return bfb_same ? 0 : 1;
 }
 
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<RegridOptions>();
+  add_int_option(app, "--atm-n", o->atm_n, 2, 8000);
+  add_int_option(app, "--ocean-nx", o->ocean_nx, 4, 1 << 20);
+  add_int_option(app, "--ocean-ny", o->ocean_ny, 2, 1 << 20);
+  add_int_option(app, "--neighbours", o->k, 1, 64);
+  add_int_option(app, "--repeat", o->repeat, 1, 1 << 20);
+  app.add_option("--engine", o->engine);
+  app.add_option("--weights", o->source)->check(CLI::IsMember({"online", "files"}));
+  app.add_option("--dir", o->dir);
+  return [o](const Context& context) { return run(*o, context); };
+}
+
 }  // namespace
 
 Command bench_regrid_command() {
@@ -296,7 +313,7 @@ Command bench_regrid_command() {
       "  --dir DIR          online: also write the weights there as SCRIP files;\n"
       "                     files: read them from there (run in a fresh process to see\n"
       "                     the reading's peak memory)\n",
-      run};
+      declare};
 }
 
 }  // namespace ferry::cli

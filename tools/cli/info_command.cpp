@@ -18,8 +18,7 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
 
 const char* yes_no(bool value) { return value ? "yes" : "no"; }
 
-int run(Arguments& args, const Context& context) {
-  args.expect_all_taken();
+int run(const Context& context) {
   if (context.rank != 0) return 0;
   std::cout << "ferry " << FERRY_VERSION_STRING << "\n"
             << "MPI library: " << detail::mpi_library_version() << "\n"
@@ -32,6 +31,8 @@ int run(Arguments& args, const Context& context) {
   return 0;
 }
 
+Action declare(CLI::App&) { return run; }
+
 }  // namespace
 
 Command info_command() {
@@ -42,7 +43,7 @@ Command info_command() {
           "MPI_Get_library_version) and standard, the MPI features ferry probed at build\n"
           "time, the registered engines and the built-in engines this build disabled.\n"
           "Runs without mpiexec.\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

@@ -1,22 +1,27 @@
 #include "scenario_options.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace ferry::cli {
 
-bench::ExchangeBenchConfig take_scenario_options(Arguments& args) {
-  bench::ExchangeBenchConfig config;
-  const auto scenario = args.take_value("--scenario");
-  if (!scenario) throw UsageError("--scenario is required");
-  config.scenario.name = *scenario;
-  config.scenario.fields = static_cast<int>(args.take_int("--fields", 0, 1, 1 << 20));
-  config.scenario.msgs_per_proc =
-      static_cast<int>(args.take_int("--msgs-per-proc", 0, 1, 1 << 30));
-  config.scenario.points = args.take_int("--points", 0, 1, std::int64_t{1} << 40);
-  config.scenario.points_per_proc =
-      args.take_int("--points-per-proc", 0, 1, std::int64_t{1} << 40);
-  config.groups = bench::parse_groups(args.take_choice("--groups", "split", {"split", "shared"}));
-  return config;
+void add_scenario_options(CLI::App& app, bench::ExchangeBenchConfig& config) {
+  app.add_option("--scenario", config.scenario.name);
+  add_int_option(app, "--fields", config.scenario.fields, 1, 1 << 20);
+  add_int_option(app, "--msgs-per-proc", config.scenario.msgs_per_proc, 1, 1 << 30);
+  add_int_option(app, "--points", config.scenario.points, 1, std::int64_t{1} << 40);
+  add_int_option(app, "--points-per-proc", config.scenario.points_per_proc, 1,
+                 std::int64_t{1} << 40);
+  app.add_option_function<std::string>("--groups",
+                                       [&config](const std::string& name) {
+                                         config.groups = name == "split" ? bench::Groups::Split
+                                                                         : bench::Groups::Shared;
+                                       })
+      ->check(CLI::IsMember({"split", "shared"}));
+}
+
+void require_scenario(const bench::ExchangeBenchConfig& config) {
+  if (config.scenario.name.empty()) throw UsageError("--scenario is required");
 }
 
 const char* const kScenarioOptionsHelp =

@@ -1,5 +1,6 @@
 // `ferry validate CONFIG`: checks a coupling configuration as a coupler reading it would.
 #include <iostream>
+#include <memory>
 
 #include "command.hpp"
 #include "config/config.hpp"
@@ -48,15 +49,14 @@ std::string buffer_line(const ferry::config::BufferConfig& b) {
 // Problems listed before the command gives up; the count says how many there were.
 constexpr std::size_t kListedProblems = 20;
 
-int run(Arguments& args, const Context& context) {
-  const auto path = args.take_positional();
-  args.expect_all_taken();
-  if (!path) throw UsageError("missing the configuration file, as in: ferry validate coupling.yaml");
-  const ferry::config::ConfigCheck checked = ferry::config::check_config_file(*path);
+int run(const std::string& path, const Context& context) {
+  if (path.empty())
+    throw UsageError("missing the configuration file, as in: ferry validate coupling.yaml");
+  const ferry::config::ConfigCheck checked = ferry::config::check_config_file(path);
   const std::size_t problems = checked.problems.size();
   if (problems > 0) {
     if (context.rank == 0) std::cerr << ferry::config::problem_list(checked.problems, kListedProblems);
-    throw Error(Errc::Arg, detail::cat(*path, ": not valid, ", problems, " problem",
+    throw Error(Errc::Arg, detail::cat(path, ": not valid, ", problems, " problem",
                                        problems == 1 ? "" : "s"));
   }
   if (context.rank != 0) return 0;
@@ -65,12 +65,18 @@ int run(Arguments& args, const Context& context) {
   for (const auto& x : config.exchanges) exchanges.push_back(x.name);
   std::vector<std::string> buffers;
   for (const auto& b : config.buffers) buffers.push_back(b.name);
-  std::cout << *path << ": valid (version " << config.version
+  std::cout << path << ": valid (version " << config.version
             << "): " << counted(components_of(config), "component") << ", "
             << counted(exchanges, "exchange")
             << (buffers.empty() ? "" : ", " + counted(buffers, "buffer")) << "\n";
   for (const auto& b : config.buffers) std::cout << buffer_line(b) << "\n";
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  app.add_option("CONFIG", *path);
+  return [path](const Context& context) { return run(*path, context); };
 }
 
 }  // namespace
@@ -89,7 +95,7 @@ Command validate_command() {
           "(the first 20, then how many more) as CONFIG:LINE:COLUMN: what is wrong,\n"
           "with a suggestion for misspelt keys and values, and the exit status is 1.\n"
           "Runs without mpiexec.\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli
