@@ -412,7 +412,7 @@ TEST(Config, WriterRoundTrips) {
   EXPECT_EQ(yaml_scalar("true"), "\"true\"");
   EXPECT_EQ(yaml_scalar("12"), "\"12\"");
   EXPECT_EQ(yaml_scalar("a: b"), "\"a: b\"");
-  EXPECT_EQ(yaml_scalar("say \"hi\"\n"), "\"say \\\"hi\\\"\\x0a\"");
+  EXPECT_EQ(yaml_scalar("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
 }
 
 TEST(Config, SchemaDefaultsParseAndEveryKeyIsDocumented) {
