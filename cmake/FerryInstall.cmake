@@ -42,3 +42,27 @@ if(FERRY_HAVE_METIS)
   install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindMETIS.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
 endif()
+
+# Makefile builds: ferry.pc and ferry-fortran.pc (pkg-config) and the ferry-config
+# script print the same flags. A static libferry brings its private libraries (and
+# the C++ runtime, for C and Fortran programs) into every link line.
+include(${PROJECT_SOURCE_DIR}/cmake/FerryPkgConfig.cmake)
+set(FERRY_CONFIG_LIBS_PRIVATE "")
+get_target_property(_ferry_type ferry TYPE)
+if(_ferry_type STREQUAL "STATIC_LIBRARY")
+  set(FERRY_CONFIG_LIBS_PRIVATE "${NetCDF_LIBRARY} -lyaml-cpp")
+  if(FERRY_HAVE_METIS)
+    string(APPEND FERRY_CONFIG_LIBS_PRIVATE " ${METIS_LIBRARY}")
+  endif()
+  string(APPEND FERRY_CONFIG_LIBS_PRIVATE " -lstdc++ -lm")
+endif()
+ferry_install_pkg_config(NAME ferry
+  DESCRIPTION "Couple parallel simulation codes: move fields between MPI decompositions"
+  CFLAGS "-I\${includedir}" LIBS -lferry ${FERRY_CONFIG_LIBS_PRIVATE})
+if(FERRY_FORTRAN_BUILT)
+  ferry_install_pkg_config(NAME ferry-fortran DESCRIPTION "ferry's Fortran module (use ferry)"
+    REQUIRES ferry CFLAGS "-I\${includedir}/ferry/fortran" LIBS -lferry_fortran)
+endif()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/pkgconfig/ferry-config.in
+  ${PROJECT_BINARY_DIR}/ferry-config @ONLY)
+install(PROGRAMS ${PROJECT_BINARY_DIR}/ferry-config DESTINATION ${CMAKE_INSTALL_BINDIR})
