@@ -20,6 +20,7 @@
 #include "bindings/bindings.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/datatypes.hpp"
+#include "bindings/describe.hpp"
 #include "bindings/nd_arrays.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/error.hpp"
@@ -281,6 +282,10 @@ void bind_buffer(nb::module_& m) {
                    "The step numbers of the last read (an int64 array of n_steps values).")
       .def("done", &ReaderBinding::done,
            "Collective over the group: detaches; a lossless requester stops waiting for it.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "TimeSeriesReader", {"box_shape", "dtype", "steps"});
+           })
       .def_prop_ro("box_shape", &ReaderBinding::box_shape, "The shape of this rank's box.")
       .def_prop_ro("dtype", &ReaderBinding::dtype, "The element type (a numpy.dtype).")
       .def_prop_ro("values_per_step", &ReaderBinding::values_per_step,
@@ -316,6 +321,11 @@ void bind_buffer(nb::module_& m) {
       .def("attach", &BufferBinding::attach, "comm"_a, "box"_a,
            "Collective over `comm`, exactly the ranks of one worker group: each names the\n"
            "box it reads. Returns a TimeSeriesReader.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "TimeSeriesBuffer",
+                              {"shape", "dtype", "mode", "capacity_steps", "is_requester"});
+           })
       .def_prop_ro("is_requester", &BufferBinding::is_requester)
       .def_prop_ro("shape", &BufferBinding::shape, "The global shape.")
       .def_prop_ro("dtype", &BufferBinding::dtype, "The element type (a numpy.dtype).")

@@ -200,6 +200,12 @@ class CouplerBinding {
     coupler_->finalize();
   }
 
+  std::string repr() const {
+    std::string names;
+    for (const auto& name : components_) names += (names.empty() ? "'" : ", '") + name + "'";
+    return "Coupler(components=[" + names + "], config='" + config_ + "')";
+  }
+
  private:
   struct Declared {
     std::string name;
@@ -211,7 +217,8 @@ class CouplerBinding {
   };
 
   CouplerBinding(MPI_Comm comm, const std::vector<std::string>& components,
-                 const std::string& config) {
+                 const std::string& config)
+      : components_(components), config_(config) {
     {
       nb::gil_scoped_release unlocked;  // collective: other Python threads may run meanwhile
       coupler_ = std::make_unique<Coupler>(comm, components, config);
@@ -243,6 +250,8 @@ class CouplerBinding {
   }
 
   std::unique_ptr<Coupler> coupler_;
+  std::vector<std::string> components_;  // this rank's, for repr
+  std::string config_;
   int rank_ = -1;
   std::map<int, Declared> declared_;  // by FieldId, as def_field declared them
 };
@@ -288,6 +297,7 @@ void bind_coupler(nb::module_& m) {
       "`config` the YAML configuration file, the same on every rank.")
       .def(nb::init<nb::handle, const Components&, const std::filesystem::path&>(), "comm"_a,
            "components"_a, "config"_a)
+      .def("__repr__", &CouplerBinding::repr)
       .def("local_comm", &CouplerBinding::local_comm, "component"_a,
            "The ranks of `component`: an mpi4py Intracomm (the Fortran handle, an int, without\n"
            "mpi4py). Owned by the coupler: do not free it; valid while the coupler lives.")

@@ -10,6 +10,7 @@
 
 #include "bindings/bindings.hpp"
 #include "bindings/comm_handle.hpp"
+#include "bindings/describe.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
 #include "ferry/comm.hpp"
@@ -121,7 +122,10 @@ void bind_exchange(nb::module_& m) {
                    "Seconds this rank spent building the plan and setting up the engine.")
       .def("traffic", &ExchangeBinding::traffic,
            "What one exchange of every field sends from this rank: a dict of messages,\n"
-           "bytes and rounds.");
+           "bytes and rounds.")
+      .def("__repr__", [](nb::handle self) {
+        return described(self, "Exchange", {"engine_name", "fields"});
+      });
 }
 
 }  // namespace ferry::python

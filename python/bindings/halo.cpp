@@ -18,6 +18,7 @@
 #include "bindings/bindings.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/datatypes.hpp"
+#include "bindings/describe.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
 #include "bindings/nd_arrays.hpp"
@@ -258,6 +259,11 @@ void bind_halo(nb::module_& m) {
       .def("end", &HaloBinding::end, "Collective: completes begin().")
       .def("empty", &HaloBinding::empty, "field"_a = 0,
            "numpy.empty((local_count, *components), dtype) for field `field`.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "Halo",
+                              {"engine_name", "depth", "owned_count", "ghost_count"});
+           })
       .def_prop_ro("depth", [](const HaloBinding& h) { return h.halo().depth(); })
       .def_prop_ro("owned_count", [](const HaloBinding& h) { return h.halo().owned_count(); })
       .def_prop_ro("ghost_count", [](const HaloBinding& h) { return h.halo().ghost_count(); })

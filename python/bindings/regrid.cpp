@@ -17,6 +17,7 @@
 #include "bindings/arguments.hpp"
 #include "bindings/bindings.hpp"
 #include "bindings/comm_handle.hpp"
+#include "bindings/describe.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
 #include "ferry/comm.hpp"
@@ -289,6 +290,11 @@ void bind_regrid(nb::module_& m) {
           "comm"_a, "path"_a,
           "Collective over the communicator the weights were built on: writes a SCRIP file\n"
           "that Weights.read (and CDO, OASIS) read back.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "Weights",
+                              {"method", "src_size", "dst_size", "global_links", "row_count"});
+           })
       .def_prop_ro("src_size", &Weights::src_size, "Points of the source grid.")
       .def_prop_ro("dst_size", &Weights::dst_size, "Points of the destination grid.")
       .def_prop_ro("global_links", &Weights::global_links, "Links over all ranks.")
@@ -340,6 +346,8 @@ void bind_regrid(nb::module_& m) {
            "comm"_a, "weights"_a, "src"_a, "dst"_a, "fields"_a.none() = nb::none(),
            "map_on"_a = "dst", "mode"_a = "bfb", "fill_value"_a = 0.0,
            "dst_mask"_a.none() = nb::none(), "engine"_a = "default", "options"_a = nb::dict())
+      .def("__repr__",
+           [](nb::handle self) { return described(self, "Remap", {"fields"}); })
       .def("apply", &RemapBinding::apply, "src"_a.none(), "dst"_a.none(),
            "Collective: remaps every field from the source arrays into the destination\n"
            "arrays, in place. One array per field (a list, or the array itself for one\n"

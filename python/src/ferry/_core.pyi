@@ -10,7 +10,7 @@ import numpy.typing
 
 __version__: str
 
-# A communicator: an mpi4py communicator (anything with py2f()) or a Fortran handle.
+# A communicator: an mpi4py communicator or a ferry.FortranComm (anything with py2f()).
 Comm: TypeAlias = Any
 DTypeLike: TypeAlias = numpy.typing.DTypeLike
 FieldSpec: TypeAlias = DTypeLike | tuple[DTypeLike, int]
@@ -73,6 +73,8 @@ class Layout:
     @property
     def ids(self) -> numpy.ndarray:
         """A read-only int64 view of the layout's own ids (no copy)."""
+    def __len__(self) -> int:
+        """local_size: the number of ids this rank holds."""
 
 class Exchange:
     """Moves fields from a source layout to a destination layout, again and again."""
@@ -134,7 +136,7 @@ class Coupler:
         config: str | os.PathLike[str],
     ) -> None: ...
     def local_comm(self, component: str) -> Any:
-        """An mpi4py Intracomm (the Fortran handle, an int, without mpi4py)."""
+        """An mpi4py Intracomm (a ferry.FortranComm without mpi4py)."""
     def def_grid(self, component: str, name: str, nx: int, ny: int = 1) -> GridId: ...
     def def_partition(self, grid: GridId, name: str, layout: Layout) -> PartitionId: ...
     def set_coordinates(
