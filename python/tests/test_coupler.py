@@ -204,7 +204,8 @@ def test_analysis_component_gets_fields_into_numpy(comm, shared_dir):
         assert isinstance(local, MPI.Intracomm) and local.size == 1
         with pytest.MonkeyPatch.context() as without_mpi4py:
             without_mpi4py.setitem(sys.modules, "mpi4py.MPI", None)
-            assert coupler.local_comm("analysis") == local.py2f()  # the Fortran handle
+            # The Fortran handle, named as such.
+            assert coupler.local_comm("analysis") == ferry.FortranComm(local.py2f())
         mine = ferry.Layout.block(N, local.size, local.rank)
         part = coupler.def_partition(coupler.def_grid("analysis", "mesh", N), "all", mine)
         t_in = coupler.def_field(part, "t", "in", np.float64)
