@@ -13,6 +13,7 @@
 #include "ferry/exchange.hpp"
 #include "field_data.hpp"
 #include "heap_usage.hpp"
+#include "progress.hpp"
 #include "timing.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -257,17 +258,20 @@ std::vector<CouplingCase> CouplingBench::measure() {
   std::vector<std::function<void()>> steps;
   const std::vector<FieldSpec> specs(static_cast<std::size_t>(fields),
                                      FieldSpec{Datatype::Float64, 1});
+  progress().stage("setting up the bare exchange");
   steps.push_back(prepare(comm_, cases[0], exchange_data, field_bytes_, [&] {
     exchange =
         std::make_unique<Exchange>(comm_.get(), layouts_.src, layouts_.dst, specs, run_.engine);
     return [&] { exchange->execute(exchange_data.src(), exchange_data.dst()); };
   }));
+  progress().stage("setting up the coupler, one entry per field");
   const std::string per_field_config = config_for(cases[1].name, false);
   steps.push_back(prepare(comm_, cases[1], per_field_data, field_bytes_, [&] {
     per_field =
         std::make_unique<CoupledFields>(comm_, per_field_config, run_, layouts_, per_field_data);
     return [&] { per_field->step(); };
   }));
+  progress().stage("setting up the coupler, all fields in one entry");
   const std::string aggregated_config = config_for(cases[2].name, true);
   steps.push_back(prepare(comm_, cases[2], aggregated_data, field_bytes_, [&] {
     aggregated =
@@ -275,6 +279,7 @@ std::vector<CouplingCase> CouplingBench::measure() {
     return [&] { aggregated->step(); };
   }));
 
+  progress().stage(detail::cat("timing ", run_.steps, " steps of the three cases"));
   const std::vector<Summary> times = time_in_rotation(comm_, run_.steps, steps);
   for (std::size_t k = 0; k < cases.size(); ++k) cases[k].step = times[k];
   per_field->finalize();

@@ -7,6 +7,7 @@
 #include "baseline_exchange.hpp"
 #include "ferry/exchange.hpp"
 #include "payload_copy.hpp"
+#include "progress.hpp"
 #include "timing.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -76,6 +77,7 @@ void ExchangeBench::settle(Exchange& exchange) {
 EngineReport ExchangeBench::tune(const std::string& engine, const EngineOptions& options) {
   const std::vector<FieldSpec> specs(static_cast<std::size_t>(run_.scenario.fields),
                                      FieldSpec{Datatype::Float64, 1});
+  progress().stage("profiling the candidates of " + engine);
   Exchange exchange(comm_.get(), layouts_.src, layouts_.dst, specs, engine, options);
   data_.clear_destination();
   settle(exchange);
@@ -99,6 +101,8 @@ ExchangeResults ExchangeBench::measure(const std::vector<std::string>& engines) 
   ExchangeResults results;
   results.engines.resize(engines.size());
   for (std::size_t k = 0; k < engines.size(); ++k) {
+    progress().stage("setting up " + engines[k] +
+                     (engines[k] == "adaptive" ? " (it profiles its candidates)" : ""));
     if (engines[k] == kBaselineName) {
       baselines.push_back(std::make_unique<BaselineExchange>(comm_.get(), layouts_.src,
                                                              layouts_.dst, fields));
@@ -115,6 +119,8 @@ ExchangeResults ExchangeBench::measure(const std::vector<std::string>& engines) 
     }
   }
 
+  progress().stage(detail::cat("timing ", run_.repeat, " rounds of ", engines.size(),
+                              " engines and the memcpy bound"));
   const std::vector<Summary> times = time_in_rotation(comm_, run_.repeat, steps);
   results.memcpy_bound = times[0];
   for (std::size_t k = 0; k < engines.size(); ++k) results.engines[k].exchange = times[k + 1];

@@ -21,6 +21,7 @@
 #include "ferry/online_weights.hpp"
 #include "ferry/remap.hpp"
 #include "heap_usage.hpp"
+#include "progress.hpp"
 #include "statistics.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
@@ -197,14 +198,21 @@ int run(const RegridOptions& o, const Context& context) {
   const bool on_atm = context.rank < half;
   const int part = on_atm ? context.rank : context.rank - half;
   BenchWeights weights;
-  if (source == "files") weights = read_weights(comm, dir, k);
+  if (source == "files") {
+    bench::progress().stage("reading the weights from " + dir);
+    weights = read_weights(comm, dir, k);
+  }
   const BenchGrid atm_grid = BenchGrid::octahedral(atm_n);
   const BenchGrid ocean_grid = BenchGrid::ocean(ocean_nx, ocean_ny);
   const GridPoints atm = atm_grid.points(on_atm ? Layout::block(atm_grid.size(), half, part)
                                                 : Layout::none(atm_grid.size()));
   const GridPoints ocean = ocean_grid.points(on_atm ? Layout::none(ocean_grid.size())
                                                     : Layout::block(ocean_grid.size(), half, part));
-  if (source == "online") weights = online_weights(comm, atm, ocean, k, dir);
+  if (source == "online") {
+    bench::progress().stage("computing the weights online, " + std::to_string(k) +
+                            " neighbours each way");
+    weights = online_weights(comm, atm, ocean, k, dir);
+  }
 
   std::vector<double> atm_field(atm.lon.size());
   for (std::size_t i = 0; i < atm_field.size(); ++i)
@@ -218,6 +226,7 @@ int run(const RegridOptions& o, const Context& context) {
   std::uint64_t bfb_bits = 0;
   bool bfb_same = true;
   for (const Variant& v : variants) {
+    bench::progress().stage("setting up and timing " + variant_name(v));
     RemapOptions options;
     options.map_on = v.map_on;
     options.mode = v.mode;
@@ -252,6 +261,7 @@ int run(const RegridOptions& o, const Context& context) {
                    bench::fixed(t.min * 1e3, 3), bench::fixed(t.max * 1e3, 3),
                    std::to_string(bytes.max), same});
   }
+  bench::progress().stage("timing the global sums");
   const std::string sums = time_sums(comm, ocean, ocean_field, repeat);
   const std::string memory = mib_spread(comm, process_status_bytes("VmHWM"));
   std::int64_t wet = std::count(ocean.mask.begin(), ocean.mask.end(), 1);

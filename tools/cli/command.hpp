@@ -25,7 +25,6 @@ struct Context {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;
-  bool quiet = false;  ///< --quiet: no progress lines on standard error
 };
 
 /// What a command does once its words are parsed; returns the exit status. Throws

@@ -13,6 +13,7 @@
 
 #include "command.hpp"
 #include "ferry/config.hpp"
+#include "progress_report.hpp"
 #include "ferry/error.hpp"
 
 namespace {
@@ -20,6 +21,7 @@ namespace {
 using ferry::cli::Action;
 using ferry::cli::Command;
 using ferry::cli::Context;
+using ferry::cli::ProgressReport;
 using ferry::cli::UsageError;
 
 constexpr int kExitError = 1;
@@ -131,7 +133,7 @@ class CommandLine {
     const CLI::App* app = selected();
     const auto found = actions_.find(app);
     if (found == actions_.end()) return incomplete(app, context);
-    context.quiet = quiet_;
+    const ProgressReport progress(found->second.command->path, context.rank == 0 && !quiet_);
     try {
       return found->second.action(context);
     } catch (const UsageError& e) {

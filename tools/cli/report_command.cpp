@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "command.hpp"
+#include "progress.hpp"
 #include "report_output.hpp"
 #include "report_plot.hpp"
 #include "time_breakdown.hpp"
@@ -29,8 +30,10 @@ int run(const ReportOptions& o, const Context& context) {
 
   // Every rank reads the files and reaches the same verdict; rank 0 prints and plots.
   std::vector<report::TimerFile> files;
-  for (const std::string& path : report::timer_file_paths(names))
+  for (const std::string& path : report::timer_file_paths(names)) {
+    bench::progress().stage("reading " + path);
     files.push_back(report::read_timer_file(path));
+  }
   const std::vector<report::ComponentRun> runs = report::break_down(std::move(files));
   if (context.rank == 0)
     std::cout << (json ? report::report_json(runs) : report::report_table(runs)) << std::flush;
