@@ -3,7 +3,13 @@
 
 #include <mpi.h>
 
+// SimGrid's SMPI defines exit() as a macro in its mpi.h, which would rewrite CLI11's
+// App::exit: CLI11 is read without it.
+#pragma push_macro("exit")
+#undef exit
 #include <CLI/CLI.hpp>
+#pragma pop_macro("exit")
+
 #include <cstdint>
 #include <functional>
 #include <stdexcept>

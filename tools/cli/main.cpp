@@ -5,16 +5,16 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
-#include <map>
 #include <iostream>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "command.hpp"
 #include "ferry/config.hpp"
-#include "progress_report.hpp"
 #include "ferry/error.hpp"
+#include "progress_report.hpp"
 
 namespace {
 

@@ -24,6 +24,8 @@ def main() -> None:
             f"ferry: this installation has no command-line tool ({command} is missing). "
             "Build ferry with -DFERRY_BUILD_CLI=ON, or pip install ferry-coupler"
         )
+    # `ferry report --png` plots with matplotlib from this Python unless told otherwise.
+    os.environ.setdefault("FERRY_PYTHON", sys.executable)
     os.execv(command, [str(command), *sys.argv[1:]])
 
 
