@@ -25,6 +25,10 @@ enum CouplingStatus : int {
   kStatusFromRestart = 8,  ///< get: a lagged value put before the run started (the restart
                            ///< file, or the source's put at start - lag)
   kStatusOutput = 16,      ///< the values were also written to the output file
+  kStatusToRestart = 32,   ///< put (with Sent): the value's target is past the run's end,
+                           ///< so it goes to the restart file at finalize
+  kStatusWaitGroup = 64,   ///< put (with Sent): the entry's other fields are not put yet;
+                           ///< the last one's put sends them all
 };
 
 /// Handles returned by the definition calls; valid for this Coupler only.
@@ -58,6 +62,16 @@ class Coupler {
 
   /// The ranks of `component` (owned by the coupler until finalize). Not collective.
   MPI_Comm local_comm(const std::string& component) const;
+
+  /// The coupling periods (seconds) of the configuration's entries that use field
+  /// `field` of `component` on the side of `direction` (source for Out, target for
+  /// In), in the configuration's order: empty if none does, so a put or get of it
+  /// would do nothing. An entry that names no component (a namcouple's) matches any.
+  /// Not collective; from construction on.
+  std::vector<double> field_periods(const std::string& component, const std::string& field,
+                                    FieldDirection direction) const;
+  /// The configuration's debug level (a namcouple's $NLOGPRT; 0 for YAML). Not collective.
+  int debug_level() const;
 
   /// Declares a grid of `component` with nx x ny points (ny = 1 for unstructured grids).
   /// Not collective; every rank that defines partitions of the grid declares it the same.
@@ -98,6 +112,8 @@ class Coupler {
   /// Puts this rank's values of an Out field at model time `time` (seconds since the
   /// run start). Returns CouplingStatus flags. See docs/user/coupler.md for the rules.
   int put(FieldId field, double time, const void* data);
+  /// What put(field, time, ...) would return now, without putting anything. Not collective.
+  int put_inquire(FieldId field, double time) const;
   /// Gets this rank's values of an In field at model time `time`; blocks until they
   /// are there (or the watchdog fires: Errc::State naming the field, time and partner).
   int get(FieldId field, double time, void* data);

@@ -108,7 +108,9 @@ enum {
   FERRY_STATUS_SENT = 2,          /* put: the period's value was sent (or kept for the restart) */
   FERRY_STATUS_RECEIVED = 4,      /* get: values received */
   FERRY_STATUS_FROM_RESTART = 8,  /* get: a lagged value put before the run started */
-  FERRY_STATUS_OUTPUT = 16        /* the values were also written to the output file */
+  FERRY_STATUS_OUTPUT = 16,       /* the values were also written to the output file */
+  FERRY_STATUS_TO_RESTART = 32,   /* put (with SENT): kept for the restart file */
+  FERRY_STATUS_WAIT_GROUP = 64    /* put (with SENT): the entry's other fields are not put yet */
 };
 
 typedef struct ferry_coupler ferry_coupler;

@@ -259,6 +259,9 @@ void bind_coupler(nb::module_& m) {
       .value("NOTHING", kStatusNothing, "not a coupling time: nothing moved or accumulated")
       .value("TRANSFORMED", kStatusTransformed, "put: the values fed the time transform only")
       .value("SENT", kStatusSent, "put: the period's value was sent (or stored for the restart)")
+      .value("TO_RESTART", kStatusToRestart, "put (with SENT): kept for the restart file")
+      .value("WAIT_GROUP", kStatusWaitGroup,
+             "put (with SENT): the entry's other fields are not put yet")
       .value("RECEIVED", kStatusReceived, "get: values received")
       .value("FROM_RESTART", kStatusFromRestart, "get: a lagged value put before the run started")
       .value("OUTPUT", kStatusOutput, "the values were also written to the output file");

@@ -52,8 +52,36 @@ const char* transform_name(Transform transform) noexcept;
 /// One side of an exchange: a component and the names of its fields (several =
 /// one aggregated exchange, one message per peer).
 struct FieldRef {
+  /// "" = the component that declares the fields (a namcouple names no components:
+  /// enddef finds the one component declaring them with the side's direction).
   std::string component;
   std::vector<std::string> fields;
+  /// The grid's name and shape when the configuration gives them (a namcouple's
+  /// "182 149 96 72 torc lmdz"): output and restart files in the OASIS format are
+  /// laid out nx x ny, and the OASIS face reads the grid's coordinates by this name.
+  std::string grid;
+  std::int64_t nx = 0;  ///< 0 = not given
+  std::int64_t ny = 0;
+};
+
+/// What an entry does with the source's values.
+enum class EntryKind {
+  Exchange,  ///< sent to the target fields (and written to the output file if `output`)
+  Output,    ///< written to the output file only; the entry has no target (OASIS OUTPUT)
+};
+
+/// How restart and output files are laid out.
+enum class FileFormat {
+  Ferry,  ///< docs/user/files.md: one variable per field, grid and time as attributes
+  Oasis,  ///< OASIS3-MCT's: restart variables named after the fields (nx x ny), output
+          ///< files <field>_<component>_<entry number>.nc with a time record per put
+};
+
+/// A part of the file the run cannot carry out (a namcouple keyword ferry does not
+/// implement): enddef refuses the whole configuration with every such message.
+struct Refusal {
+  SourceLocation where;
+  std::string what;  ///< names the keyword and why
 };
 
 /// Where the weights of a regridded exchange come from.
@@ -86,10 +114,13 @@ struct RegridConfig {
 /// One `exchanges:` entry.
 struct ExchangeConfig {
   std::string name;        ///< unique; defaults to "<first source field>-><first target field>"
+  EntryKind kind = EntryKind::Exchange;
+  int number = 0;          ///< 1-based position in the file (OASIS output file names)
   FieldRef source;
-  FieldRef target;         ///< same number of fields as source, matched in order
+  FieldRef target;         ///< same number of fields as source, matched in order; none for Output
   double period = 0;       ///< seconds between coupling times (> 0)
   double lag = 0;          ///< seconds; a get at time t receives the put made at t - lag
+                           ///< (negative: a later put; |lag| <= period)
   int sequence = 0;        ///< order of exchanges within a coupling time on overlapping ranks
   Transform transform = Transform::Instant;
   std::string engine = "auto";
@@ -124,6 +155,9 @@ struct Config {
   bool timers = true;                   ///< write timer JSON at finalize
   bool imbalance_timer = false;         ///< time a barrier before each exchange (output.imbalance)
   double watchdog_seconds = 600;        ///< a get that waits longer fails; 0 = never
+  FileFormat file_format = FileFormat::Ferry;  ///< restart and output files
+  int debug_level = 0;                  ///< a namcouple's $NLOGPRT (oasis_get_debug)
+  std::vector<Refusal> refused;         ///< what enddef must refuse (empty for YAML)
   std::string path;                     ///< the file the configuration came from
 };
 
@@ -167,5 +201,13 @@ Config parse_config(const std::string& yaml_text, const std::string& name);
 
 /// Reads and parses a file; Errc::Io if it cannot be read. Not collective.
 Config load_config(const std::string& path);
+
+/// True if `text` is an OASIS3-MCT namcouple (its first line that is neither blank
+/// nor a comment is a $KEYWORD), not YAML.
+bool is_namcouple(const std::string& text);
+
+/// parse_config for YAML, read_namcouple (config/namcouple/namcouple.hpp) for a
+/// namcouple: what the coupler reads. Not collective.
+Config parse_any_config(const std::string& text, const std::string& name);
 
 }  // namespace ferry::config

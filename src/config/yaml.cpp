@@ -128,8 +128,10 @@ BufferConfig build_buffer(const CheckedMapping& entry) {
   const CheckedMapping target = entry.mapping("target");
   BufferConfig b;
   b.name = entry.text("name");
-  b.source = {source.text("component"), {source.text("field")}};
-  b.target = {target.text("component"), {target.text("field")}};
+  b.source.component = source.text("component");
+  b.source.fields = {source.text("field")};
+  b.target.component = target.text("component");
+  b.target.fields = {target.text("field")};
   b.capacity = entry.integer("capacity");
   b.lossy = entry.text("mode") == "lossy";
   b.where = entry.where();

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "config/config.hpp"
+#include "config/rules.hpp"
 #include "coupling/coupler_buffers.hpp"
 #include "coupling/declarations.hpp"
 #include "coupling/block_points.hpp"
@@ -61,7 +62,7 @@ config::Config read_config(const Comm& run, const std::string& path) {
   text.resize(static_cast<std::size_t>(header[1]));
   FERRY_CALL_MPI(MPI_Bcast(text.data(), detail::mpi_count<int>(header[1], "configuration size"),
                            MPI_CHAR, 0, run.get()));
-  return config::parse_config(text, path);
+  return config::parse_any_config(text, path);
 }
 
 }  // namespace
@@ -171,6 +172,49 @@ std::unique_ptr<coupling::EntryRegrid> make_regrid(const LinkSpec& spec, const c
       on_source ? std::move(block_points) : declared_points(own), where(*spec.config));
 }
 
+// What the configuration asks and ferry cannot do (a namcouple's unknown keywords,
+// methods ferry lacks): every item in one error.
+void refuse(const config::Config& config) {
+  if (config.refused.empty()) return;
+  std::string list;
+  for (const config::Refusal& r : config.refused)
+    list += detail::cat("\n  ", r.where.file, ":", r.where.line, ": ", r.what);
+  throw Error(Errc::Arg, detail::cat("Coupler::enddef: \"", config.path, "\" asks for ",
+                                     config.refused.size(), " thing",
+                                     config.refused.size() == 1 ? "" : "s",
+                                     " ferry cannot do; the run stops here rather than ignore "
+                                     "them:", list));
+}
+
+// The component of each side that names none (a namcouple's): the one component
+// that declares the side's first field with the side's direction. True if it named any.
+bool name_components(config::Config& config, const std::vector<CatalogueEntry>& catalogue) {
+  bool named = false;
+  for (config::ExchangeConfig& e : config.exchanges) {
+    const bool output_only = e.kind == config::EntryKind::Output;
+    for (config::FieldRef* ref : {&e.source, &e.target}) {
+      if (!ref->component.empty() || ref->fields.empty()) continue;
+      const FieldDirection direction = ref == &e.source ? FieldDirection::Out : FieldDirection::In;
+      std::set<std::string> declaring;
+      for (const CatalogueEntry& c : catalogue)
+        if (c.field == ref->fields.front() && c.direction == direction) declaring.insert(c.component);
+      const char* side = direction == FieldDirection::Out ? "source" : "target";
+      FERRY_CHECK(!declaring.empty(), Errc::Arg, where(e), ": no component declares the ", side,
+                  " field \"", ref->fields.front(), "\" (direction ",
+                  direction == FieldDirection::Out ? "Out" : "In",
+                  "). Declare it (oasis_def_var, def_field) or correct the name in \"",
+                  e.where.file, "\"");
+      FERRY_CHECK(declaring.size() == 1, Errc::Arg, where(e), ": components ",
+                  detail::list_first(declaring, declaring.size()), " all declare the ", side,
+                  " field \"", ref->fields.front(), "\"; give the fields distinct names");
+      ref->component = *declaring.begin();
+      named = true;
+    }
+    if (output_only) e.target.component = e.source.component;
+  }
+  return named;
+}
+
 // This rank's block of `size` points over the ranks of a side (it must be one of them).
 std::shared_ptr<const Layout> block_over(const std::set<int>& ranks, int rank, std::int64_t size) {
   const auto part = std::distance(ranks.begin(), ranks.find(rank));
@@ -182,10 +226,14 @@ std::shared_ptr<const Layout> block_over(const std::set<int>& ranks, int rank, s
 
 LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
                                  const std::vector<CatalogueEntry>& catalogue) const {
+  const bool output_only = e.kind == config::EntryKind::Output;
   const EntrySide source = coupling::resolve_side(where(e), "exchange", e.source,
                                                   FieldDirection::Out, catalogue, all_components);
-  const EntrySide target = coupling::resolve_side(where(e), "exchange", e.target,
-                                                  FieldDirection::In, catalogue, all_components);
+  // An output-only entry has no target: its "target" is the source itself.
+  const EntrySide target = output_only ? source
+                                       : coupling::resolve_side(where(e), "exchange", e.target,
+                                                                FieldDirection::In, catalogue,
+                                                                all_components);
   LinkSpec spec;
   spec.config = &e;
   for (std::size_t f = 0; f < e.source.fields.size(); ++f) {
@@ -211,7 +259,7 @@ LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
   spec.target_size = target.fields.front()->grid_size;
   spec.source_nx = source.fields.front()->grid_nx;
   spec.source_member = source.ranks.count(run.rank()) != 0;
-  spec.target_member = target.ranks.count(run.rank()) != 0;
+  spec.target_member = !output_only && target.ranks.count(run.rank()) != 0;
   if (spec.source_member) {
     spec.source_partition =
         coupling::partition_of_field(declarations, e.source.component, e.source.fields.front());
@@ -222,6 +270,7 @@ LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
         coupling::partition_of_field(declarations, e.target.component, e.target.fields.front());
     spec.target_layout = &spec.target_partition->layout;
   }
+  if (output_only) spec.target_names = spec.source_names;
   // With regridding, the link moves the product's block side instead of one partition.
   spec.moved_size = spec.source_size;
   spec.moved_from = spec.source_layout;
@@ -299,6 +348,20 @@ MPI_Comm Coupler::local_comm(const std::string& component) const {
               " does not run component \"", component, "\"");
   return it->second.get();
 }
+
+std::vector<double> Coupler::field_periods(const std::string& component, const std::string& field,
+                                           FieldDirection direction) const {
+  std::vector<double> periods;
+  for (const config::ExchangeConfig& e : state_->config.exchanges) {
+    const config::FieldRef& ref = direction == FieldDirection::Out ? e.source : e.target;
+    if (!ref.component.empty() && ref.component != component) continue;
+    if (std::find(ref.fields.begin(), ref.fields.end(), field) != ref.fields.end())
+      periods.push_back(e.period);
+  }
+  return periods;
+}
+
+int Coupler::debug_level() const { return state_->config.debug_level; }
 
 GridId Coupler::def_grid(const std::string& component, const std::string& name, std::int64_t nx,
                          std::int64_t ny) {
@@ -419,12 +482,18 @@ Datatype Coupler::field_type(FieldId field) const { return state_->field(field, 
 
 void Coupler::enddef() {
   State& s = *state_;
-  detail::agree_on(s.run, [&] { s.require(Phase::Definition, "enddef"); });
+  detail::agree_on(s.run, [&] {
+    s.require(Phase::Definition, "enddef");
+    refuse(s.config);
+  });
   const std::vector<CatalogueEntry> catalogue = coupling::gather_catalogue(s.run, s.declarations);
   std::vector<LinkSpec> specs;
   // The configuration passed config::check_rules when it was read: what is left to
   // check is what the components declared.
   detail::agree_on(s.run, [&] {
+    // A namcouple names no components: once they are known from the declarations,
+    // the rules that compare components (restart files, fed-once fields) run again.
+    if (name_components(s.config, catalogue)) config::raise_problems(config::check_rules(s.config));
     for (const config::ExchangeConfig& e : s.config.exchanges) specs.push_back(s.resolve(e, catalogue));
   });
   const std::vector<std::shared_ptr<const coupling::PartitionRoute>> routes = build_routes(s.run, specs, s.timers);
@@ -472,6 +541,18 @@ int Coupler::put(FieldId field, double time, const void* data) {
   int status = kStatusNothing;
   for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
     status |= link->put(index, time, data);
+  return status;
+}
+
+int Coupler::put_inquire(FieldId field, double time) const {
+  const State& s = *state_;
+  s.require(Phase::Running, "put_inquire");
+  const auto& f = s.field(field, "put_inquire");
+  FERRY_CHECK(f.direction == FieldDirection::Out, Errc::Arg, "Coupler::put_inquire: field \"",
+              f.name, "\" was declared In");
+  int status = kStatusNothing;
+  for (const auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
+    status |= link->inquire(index, time);
   return status;
 }
 

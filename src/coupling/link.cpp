@@ -1,12 +1,14 @@
 #include "coupling/link.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
 
 #include "config/rules.hpp"
 #include "coupling/field_file.hpp"
+#include "coupling/oasis_field_file.hpp"
 #include "coupling/watchdog.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
@@ -27,6 +29,8 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
     : spec_(std::move(spec)),
       clock_(config.start, config.length, spec_.config->period, spec_.config->lag),
       output_directory_(config.output_directory),
+      file_format_(config.file_format),
+      outputs_started_(2, 0),
       watchdog_seconds_(config.watchdog_seconds),
       imbalance_timer_(config.imbalance_timer),
       timers_(timers),
@@ -35,7 +39,7 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
   ScopedTimer timer(timers_, name(), TimerCategory::Setup);
   const std::size_t fields = spec_.specs.size();
   const config::ExchangeConfig& c = *spec_.config;
-  if (route_->link.valid()) {
+  if (route_->link.valid() && !output_only()) {
     const config::CouplingEngine engine = config::coupling_engine(c);
     exchange_ = std::make_unique<Exchange>(route_->link.get(), route_->plan, spec_.specs,
                                            engine.name, engine.options);
@@ -91,6 +95,17 @@ std::string Link::restart_path() const {
   return file.front() == '/' ? file : output_directory_ + "/" + file;
 }
 
+int Link::inquire(std::size_t index, double time) const {
+  if (clock_.before(time, next_put_) || !clock_.same(time, next_put_))
+    return clock_.before(time, next_put_) && !transforms_.empty() ? kStatusTransformed : kStatusNothing;
+  int status = output_only() ? kStatusNothing : kStatusSent;
+  const bool others_ready = std::count(ready_.begin(), ready_.end(), 0) <= (ready_[index] ? 0 : 1);
+  if (!others_ready) return status | kStatusWaitGroup;
+  if (!clock_.received_in_run(clock_.target_of(next_put_))) status |= kStatusToRestart;
+  if (spec_.config->output) status |= kStatusOutput;
+  return status;
+}
+
 int Link::put(std::size_t index, double time, const void* data) {
   ScopedTimer timer(timers_, name(), TimerCategory::Put);
   const std::string& field = spec_.source_names[index];
@@ -130,17 +145,20 @@ int Link::put(std::size_t index, double time, const void* data) {
   }
   hand_over(index, value, into_engine);
   ready_[index] = 1;
-  if (std::find(ready_.begin(), ready_.end(), 0) != ready_.end()) return kStatusSent;
+  if (std::find(ready_.begin(), ready_.end(), 0) != ready_.end())
+    return kStatusSent | kStatusWaitGroup;
 
-  int status = kStatusSent;
+  int status = output_only() ? kStatusNothing : kStatusSent;
   if (clock_.received_in_run(target)) {
-    time_imbalance(route_->source, source_component());
-    send(target);
-    if (spec_.config->output)
-      status |= output(route_->source, "source", target, send_from_, spec_.source_names,
-                       spec_.source_grid, spec_.source_size, *spec_.source_layout);
+    if (!output_only()) {
+      time_imbalance(route_->source, source_component());
+      send(target);
+    }
+    if (spec_.config->output) status |= output_source(next_put_);
   } else {
     pending_ = true;  // for the next run: written to the restart file at finalize
+    status |= kStatusToRestart;
+    if (spec_.config->output) status |= output_source(next_put_);
   }
   std::fill(ready_.begin(), ready_.end(), 0);
   next_put_ = clock_.next(next_put_);
@@ -320,10 +338,35 @@ void Link::finish_arrival() {
     fill_points(spec_.specs[f], values[f], masked_targets_, regrid.fill);
 }
 
+int Link::output_source(double put_time) {
+  // Ferry's files stamp the source's values with their target time, OASIS's with the put's.
+  // The values are the link's copies (staging) unless the put's array is sent as it is.
+  std::vector<const void*> values = send_from_;
+  for (std::size_t f = 0; f < values.size(); ++f)
+    if (values[f] == nullptr) values[f] = staging(f);
+  return output(route_->source, "source", oasis_files() ? put_time : clock_.target_of(put_time),
+                values, spec_.source_names, spec_.source_grid, spec_.source_size,
+                *spec_.source_layout);
+}
+
 int Link::output(const Comm& comm, const char* side, double time,
                  const std::vector<const void*>& data, const std::vector<std::string>& names,
                  const std::string& grid, std::int64_t grid_size, const Layout& layout) {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
+  if (oasis_files()) {
+    // One file per field: <field>_<component>_<entry number, 2 digits>.nc.
+    const bool source = side[0] == 's';
+    const config::FieldRef& ref = source ? spec_.config->source : spec_.config->target;
+    char number[16];
+    std::snprintf(number, sizeof number, "%02d", spec_.config->number);
+    char& started = outputs_started_[source ? 0 : 1];
+    for (std::size_t f = 0; f < names.size(); ++f)
+      OasisFieldFile::append(comm, output_directory_ + "/" + names[f] + "_" + ref.component + "_" + number + ".nc",
+                             {names[f], ref.nx, ref.ny, spec_.specs[f].components, spec_.specs[f].type},
+                             time, layout, data[f], !started);
+    started = 1;
+    return kStatusOutput;
+  }
   std::vector<FieldRecord> records;
   std::vector<const Layout*> layouts;
   for (std::size_t f = 0; f < names.size(); ++f) {
@@ -345,6 +388,10 @@ int Link::output(const Comm& comm, const char* side, double time,
 void Link::read_restart() {
   const config::ExchangeConfig& c = *spec_.config;
   if (c.lag <= 0 && transforms_.empty()) return;
+  if (oasis_files()) {
+    read_oasis_restart();
+    return;
+  }
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
   const std::string path = restart_path();
   int exists = 0;
@@ -387,8 +434,78 @@ void Link::read_restart() {
   }
 }
 
+void Link::read_oasis_restart() {
+  const config::ExchangeConfig& c = *spec_.config;
+  ScopedTimer timer(timers_, name(), TimerCategory::Io);
+  const std::string path = restart_path();
+  const Comm& source_comm = route_->source;
+  const bool exists = OasisFieldFile::exists(source_comm, path);
+  // As OASIS: a lagged entry starts from the restart file, which must be there.
+  FERRY_CHECK(exists || c.lag <= 0, Errc::Io, c.where.file, ":", c.where.line, ": entry ",
+              c.number, " (", spec_.source_names.front(), " -> ",
+              output_only() ? "output" : spec_.target_names.front(), ", LAG=", c.lag,
+              ") starts from its restart file \"", path,
+              "\", which does not exist. Write it before the run (the source's values at time ",
+              clock_.start() - c.lag, ")");
+  if (!exists) return;
+  if (c.lag > 0) {
+    for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
+      const bool found = OasisFieldFile::read(
+          source_comm, path,
+          {spec_.source_names[f], c.source.nx, c.source.ny, spec_.specs[f].components, spec_.specs[f].type},
+          *spec_.source_layout, staging(f));
+      FERRY_CHECK(found, Errc::Io, c.where.file, ":", c.where.line, ": restart file \"", path,
+                  "\" has no variable \"", spec_.source_names[f], "\", which entry ", c.number,
+                  " (LAG=", c.lag, ") starts from. Write it before the run");
+      hand_over(f, staging(f), engine_holds_);
+    }
+    if (c.output) output_source(next_put_);
+    send(clock_.start());
+    if (engine_holds_) staging_ = {};
+    next_put_ = clock_.next(next_put_);
+  }
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "loc%06d_", c.number);
+  int count = 0;
+  if (transforms_.empty() || !OasisFieldFile::read_count(source_comm, path, std::string(prefix) + "cnt", count))
+    return;
+  for (std::size_t f = 0; f < transforms_.size(); ++f) {
+    std::vector<double> state(value_count(spec_.source_layout, f));
+    const bool found = OasisFieldFile::read(
+        source_comm, path,
+        {prefix + spec_.source_names[f], c.source.nx, c.source.ny, spec_.specs[f].components, Datatype::Float64},
+        *spec_.source_layout, state.data());
+    if (found) transforms_[f].restore(state, count);
+  }
+}
+
+void Link::write_oasis_restart() {
+  const config::ExchangeConfig& c = *spec_.config;
+  const Comm& comm = route_->source;
+  const std::string path = restart_path();
+  for (std::size_t f = 0; f < spec_.specs.size(); ++f)
+    if (pending_)
+      OasisFieldFile::write(comm, path,
+                            {spec_.source_names[f], c.source.nx, c.source.ny, spec_.specs[f].components,
+                             spec_.specs[f].type},
+                            *spec_.source_layout, staging_[f].data());
+  if (transforms_.empty() || transforms_.front().count() == 0) return;
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "loc%06d_", c.number);
+  OasisFieldFile::write_count(comm, path, std::string(prefix) + "cnt", transforms_.front().count());
+  for (std::size_t f = 0; f < transforms_.size(); ++f)
+    OasisFieldFile::write(comm, path,
+                          {prefix + spec_.source_names[f], c.source.nx, c.source.ny,
+                           spec_.specs[f].components, Datatype::Float64},
+                          *spec_.source_layout, transforms_[f].state().data());
+}
+
 void Link::write_restart() {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
+  if (oasis_files()) {
+    write_oasis_restart();
+    return;
+  }
   std::vector<FieldRecord> records;
   std::vector<const Layout*> layouts;
   std::vector<const void*> data;

@@ -74,6 +74,8 @@ class Link {
 
   /// Field `index` of the entry, on a source rank. Returns CouplingStatus flags.
   int put(std::size_t index, double time, const void* data);
+  /// What put(index, time, ...) would return, without putting (OASIS's put_inquire).
+  int inquire(std::size_t index, double time) const;
   /// Field `index` of the entry, on a destination rank.
   int get(std::size_t index, double time, void* data);
   /// Collective over the run: completes sends in flight, writes the restart file.
@@ -91,14 +93,21 @@ class Link {
   int output(const Comm& comm, const char* side, double time, const std::vector<const void*>& data,
              const std::vector<std::string>& names, const std::string& grid, std::int64_t grid_size,
              const Layout& layout);
+  int output_source(double put_time);
   void read_restart();
+  void read_oasis_restart();
   void write_restart();
+  void write_oasis_restart();
+  bool output_only() const noexcept { return spec_.config->kind == config::EntryKind::Output; }
+  bool oasis_files() const noexcept { return file_format_ == config::FileFormat::Oasis; }
   std::string restart_path() const;
   std::size_t value_count(const Layout* layout, std::size_t index) const;
 
   LinkSpec spec_;
   CouplingClock clock_;
   std::string output_directory_;
+  config::FileFormat file_format_ = config::FileFormat::Ferry;
+  std::vector<char> outputs_started_;  // OASIS format: per side (source, target), a file written
   double watchdog_seconds_ = 0;
   bool imbalance_timer_ = false;  // output.imbalance: a timed barrier before each exchange
   detail::Timers& timers_;

@@ -606,8 +606,6 @@ TEST(Namcouple, ErrorsNameTheLine) {
         Errc::Arg, pattern);
   };
   const std::string runtime = " $RUNTIME\n 100\n $END\n";
-  expect_import_error(runtime + " $STRINGS\n A B 1 10 0 r.nc EXPORTED\n go ga\n",
-                      R"(^nc:4: \$STRINGS has no \$END$)");
   expect_import_error(runtime + " $STRINGS\n A:B C 1 10 0 r.nc EXPORTED\n go ga\n $END\n",
                       R"(^nc:5: the source names 2 fields \(A:B\) but the target 1 \(C\); the )"
                       R"(lists are matched in order$)");

@@ -111,6 +111,8 @@ class Status(enum.Flag):
     RECEIVED = 4
     FROM_RESTART = 8
     OUTPUT = 16
+    TO_RESTART = 32
+    WAIT_GROUP = 64
 
 class GridId:
     @property
