@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -70,6 +71,15 @@ class Session {
   std::vector<Partition> partitions;
   std::vector<Variable> variables;
   GridWriter grids;
+  // Grid data given by parts (il_part_id): per grid name and kind of data (oasis_c.h),
+  // this rank's values in its partition's order.
+  struct Piece {
+    int partition = 0;
+    std::int64_t nx = 0, ny = 0;
+    int corners = 1;
+    std::vector<double> a, b;
+  };
+  std::map<std::string, std::map<int, Piece>> pieces;
   bool writing_grids = false;
   bool ended = false;
   std::vector<double> scratch;
@@ -89,6 +99,7 @@ class Session {
   MPI_Comm join(const std::string& other, const char* routine, int& other_leader) const;
 
  private:
+  void assemble_pieces();
   void write_grids();
   void define_in_coupler();
   std::pair<std::int64_t, std::int64_t> grid_shape(int index, std::int64_t n) const;
@@ -239,6 +250,97 @@ int Session::def_var(const std::string& name, int part_id, int bundle, int kinou
   return static_cast<int>(variables.size());
 }
 
+// Grids written by parts: each component's rank 0 gathers the pieces of its ranks and
+// adds the whole grid to what it writes.
+void Session::assemble_pieces() {
+  // The grid names and kinds written by parts on any rank of the component.
+  std::string mine;
+  for (const auto& [name, kinds] : pieces)
+    for (const auto& [kind, piece] : kinds) mine += cat(name, '\t', kind, '\n');
+  int size = 0, rank = 0;
+  FERRY_CALL_MPI(MPI_Comm_size(local, &size));
+  FERRY_CALL_MPI(MPI_Comm_rank(local, &rank));
+  const int length = detail::mpi_count<int>(mine.size(), "grid names");
+  std::vector<int> lengths(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size) + 1, 0);
+  FERRY_CALL_MPI(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, local));
+  for (std::size_t r = 0; r < lengths.size(); ++r) displs[r + 1] = displs[r] + lengths[r];
+  std::string all(static_cast<std::size_t>(displs.back()), '\0');
+  FERRY_CALL_MPI(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
+                                displs.data(), MPI_CHAR, local));
+  std::set<std::pair<std::string, int>> written;
+  std::istringstream lines(all);
+  for (std::string line; std::getline(lines, line);) {
+    const auto tab = line.find('\t');
+    written.emplace(line.substr(0, tab), std::stoi(line.substr(tab + 1)));
+  }
+  for (const auto& [name, kind] : written) {
+    // Each rank's ids, then its values: per point `width` doubles (a's corners, then b's).
+    const auto found = pieces.find(name);
+    const Piece* piece = nullptr;
+    if (found != pieces.end() && found->second.count(kind)) piece = &found->second.at(kind);
+    std::vector<double> ids_and_values;
+    long long header[4] = {0, 0, 0, 0};  // points, nx, ny, corners
+    if (piece) {
+      const auto& ids = partitions[static_cast<std::size_t>(piece->partition)].ids;
+      const auto points = ids.size();
+      FERRY_CHECK(piece->a.size() == points * static_cast<std::size_t>(piece->corners), Errc::ArgSize,
+                  "grid \"", name, "\" by parts: this process gives ", piece->a.size(),
+                  " values for the ", points, " points of its partition");
+      header[0] = static_cast<long long>(points);
+      header[1] = piece->nx;
+      header[2] = piece->ny;
+      header[3] = piece->corners;
+      for (std::size_t p = 0; p < points; ++p) {
+        ids_and_values.push_back(static_cast<double>(ids[p]));
+        for (int c = 0; c < piece->corners; ++c)
+          ids_and_values.push_back(piece->a[static_cast<std::size_t>(c) * points + p]);
+        for (int c = 0; !piece->b.empty() && c < piece->corners; ++c)
+          ids_and_values.push_back(piece->b[static_cast<std::size_t>(c) * points + p]);
+      }
+    }
+    std::vector<long long> headers(4 * static_cast<std::size_t>(size));
+    FERRY_CALL_MPI(MPI_Gather(header, 4, MPI_LONG_LONG, headers.data(), 4, MPI_LONG_LONG, 0, local));
+    const int count = detail::mpi_count<int>(ids_and_values.size(), "grid values");
+    std::vector<int> counts(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size) + 1, 0);
+    FERRY_CALL_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, local));
+    for (std::size_t r = 0; r < counts.size(); ++r) offsets[r + 1] = offsets[r] + counts[r];
+    std::vector<double> gathered(static_cast<std::size_t>(offsets.back()));
+    FERRY_CALL_MPI(MPI_Gatherv(ids_and_values.data(), count, MPI_DOUBLE, gathered.data(), counts.data(),
+                               offsets.data(), MPI_DOUBLE, 0, local));
+    if (rank != 0) continue;
+    long long nx = 0, ny = 0, corners = 1;
+    for (int r = 0; r < size; ++r)
+      if (headers[4 * static_cast<std::size_t>(r)] > 0) {
+        nx = headers[4 * static_cast<std::size_t>(r) + 1];
+        ny = headers[4 * static_cast<std::size_t>(r) + 2];
+        corners = headers[4 * static_cast<std::size_t>(r) + 3];
+      }
+    GridData& g = grids.grid(name, nx, ny);
+    const auto n = static_cast<std::size_t>(nx * ny);
+    const bool pair = kind <= 1;
+    std::vector<double> a(n * static_cast<std::size_t>(corners)), b(pair ? a.size() : 0);
+    const std::size_t width = static_cast<std::size_t>(corners) * (pair ? 2 : 1);
+    for (std::size_t k = 0; k + width < gathered.size() + 1; k += width + 1) {
+      const auto id = static_cast<std::size_t>(gathered[k]);
+      FERRY_CHECK(id < n, Errc::ArgRange, "grid \"", name, "\" by parts: a partition holds point ",
+                  id + 1, " of a grid of ", n);
+      for (std::size_t c = 0; c < static_cast<std::size_t>(corners); ++c) {
+        a[c * n + id] = gathered[k + 1 + c];
+        if (pair) b[c * n + id] = gathered[k + 1 + static_cast<std::size_t>(corners) + c];
+      }
+    }
+    switch (kind) {
+      case 0: g.lon = a; g.lat = b; break;
+      case 1: g.corners = static_cast<int>(corners); g.clo = a; g.cla = b; break;
+      case 2: g.mask.assign(a.begin(), a.end()); break;
+      case 3: g.area = a; break;
+      case 4: g.frac = a; break;
+      default: g.angle = a; break;
+    }
+  }
+  pieces.clear();
+}
+
 void Session::write_grids() {
   // One rank at a time adds its grids to the files, in rank order.
   int rank = 0, size = 0;
@@ -343,6 +445,7 @@ void Session::set_grid_points() {
 
 void Session::enddef() {
   FERRY_CHECK(!ended, Errc::State, "oasis_enddef is called once");
+  detail::agree_on(Comm::view(local), [&] { assemble_pieces(); });
   write_grids();
   define_in_coupler();
   detail::agree_on(Comm::view(coupled), [&] { set_grid_points(); });
@@ -617,11 +720,25 @@ int ferry_oasis_write_grid_data(const char* grid, int nx, int ny, int kind, int 
   return guarded("oasis_write_grid", [&] {
     auto& s = session();
     FERRY_CHECK(s.writing_grids, ferry::Errc::State, "call oasis_start_grids_writing first");
-    FERRY_CHECK(part_id <= 0, ferry::Errc::Unsupported, "grid \"", text(grid),
-                "\": writing a grid by parts (il_part_id) is not supported yet; write the whole "
-                "grid from one process");
-    ferry::oasis::GridData& g = s.grids.grid(text(grid), nx, ny);
     const auto n = static_cast<std::size_t>(count);
+    if (part_id > 0) {
+      // A part: this process's points of partition part_id, kept until oasis_enddef.
+      FERRY_CHECK(part_id <= static_cast<int>(s.partitions.size()), ferry::Errc::Arg, "grid \"",
+                  text(grid), "\": il_part_id ", part_id, " was not returned by oasis_def_partition");
+      auto& piece = s.pieces[text(grid)][kind];
+      piece.partition = part_id - 1;
+      piece.nx = nx;
+      piece.ny = ny;
+      piece.corners = kind == 1 ? nc : 1;
+      if (kind == 2) {
+        piece.a.assign(mask, mask + n);
+      } else {
+        piece.a.assign(a, a + n);
+        if (kind <= 1) piece.b.assign(b, b + n);
+      }
+      return;
+    }
+    ferry::oasis::GridData& g = s.grids.grid(text(grid), nx, ny);
     FERRY_CHECK(count == static_cast<long long>(nx) * ny * (kind == 1 ? nc : 1), ferry::Errc::ArgSize,
                 "grid \"", text(grid), "\": the arrays hold ", count, " values per variable, expected ",
                 static_cast<long long>(nx) * ny * (kind == 1 ? nc : 1));

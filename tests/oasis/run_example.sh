@@ -15,8 +15,9 @@
 #     model2"). Then every CHECK must hold:
 #       exact:FILE:VARIABLE:REFERENCE     the variable equals REFERENCE's bit for bit
 #       close:FILE:VARIABLE:REFERENCE:TOL:UNFILLED  within TOL (see compare_fields)
-#       log:FILE:REFERENCE                the lines of the program log FILE with "tcx"
-#                                         (the values sent and received) equal REFERENCE's
+#       log:FILE:REFERENCE[:PATTERN]      the lines of the program log FILE that match
+#                                         PATTERN (default "tcx", the tutorial's lines of
+#                                         values sent and received) equal REFERENCE's
 #       fails:REGEX                       the run fails, and its output matches REGEX
 #     COMPARE (environment) is the compare_fields program.
 # Exits 77 (skipped) when MATERIAL does not hold the OASIS examples.
@@ -85,11 +86,12 @@ case "$mode" in
         exact) "$COMPARE" "$a" "$c" "$b" || failed=1 ;;
         close) "$COMPARE" "$a" "$c" "$b" "$d" "$e" || failed=1 ;;
         log)
-          if diff <(grep tcx "$a") <(grep tcx "$b") >/dev/null; then
-            echo "$a: the values sent and received are those of $b"
+          pattern=${c:-tcx}
+          if diff <(grep -- "$pattern" "$a") <(grep -- "$pattern" "$b") >/dev/null; then
+            echo "$a: the lines with \"$pattern\" are those of $b"
           else
-            echo "$a: the values sent and received differ from $b:"
-            diff <(grep tcx "$a") <(grep tcx "$b") | head -n 10
+            echo "$a: the lines with \"$pattern\" differ from $b:"
+            diff <(grep -- "$pattern" "$a") <(grep -- "$pattern" "$b") | head -n 10
             failed=1
           fi ;;
         fails)
