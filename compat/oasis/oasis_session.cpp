@@ -392,8 +392,11 @@ void Session::define_in_coupler() {
     auto& top = global_size[line.substr(0, tab)];
     top = std::max<std::int64_t>(top, std::stoll(line.substr(tab + 1)));
   }
+  // A rank holding no point of a partition takes no part in its exchanges (it need not
+  // call oasis_put or oasis_get, as test_interpolation's model2 does not on its other ranks).
   std::set<int> used;
-  for (const Variable& v : variables) used.insert(v.partition);
+  for (const Variable& v : variables)
+    if (!partitions[static_cast<std::size_t>(v.partition)].ids.empty()) used.insert(v.partition);
   for (int index : used) {
     Partition& p = partitions[static_cast<std::size_t>(index)];
     const std::int64_t n = std::max<std::int64_t>(global_size[component + "\t" + p.name], 1);
@@ -432,8 +435,8 @@ void Session::set_grid_points() {
     for (const Variable& v : variables) {
       const config::FieldRef& ref = v.direction == FieldDirection::Out ? e.source : e.target;
       if (std::find(ref.fields.begin(), ref.fields.end(), v.name) == ref.fields.end()) continue;
-      if (!done.insert(v.partition).second) continue;
       const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
+      if (!p.in_coupler || !done.insert(v.partition).second) continue;
       const GridPoints g = read_grid_points(".", ref.grid, p.ids);
       coupler->set_coordinates(p.id, g.lon.data(), g.lat.data());
       if (g.corners > 0) coupler->set_corners(p.id, g.corners, g.clo.data(), g.cla.data());
@@ -451,7 +454,7 @@ void Session::enddef() {
   detail::agree_on(Comm::view(coupled), [&] { set_grid_points(); });
   for (Variable& v : variables) {
     const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
-    v.field = coupler->def_field(p.id, v.name, v.direction, Datatype::Float64, v.bundle);
+    if (p.in_coupler) v.field = coupler->def_field(p.id, v.name, v.direction, Datatype::Float64, v.bundle);
   }
   coupler->enddef();
   ended = true;
@@ -499,6 +502,7 @@ int Session::put(int var_id, int date, const double* field, int nfields, bool wr
   FERRY_CHECK(!write_restart, Errc::Unsupported, "oasis_put: variable \"", v.name,
               "\": write_restart = .true. (an intermediate restart file) is not supported yet; "
               "restart files are written at oasis_terminate");
+  if (points(v) == 0) return kOk;  // this rank holds none of the field
   const double* data = field;
   if (v.bundle > 1) {
     scratch.resize(static_cast<std::size_t>(points(v) * v.bundle));
@@ -512,6 +516,7 @@ int Session::get(int var_id, int date, double* field) {
   const Variable& v = variable(var_id, "oasis_get");
   FERRY_CHECK(v.direction == FieldDirection::In, Errc::Arg, "oasis_get: variable \"", v.name,
               "\" was defined OASIS_Out; put it with oasis_put");
+  if (points(v) == 0) return kOk;
   double* into = field;
   if (v.bundle > 1) {
     scratch.resize(static_cast<std::size_t>(points(v) * v.bundle));
@@ -526,6 +531,7 @@ int Session::get(int var_id, int date, double* field) {
 
 int Session::put_inquire(int var_id, int date) {
   const Variable& v = variable(var_id, "oasis_put_inquire");
+  if (points(v) == 0) return kOk;
   return put_kinfo(coupler->put_inquire(v.field, static_cast<double>(date)));
 }
 

@@ -126,6 +126,8 @@ struct ExchangeConfig {
   std::string engine = "auto";
   std::map<std::string, std::string> engine_options;
   bool output = false;     ///< write every exchanged field to NetCDF (like OASIS EXPOUT)
+  bool check_in = false;   ///< log the minimum, maximum and sum of each field sent (OASIS CHECKIN)
+  bool check_out = false;  ///< the same for each field received (OASIS CHECKOUT)
   std::string restart;     ///< restart file name; "" = "<name>_restart.nc" in the output directory
   RegridConfig regrid;
   SourceLocation where;    ///< the entry, for errors found at enddef

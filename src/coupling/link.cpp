@@ -11,6 +11,7 @@
 #include "coupling/oasis_field_file.hpp"
 #include "coupling/watchdog.hpp"
 #include "util/check.hpp"
+#include "util/log.hpp"
 #include "util/mpi.hpp"
 
 namespace ferry::coupling {
@@ -43,9 +44,10 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
     const config::CouplingEngine engine = config::coupling_engine(c);
     exchange_ = std::make_unique<Exchange>(route_->link.get(), route_->plan, spec_.specs,
                                            engine.name, engine.options);
-    // Output files need every field's values at once, which the engine does not show;
-    // a product reads and writes whole fields too.
-    engine_holds_ = exchange_->capabilities().holds_fields && !c.output && !c.regrid.enabled();
+    // Output files and CHECKIN/CHECKOUT need every field's values at once, which the
+    // engine does not show; a product reads and writes whole fields too.
+    engine_holds_ = exchange_->capabilities().holds_fields && !c.output && !c.regrid.enabled() &&
+                    !c.check_in && !c.check_out;
   }
   regrid_before_ = regrid_ && c.regrid.map_on == MapOn::Src;
   regrid_after_ = regrid_ && c.regrid.map_on == MapOn::Dst;
@@ -150,6 +152,9 @@ int Link::put(std::size_t index, double time, const void* data) {
 
   int status = output_only() ? kStatusNothing : kStatusSent;
   if (clock_.received_in_run(target)) {
+    if (spec_.config->check_in)
+      check_values(route_->source, "CHECKIN", next_put_, send_values(), spec_.source_names,
+                   *spec_.source_layout);
     if (!output_only()) {
       time_imbalance(route_->source, source_component());
       send(target);
@@ -264,13 +269,15 @@ int Link::get(std::size_t index, double time, void* data) {
   if (!has_received_ || !clock_.same(received_time_, time)) {
     time_imbalance(route_->target, target_component());
     receive(time, index, data);
-    if (spec_.config->output) {
-      std::vector<const void*> values;
-      for (std::size_t f = 0; f < spec_.specs.size(); ++f)
-        values.push_back(received_.empty() ? data : received_[f].data());
+    std::vector<const void*> values;
+    for (std::size_t f = 0; f < spec_.specs.size(); ++f)
+      values.push_back(received_.empty() ? data : received_[f].data());
+    if (spec_.config->check_out)
+      check_values(route_->target, "CHECKOUT", time, values, spec_.target_names,
+                   *spec_.target_layout);
+    if (spec_.config->output)
       status |= output(route_->target, "target", time, values, spec_.target_names,
                        spec_.target_grid, spec_.target_size, *spec_.target_layout);
-    }
   }
   if (!received_.empty()) {
     ScopedTimer pack(timers_, name(), TimerCategory::Pack);
@@ -338,15 +345,43 @@ void Link::finish_arrival() {
     fill_points(spec_.specs[f], values[f], masked_targets_, regrid.fill);
 }
 
-int Link::output_source(double put_time) {
-  // Ferry's files stamp the source's values with their target time, OASIS's with the put's.
-  // The values are the link's copies (staging) unless the put's array is sent as it is.
+std::vector<const void*> Link::send_values() {
+  // The link's copies (staging) unless the put's array is sent as it is.
   std::vector<const void*> values = send_from_;
   for (std::size_t f = 0; f < values.size(); ++f)
     if (values[f] == nullptr) values[f] = staging(f);
+  return values;
+}
+
+int Link::output_source(double put_time) {
+  // Ferry's files stamp the source's values with their target time, OASIS's with the put's.
   return output(route_->source, "source", oasis_files() ? put_time : clock_.target_of(put_time),
-                values, spec_.source_names, spec_.source_grid, spec_.source_size,
+                send_values(), spec_.source_names, spec_.source_grid, spec_.source_size,
                 *spec_.source_layout);
+}
+
+void Link::check_values(const Comm& comm, const char* what, double time,
+                        const std::vector<const void*>& data, const std::vector<std::string>& names,
+                        const Layout& layout) {
+  // Collective over the side: the global minimum, maximum and sum of each field.
+  for (std::size_t f = 0; f < names.size(); ++f) {
+    const std::size_t n = value_count(&layout, f);
+    double low = std::numeric_limits<double>::infinity(), high = -low, sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = spec_.specs[f].type == Datatype::Float32
+                           ? static_cast<double>(static_cast<const float*>(data[f])[i])
+                           : static_cast<const double*>(data[f])[i];
+      low = std::min(low, v);
+      high = std::max(high, v);
+      sum += v;
+    }
+    double extremes[2] = {low, -high};
+    FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, extremes, 2, MPI_DOUBLE, MPI_MIN, comm.get()));
+    FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, comm.get()));
+    if (comm.rank() == 0)
+      FERRY_LOG_INFO(-1, what, ": exchange \"", name(), "\", field \"", names[f], "\" at ", time,
+                     " s: minimum ", extremes[0], ", maximum ", -extremes[1], ", sum ", sum);
+  }
 }
 
 int Link::output(const Comm& comm, const char* side, double time,

@@ -94,6 +94,10 @@ class Link {
              const std::vector<std::string>& names, const std::string& grid, std::int64_t grid_size,
              const Layout& layout);
   int output_source(double put_time);
+  std::vector<const void*> send_values();
+  void check_values(const Comm& comm, const char* what, double time,
+                    const std::vector<const void*>& data, const std::vector<std::string>& names,
+                    const Layout& layout);
   void read_restart();
   void read_oasis_restart();
   void write_restart();

@@ -9,8 +9,9 @@
 #     ocean.F90, as OASIS's run scripts do) and builds them in WORK/build with
 #     example/CMakeLists.txt against the ferry package in FERRY_DIR.
 #   run_example.sh run WORK CASE DATA NAMCOUPLE "LAUNCH" [CHECK...]
-#     runs the programs built in WORK in a fresh WORK/CASE holding the files of the
-#     directory DATA (*.nc) and the namcouple NAMCOUPLE: LAUNCH is the mpiexec command
+#     runs the programs built in WORK in a fresh WORK/CASE holding the input files
+#     DATA (comma-separated files, and directories whose *.nc files are copied) and
+#     the namcouple NAMCOUPLE: LAUNCH is the mpiexec command
 #     line with program names relative to WORK/build (as "mpiexec -n 1 model1 : -n 1
 #     model2"). Then every CHECK must hold:
 #       exact:FILE:VARIABLE:REFERENCE     the variable equals REFERENCE's bit for bit
@@ -18,6 +19,8 @@
 #       log:FILE:REFERENCE[:PATTERN]      the lines of the program log FILE that match
 #                                         PATTERN (default "tcx", the tutorial's lines of
 #                                         values sent and received) equal REFERENCE's
+#       stat:FILE:REFERENCE:LABEL:TOL     the number after LABEL in the program log FILE
+#                                         is within TOL (relative) of REFERENCE's
 #       fails:REGEX                       the run fails, and its output matches REGEX
 #     COMPARE (environment) is the compare_fields program.
 # Exits 77 (skipped) when MATERIAL does not hold the OASIS examples.
@@ -68,7 +71,10 @@ case "$mode" in
     run="$work/$case_name"
     rm -rf "$run"
     mkdir -p "$run"
-    cp "$data"/*.nc "$run"
+    IFS=, read -ra inputs <<<"$data"
+    for input in "${inputs[@]}"; do
+      if [[ -d "$input" ]]; then cp "$input"/*.nc "$run"; else cp "$input" "$run"; fi
+    done
     cp "$namcouple" "$run/namcouple"
     chmod -R u+w "$run"
     cd "$run"
@@ -92,6 +98,16 @@ case "$mode" in
           else
             echo "$a: the lines with \"$pattern\" differ from $b:"
             diff <(grep -- "$pattern" "$a") <(grep -- "$pattern" "$b") | head -n 10
+            failed=1
+          fi ;;
+        stat)
+          number() { grep -- "$2" "$1" | head -n 1 | sed "s/.*$2//" | awk '{print $1}'; }
+          mine=$(number "$a" "$c") theirs=$(number "$b" "$c")
+          if awk -v m="$mine" -v t="$theirs" -v tol="$d" \
+               'BEGIN { d = m - t; if (d < 0) d = -d; s = t < 0 ? -t : t; exit !(m != "" && d <= tol * s) }'; then
+            echo "$a: \"$c\" $mine, OASIS's $theirs (within $d)"
+          else
+            echo "$a: \"$c\" $mine, OASIS's $theirs: not within $d"
             failed=1
           fi ;;
         fails)

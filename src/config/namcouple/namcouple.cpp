@@ -422,6 +422,13 @@ class Importer {
         if (!why.empty()) fail(config.number, why);
         continue;
       }
+      if (name == "CHECKIN" || name == "CHECKOUT") {
+        // "INT=0" or "INT=1": whether OASIS also integrates; ferry logs min, max and sum.
+        if (config.words.size() != 1 || config.words[0].rfind("INT=", 0) != 0)
+          fail(config.number, name + " takes INT=0 or INT=1; got \"" + config.text + "\"");
+        (name == "CHECKIN" ? x.check_in : x.check_out) = true;
+        continue;
+      }
       report(config, name + ": " + config.text);
       if (name != "BLASOLD" && name != "BLASNEW") continue;
       const auto terms = config.words.size() == 2 ? detail::parse_integer(config.words[1])
