@@ -208,6 +208,12 @@ Key exchanges_key() {
        optional("output", KeyType::Boolean, "false",
                 "Also write every exchanged field to a NetCDF file in `output.directory` "
                 "(the OASIS EXPOUT)."),
+       optional("check_in", KeyType::Boolean, "false",
+                "Log the global minimum, maximum and sum of every field sent, at each coupling "
+                "time (info level; the OASIS CHECKIN)."),
+       optional("check_out", KeyType::Boolean, "false",
+                "Log the global minimum, maximum and sum of every field received, at each "
+                "coupling time (info level; the OASIS CHECKOUT)."),
        restart, weights_key(), method_key(),
        regridding(choice("map_on", {"dst", "src"},
               "Where the sparse product of a regridded exchange runs: `dst` moves the source "

@@ -90,6 +90,8 @@ void write_exchange(std::ostringstream& out, const ExchangeConfig& x) {
       out << "      " << yaml_scalar(key) << ": " << yaml_scalar(value) << "\n";
   }
   if (x.output != defaults.output) out << "    output: " << (x.output ? "true" : "false") << "\n";
+  if (x.check_in) out << "    check_in: true\n";
+  if (x.check_out) out << "    check_out: true\n";
   if (x.restart != defaults.restart) out << "    restart: " << yaml_scalar(x.restart) << "\n";
   write_regrid(out, x.regrid);
 }

@@ -116,6 +116,8 @@ ExchangeConfig build_exchange(const CheckedMapping& entry) {
   x.engine = entry.text("engine");
   x.engine_options = entry.text_map("engine_options");
   x.output = entry.boolean("output");
+  x.check_in = entry.boolean("check_in");
+  x.check_out = entry.boolean("check_out");
   x.restart = entry.text("restart");
   x.regrid = build_regrid(entry);
   x.where = entry.where();

@@ -508,7 +508,6 @@ TEST(Namcouple, ConvertsTheSupportedKeywordsAndListsTheRest) {
   EXPECT_EQ(imported.notes.not_converted,
             (std::vector<std::string>{
                 "line 18: $NLOGPRT 1 0 (no ferry equivalent)",
-                "line 30: CHECKIN: INT=0",
                 "line 47: LAG=-3600 (ferry lags are >= 0; the exchange was written without a lag)",
                 "line 50: BLASNEW: 1.0 1",
                 "line 51: BLASNEW: CONSTANT 0.0",
@@ -517,7 +516,7 @@ TEST(Namcouple, ConvertsTheSupportedKeywordsAndListsTheRest) {
   EXPECT_NE(imported.yaml.find("#   - Converted, but ferry does it differently:\n"
                                "#       line 31: SCRIPR: BILINEAR"),
             std::string::npos);
-  EXPECT_NE(imported.yaml.find("#       line 30: CHECKIN: INT=0\n"), std::string::npos);
+  EXPECT_NE(imported.yaml.find("    check_in: true\n"), std::string::npos);
   EXPECT_NE(imported.yaml.find("    method: {name: bilinear}\n    map_on: src\n"),
             std::string::npos);
 }
