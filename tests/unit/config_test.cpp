@@ -180,7 +180,7 @@ TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
   expect_parse_error(one_exchange("    frobnicate: 1\n"),
                      R"(^c\.yaml:8:5: unknown key "frobnicate" in exchange "sst"; valid keys: name, )"
                      R"(source, target, period, lag, sequence, transform, engine, engine_options, )"
-                     R"(output, restart, weights, method, map_on, mode, fill, conservation, sum$)");
+                     R"(output, check_in, check_out, restart, weights, method, map_on, mode, fill, conservation, sum$)");
 }
 
 TEST(Config, ImbalanceTimerIsAnOutputSwitchThatRoundTrips) {
