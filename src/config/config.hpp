@@ -77,11 +77,10 @@ enum class FileFormat {
           ///< files <field>_<component>_<entry number>.nc with a time record per put
 };
 
-/// A part of the file the run cannot carry out (a namcouple keyword ferry does not
-/// implement): enddef refuses the whole configuration with every such message.
-struct Refusal {
+/// One thing wrong with a configuration, and where it is written.
+struct Problem {
   SourceLocation where;
-  std::string what;  ///< names the keyword and why
+  std::string what;  ///< what is wrong and how to fix it, without the position
 };
 
 /// Where the weights of a regridded exchange come from.
@@ -159,14 +158,10 @@ struct Config {
   double watchdog_seconds = 600;        ///< a get that waits longer fails; 0 = never
   FileFormat file_format = FileFormat::Ferry;  ///< restart and output files
   int debug_level = 0;                  ///< a namcouple's $NLOGPRT (oasis_get_debug)
-  std::vector<Refusal> refused;         ///< what enddef must refuse (empty for YAML)
+  /// What the run cannot carry out (a namcouple's keywords ferry does not implement):
+  /// enddef refuses the whole configuration with every one (empty for YAML).
+  std::vector<Problem> refused;
   std::string path;                     ///< the file the configuration came from
-};
-
-/// One thing wrong with a configuration, and where it is written.
-struct Problem {
-  SourceLocation where;
-  std::string what;  ///< what is wrong and how to fix it, without the position
 };
 
 /// "<file>:<line>:<col>: <what>", as every message about a configuration reads.

@@ -177,8 +177,7 @@ std::unique_ptr<coupling::EntryRegrid> make_regrid(const LinkSpec& spec, const c
 void refuse(const config::Config& config) {
   if (config.refused.empty()) return;
   std::string list;
-  for (const config::Refusal& r : config.refused)
-    list += detail::cat("\n  ", r.where.file, ":", r.where.line, ": ", r.what);
+  for (const config::Problem& r : config.refused) list += "\n  " + config::problem_text(r);
   throw Error(Errc::Arg, detail::cat("Coupler::enddef: \"", config.path, "\" asks for ",
                                      config.refused.size(), " thing",
                                      config.refused.size() == 1 ? "" : "s",

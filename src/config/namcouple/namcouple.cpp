@@ -209,7 +209,7 @@ class Importer {
   }
 
   void refuse(int line, const std::string& what) {
-    Refusal r;
+    Problem r;
     r.where.file = name_;
     r.where.line = line;
     r.where.column = 1;
