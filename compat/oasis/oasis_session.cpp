@@ -653,7 +653,18 @@ int ferry_oasis_def_var(int* var_id, const char* name, int part_id, int bundle, 
 }
 
 int ferry_oasis_enddef(void) {
-  return guarded("oasis_enddef", [&] { coupled_session("oasis_enddef").enddef(); });
+  const int status = guarded("oasis_enddef", [&] { coupled_session("oasis_enddef").enddef(); });
+  if (status != FERRY_OASIS_OK && session().coupled != MPI_COMM_NULL) {
+    // enddef's errors are agreed: every rank has its message on its way. Wait (at most
+    // a few seconds) until all have printed, so that the first to call oasis_abort does
+    // not cut the others' messages off.
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Ibarrier(session().coupled, &request);
+    const double start = MPI_Wtime();
+    int done = 0;
+    while (!done && MPI_Wtime() - start < 5.0) MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+  return status;
 }
 
 int ferry_oasis_var_shape(int var_id, long long* points, int* bundle) {

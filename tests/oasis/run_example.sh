@@ -22,6 +22,8 @@
 #       stat:FILE:REFERENCE:LABEL:TOL     the number after LABEL in the program log FILE
 #                                         is within TOL (relative) of REFERENCE's
 #       fails:REGEX                       the run fails, and its output matches REGEX
+#       lines:N:REGEX                     the run fails, and N lines of its output (one
+#                                         per rank) match REGEX
 #     COMPARE (environment) is the compare_fields program.
 # Exits 77 (skipped) when MATERIAL does not hold the OASIS examples.
 set -euo pipefail
@@ -110,6 +112,18 @@ case "$mode" in
             echo "$a: \"$c\" $mine, OASIS's $theirs: not within $d"
             failed=1
           fi ;;
+        lines)
+          regex=${check#lines:*:}
+          found=$(grep -cE "$regex" run.log || true)
+          if [[ $status -eq 0 ]]; then echo "the run succeeded; expected it to fail"; failed=1; fi
+          if [[ $found -ge $a ]]; then
+            echo "$found lines say: $(grep -E "$regex" run.log | head -n 1)"
+          else
+            echo "$found lines match \"$regex\", expected $a:"
+            tail -n 20 run.log
+            failed=1
+          fi
+          status=0 ;;
         fails)
           regex=${check#fails:}
           if [[ $status -eq 0 ]]; then echo "the run succeeded; expected it to fail"; failed=1; fi
