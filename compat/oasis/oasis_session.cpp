@@ -43,7 +43,6 @@ struct Partition {
   std::vector<std::int64_t> ids;
   int isize = 0;                 // 0: not given
   ferry::PartitionId id;         // in the coupler, after enddef
-  bool in_coupler = false;
 };
 
 struct Variable {
@@ -140,6 +139,20 @@ Session& coupled_session(const char* routine) {
   FERRY_CHECK(s.coupler != nullptr, Errc::State, routine,
               " needs a coupled component: call oasis_init_comp first (with coupled = .true.)");
   return s;
+}
+
+// Collective over `comm`: every rank's `mine`, in rank order.
+std::string gather_text(MPI_Comm comm, const std::string& mine) {
+  int size = 0;
+  FERRY_CALL_MPI(MPI_Comm_size(comm, &size));
+  const int length = detail::mpi_count<int>(mine.size(), "names");
+  std::vector<int> lengths(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size) + 1, 0);
+  FERRY_CALL_MPI(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm));
+  for (std::size_t r = 0; r < lengths.size(); ++r) displs[r + 1] = displs[r] + lengths[r];
+  std::string all(static_cast<std::size_t>(displs.back()), '\0');
+  FERRY_CALL_MPI(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
+                                displs.data(), MPI_CHAR, comm));
+  return all;
 }
 
 // The component names of every rank of `comm`, by rank.
@@ -260,15 +273,8 @@ void Session::assemble_pieces() {
   int size = 0, rank = 0;
   FERRY_CALL_MPI(MPI_Comm_size(local, &size));
   FERRY_CALL_MPI(MPI_Comm_rank(local, &rank));
-  const int length = detail::mpi_count<int>(mine.size(), "grid names");
-  std::vector<int> lengths(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size) + 1, 0);
-  FERRY_CALL_MPI(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, local));
-  for (std::size_t r = 0; r < lengths.size(); ++r) displs[r + 1] = displs[r] + lengths[r];
-  std::string all(static_cast<std::size_t>(displs.back()), '\0');
-  FERRY_CALL_MPI(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
-                                displs.data(), MPI_CHAR, local));
   std::set<std::pair<std::string, int>> written;
-  std::istringstream lines(all);
+  std::istringstream lines(gather_text(local, mine));
   for (std::string line; std::getline(lines, line);) {
     const auto tab = line.find('\t');
     written.emplace(line.substr(0, tab), std::stoi(line.substr(tab + 1)));
@@ -375,35 +381,21 @@ void Session::define_in_coupler() {
     for (std::int64_t id : p.ids) top = std::max(top, id + 1);
     text << component << '\t' << p.name << '\t' << top << '\n';
   }
-  const std::string local_text = text.str();
-  int size = 0;
-  FERRY_CALL_MPI(MPI_Comm_size(coupled, &size));
-  const int length = detail::mpi_count<int>(local_text.size(), "partition names");
-  std::vector<int> lengths(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size) + 1, 0);
-  FERRY_CALL_MPI(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, coupled));
-  for (std::size_t r = 0; r < lengths.size(); ++r) displs[r + 1] = displs[r] + lengths[r];
-  std::string all(static_cast<std::size_t>(displs.back()), '\0');
-  FERRY_CALL_MPI(MPI_Allgatherv(local_text.data(), length, MPI_CHAR, all.data(), lengths.data(),
-                                displs.data(), MPI_CHAR, coupled));
   std::map<std::string, std::int64_t> global_size;
-  std::istringstream lines(all);
+  std::istringstream lines(gather_text(coupled, text.str()));
   for (std::string line; std::getline(lines, line);) {
     const auto tab = line.rfind('\t');
     auto& top = global_size[line.substr(0, tab)];
     top = std::max<std::int64_t>(top, std::stoll(line.substr(tab + 1)));
   }
-  // A rank holding no point of a partition takes no part in its exchanges (it need not
-  // call oasis_put or oasis_get, as test_interpolation's model2 does not on its other ranks).
   std::set<int> used;
-  for (const Variable& v : variables)
-    if (!partitions[static_cast<std::size_t>(v.partition)].ids.empty()) used.insert(v.partition);
+  for (const Variable& v : variables) used.insert(v.partition);
   for (int index : used) {
     Partition& p = partitions[static_cast<std::size_t>(index)];
     const std::int64_t n = std::max<std::int64_t>(global_size[component + "\t" + p.name], 1);
     const auto [nx, ny] = grid_shape(index, n);
     const GridId grid = coupler->def_grid(component, p.name, nx, ny);
     p.id = coupler->def_partition(grid, p.name, Layout::points(n, p.ids));
-    p.in_coupler = true;
   }
 }
 
@@ -436,7 +428,7 @@ void Session::set_grid_points() {
       const config::FieldRef& ref = v.direction == FieldDirection::Out ? e.source : e.target;
       if (std::find(ref.fields.begin(), ref.fields.end(), v.name) == ref.fields.end()) continue;
       const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
-      if (!p.in_coupler || !done.insert(v.partition).second) continue;
+      if (!done.insert(v.partition).second) continue;
       const GridPoints g = read_grid_points(".", ref.grid, p.ids);
       coupler->set_coordinates(p.id, g.lon.data(), g.lat.data());
       if (g.corners > 0) coupler->set_corners(p.id, g.corners, g.clo.data(), g.cla.data());
@@ -454,7 +446,7 @@ void Session::enddef() {
   detail::agree_on(Comm::view(coupled), [&] { set_grid_points(); });
   for (Variable& v : variables) {
     const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
-    if (p.in_coupler) v.field = coupler->def_field(p.id, v.name, v.direction, Datatype::Float64, v.bundle);
+    v.field = coupler->def_field(p.id, v.name, v.direction, Datatype::Float64, v.bundle);
   }
   coupler->enddef();
   ended = true;
@@ -502,7 +494,6 @@ int Session::put(int var_id, int date, const double* field, int nfields, bool wr
   FERRY_CHECK(!write_restart, Errc::Unsupported, "oasis_put: variable \"", v.name,
               "\": write_restart = .true. (an intermediate restart file) is not supported yet; "
               "restart files are written at oasis_terminate");
-  if (points(v) == 0) return kOk;  // this rank holds none of the field
   const double* data = field;
   if (v.bundle > 1) {
     scratch.resize(static_cast<std::size_t>(points(v) * v.bundle));
@@ -516,7 +507,6 @@ int Session::get(int var_id, int date, double* field) {
   const Variable& v = variable(var_id, "oasis_get");
   FERRY_CHECK(v.direction == FieldDirection::In, Errc::Arg, "oasis_get: variable \"", v.name,
               "\" was defined OASIS_Out; put it with oasis_put");
-  if (points(v) == 0) return kOk;
   double* into = field;
   if (v.bundle > 1) {
     scratch.resize(static_cast<std::size_t>(points(v) * v.bundle));
@@ -531,7 +521,6 @@ int Session::get(int var_id, int date, double* field) {
 
 int Session::put_inquire(int var_id, int date) {
   const Variable& v = variable(var_id, "oasis_put_inquire");
-  if (points(v) == 0) return kOk;
   return put_kinfo(coupler->put_inquire(v.field, static_cast<double>(date)));
 }
 

@@ -157,6 +157,9 @@ struct Config {
   bool imbalance_timer = false;         ///< time a barrier before each exchange (output.imbalance)
   double watchdog_seconds = 600;        ///< a get that waits longer fails; 0 = never
   FileFormat file_format = FileFormat::Ferry;  ///< restart and output files
+  /// OASIS format: a lagged entry whose restart file is missing starts from zeros
+  /// (a namcouple's $NNOREST T) instead of failing.
+  bool zero_missing_restarts = false;
   int debug_level = 0;                  ///< a namcouple's $NLOGPRT (oasis_get_debug)
   /// What the run cannot carry out (a namcouple's keywords ferry does not implement):
   /// enddef refuses the whole configuration with every one (empty for YAML).

@@ -31,6 +31,7 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
       clock_(config.start, config.length, spec_.config->period, spec_.config->lag),
       output_directory_(config.output_directory),
       file_format_(config.file_format),
+      zero_missing_restarts_(config.zero_missing_restarts),
       outputs_started_(2, 0),
       watchdog_seconds_(config.watchdog_seconds),
       imbalance_timer_(config.imbalance_timer),
@@ -153,7 +154,7 @@ int Link::put(std::size_t index, double time, const void* data) {
   int status = output_only() ? kStatusNothing : kStatusSent;
   if (clock_.received_in_run(target)) {
     if (spec_.config->check_in)
-      check_values(route_->source, "CHECKIN", next_put_, send_values(), spec_.source_names,
+      check_values(route_->source_holders, "CHECKIN", next_put_, send_values(), spec_.source_names,
                    *spec_.source_layout);
     if (!output_only()) {
       time_imbalance(route_->source, source_component());
@@ -273,10 +274,10 @@ int Link::get(std::size_t index, double time, void* data) {
     for (std::size_t f = 0; f < spec_.specs.size(); ++f)
       values.push_back(received_.empty() ? data : received_[f].data());
     if (spec_.config->check_out)
-      check_values(route_->target, "CHECKOUT", time, values, spec_.target_names,
+      check_values(route_->target_holders, "CHECKOUT", time, values, spec_.target_names,
                    *spec_.target_layout);
     if (spec_.config->output)
-      status |= output(route_->target, "target", time, values, spec_.target_names,
+      status |= output(route_->target_holders, "target", time, values, spec_.target_names,
                        spec_.target_grid, spec_.target_size, *spec_.target_layout);
   }
   if (!received_.empty()) {
@@ -355,7 +356,7 @@ std::vector<const void*> Link::send_values() {
 
 int Link::output_source(double put_time) {
   // Ferry's files stamp the source's values with their target time, OASIS's with the put's.
-  return output(route_->source, "source", oasis_files() ? put_time : clock_.target_of(put_time),
+  return output(route_->source_holders, "source", oasis_files() ? put_time : clock_.target_of(put_time),
                 send_values(), spec_.source_names, spec_.source_grid, spec_.source_size,
                 *spec_.source_layout);
 }
@@ -363,7 +364,8 @@ int Link::output_source(double put_time) {
 void Link::check_values(const Comm& comm, const char* what, double time,
                         const std::vector<const void*>& data, const std::vector<std::string>& names,
                         const Layout& layout) {
-  // Collective over the side: the global minimum, maximum and sum of each field.
+  // Collective over the side's holders: the global minimum, maximum and sum of each field.
+  if (!comm.valid()) return;
   for (std::size_t f = 0; f < names.size(); ++f) {
     const std::size_t n = value_count(&layout, f);
     double low = std::numeric_limits<double>::infinity(), high = -low, sum = 0;
@@ -388,6 +390,7 @@ int Link::output(const Comm& comm, const char* side, double time,
                  const std::vector<const void*>& data, const std::vector<std::string>& names,
                  const std::string& grid, std::int64_t grid_size, const Layout& layout) {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
+  if (!comm.valid()) return kStatusOutput;  // this rank holds none of the values
   if (oasis_files()) {
     // One file per field: <field>_<component>_<entry number, 2 digits>.nc.
     const bool source = side[0] == 's';
@@ -475,30 +478,36 @@ void Link::read_oasis_restart() {
   const std::string path = restart_path();
   const Comm& source_comm = route_->source;
   const bool exists = OasisFieldFile::exists(source_comm, path);
-  // As OASIS: a lagged entry starts from the restart file, which must be there.
-  FERRY_CHECK(exists || c.lag <= 0, Errc::Io, c.where.file, ":", c.where.line, ": entry ",
-              c.number, " (", spec_.source_names.front(), " -> ",
+  // As OASIS: a lagged entry starts from the restart file, which must be there (or,
+  // with $NNOREST, from zeros).
+  FERRY_CHECK(exists || c.lag <= 0 || zero_missing_restarts_, Errc::Io, c.where.file, ":",
+              c.where.line, ": entry ", c.number, " (", spec_.source_names.front(), " -> ",
               output_only() ? "output" : spec_.target_names.front(), ", LAG=", c.lag,
               ") starts from its restart file \"", path,
               "\", which does not exist. Write it before the run (the source's values at time ",
-              clock_.start() - c.lag, ")");
-  if (!exists) return;
+              clock_.start() - c.lag, "), or start from zeros with $NNOREST T");
   if (c.lag > 0) {
     for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
-      const bool found = OasisFieldFile::read(
-          source_comm, path,
-          {spec_.source_names[f], c.source.nx, c.source.ny, spec_.specs[f].components, spec_.specs[f].type},
-          *spec_.source_layout, staging(f));
-      FERRY_CHECK(found, Errc::Io, c.where.file, ":", c.where.line, ": restart file \"", path,
-                  "\" has no variable \"", spec_.source_names[f], "\", which entry ", c.number,
-                  " (LAG=", c.lag, ") starts from. Write it before the run");
-      hand_over(f, staging(f), engine_holds_);
+      char* values = staging(f);  // allocates staging_
+      if (!exists) {
+        std::fill_n(values, staging_[f].size(), char{0});
+      } else {
+        const bool found = OasisFieldFile::read(
+            source_comm, path,
+            {spec_.source_names[f], c.source.nx, c.source.ny, spec_.specs[f].components, spec_.specs[f].type},
+            *spec_.source_layout, values);
+        FERRY_CHECK(found, Errc::Io, c.where.file, ":", c.where.line, ": restart file \"", path,
+                    "\" has no variable \"", spec_.source_names[f], "\", which entry ", c.number,
+                    " (LAG=", c.lag, ") starts from. Write it before the run");
+      }
+      hand_over(f, values, engine_holds_);
     }
     if (c.output) output_source(next_put_);
     send(clock_.start());
     if (engine_holds_) staging_ = {};
     next_put_ = clock_.next(next_put_);
   }
+  if (!exists) return;
   char prefix[32];
   std::snprintf(prefix, sizeof prefix, "loc%06d_", c.number);
   int count = 0;

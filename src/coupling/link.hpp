@@ -111,6 +111,7 @@ class Link {
   CouplingClock clock_;
   std::string output_directory_;
   config::FileFormat file_format_ = config::FileFormat::Ferry;
+  bool zero_missing_restarts_ = false;
   std::vector<char> outputs_started_;  // OASIS format: per side (source, target), a file written
   double watchdog_seconds_ = 0;
   bool imbalance_timer_ = false;  // output.imbalance: a timed barrier before each exchange

@@ -21,6 +21,7 @@
 #                                         values sent and received) equal REFERENCE's
 #       stat:FILE:REFERENCE:LABEL:TOL     the number after LABEL in the program log FILE
 #                                         is within TOL (relative) of REFERENCE's
+#       output:REGEX                      the run's output matches REGEX
 #       fails:REGEX                       the run fails, and its output matches REGEX
 #       lines:N:REGEX                     the run fails, and N lines of its output (one
 #                                         per rank) match REGEX
@@ -112,6 +113,10 @@ case "$mode" in
             echo "$a: \"$c\" $mine, OASIS's $theirs: not within $d"
             failed=1
           fi ;;
+        output)
+          regex=${check#output:}
+          if grep -Eq "$regex" run.log; then echo "the output says: $(grep -E "$regex" run.log | head -n 1)"
+          else echo "the output does not match \"$regex\""; failed=1; fi ;;
         lines)
           regex=${check#lines:*:}
           found=$(grep -cE "$regex" run.log || true)

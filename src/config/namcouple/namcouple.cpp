@@ -192,9 +192,7 @@ class Importer {
       const std::string v = value(0);
       const bool yes = !v.empty() && (v[0] == 'T' || v[0] == 't' || v.rfind(".T", 0) == 0 ||
                                       v.rfind(".t", 0) == 0);
-      if (yes)
-        report(block.keyword, "$NNOREST " + v + " (ferry has no zero start for a missing "
-                              "restart file; write the restart files, or remove the keyword)");
+      config_.zero_missing_restarts = yes;
     } else if (!std::count(kKeywords.begin(), kKeywords.end(), keyword)) {
       report(block.keyword, "unknown keyword " + keyword + detail::did_you_mean(keyword, kKeywords) +
                                 "; OASIS3-MCT 4.0 reads " + join(kKeywords, ", "));
@@ -458,6 +456,9 @@ class Importer {
     }
     ExchangeConfig x;
     x.number = static_cast<int>(entries_) + 1;
+    // OASIS lets a rank that holds no point of a field skip its puts and gets; p2p
+    // needs nothing from such a rank (adaptive decides collectively).
+    if (run_) x.engine = "p2p";
     x.where.file = name_;
     x.where.line = header.number;
     x.where.column = 1;
