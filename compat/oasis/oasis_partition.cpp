@@ -58,8 +58,8 @@ std::vector<std::int64_t> partition_ids(const std::vector<int>& ig_paral) {
            ig_paral, "needs [3, segments, then an offset and a length per segment]");
       for (int s = 0; s < ig_paral[1]; ++s) {
         const int offset = ig_paral[2 + 2 * s], length = ig_paral[3 + 2 * s];
-        need(offset >= 0 && length >= 0, ig_paral,
-             detail::cat("segment ", s + 1, " has offset ", offset, " and length ", length));
+        if (offset < 0 || length < 0)
+          need(false, ig_paral, detail::cat("segment ", s + 1, " has offset ", offset, " and length ", length));
         add_run(ids, offset, length);
       }
       break;
@@ -67,9 +67,12 @@ std::vector<std::int64_t> partition_ids(const std::vector<int>& ig_paral) {
     case 4: {
       need(size >= 2 && ig_paral[1] >= 0 && size >= 2 + static_cast<std::size_t>(ig_paral[1]),
            ig_paral, "needs [4, count, then count global indices from 1]");
+      ids.reserve(static_cast<std::size_t>(ig_paral[1]));
       for (int p = 0; p < ig_paral[1]; ++p) {
-        need(ig_paral[2 + p] >= 1, ig_paral,
-             detail::cat("point ", p + 1, " has index ", ig_paral[2 + p], "; indices start at 1"));
+        // The message is built only for a wrong index: this loop runs once per point.
+        if (ig_paral[2 + p] < 1)
+          need(false, ig_paral,
+               detail::cat("point ", p + 1, " has index ", ig_paral[2 + p], "; indices start at 1"));
         ids.push_back(ig_paral[2 + p] - 1);
       }
       break;
