@@ -34,7 +34,7 @@ if(TARGET ferry_oasis)
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   get_target_property(ferry_oasis_module_dir ferry_oasis Fortran_MODULE_DIRECTORY)
   install(DIRECTORY ${ferry_oasis_module_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ferry/oasis)
-  install(FILES ${PROJECT_SOURCE_DIR}/compat/oasis/oasis_c.h
+  install(FILES ${PROJECT_SOURCE_DIR}/compat/oasis/include/oasis_c.h
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ferry/oasis)
   install(EXPORT ferryOasisTargets NAMESPACE ferry:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
   export(EXPORT ferryOasisTargets NAMESPACE ferry:: FILE ${PROJECT_BINARY_DIR}/ferryOasisTargets.cmake)

@@ -1,6 +1,6 @@
 ! mod_oasis: OASIS3-MCT 4.0's Fortran API (User Guide, chapter 2) over ferry's
 ! coupler. Programs written for OASIS3-MCT compile against it unchanged; every routine
-! calls the C functions of oasis_c.h, which hold the run's state.
+! calls the C functions of ferry_oasis.h, which hold the run's state.
 module mod_oasis
   use, intrinsic :: iso_c_binding
   use mod_oasis_kinds
@@ -359,7 +359,7 @@ contains
     status = c_start_grids_writing(flag)
   end subroutine oasis_start_grids_writing
 
-  ! Hands one kind of grid data to the C side (kind: see oasis_c.h).
+  ! Hands one kind of grid data to the C side (kind: see ferry_oasis.h).
   subroutine write_data(cgrid, nx, ny, kind, nc, a, b, mask, part_id)
     character(len=*), intent(in) :: cgrid
     integer(ip_i4_p), intent(in) :: nx, ny, kind, nc

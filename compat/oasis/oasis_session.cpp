@@ -1,4 +1,4 @@
-// OASIS3-MCT's API (oasis_c.h, called by mod_oasis) over ferry's Coupler. OASIS keeps
+// OASIS3-MCT's API (ferry_oasis.h, called by mod_oasis and oasis_c.h) over ferry's Coupler. OASIS keeps
 // one coupled component per process in module variables; so does this file, in one
 // Session object per process.
 #include <mpi.h>
@@ -16,7 +16,7 @@
 
 #include "config/namcouple/namcouple.hpp"
 #include "ferry/coupler.hpp"
-#include "oasis_c.h"
+#include "ferry_oasis.h"
 #include "oasis_grid_files.hpp"
 #include "oasis_partition.hpp"
 #include "util/agree.hpp"
@@ -70,7 +70,7 @@ class Session {
   std::vector<Partition> partitions;
   std::vector<Variable> variables;
   GridWriter grids;
-  // Grid data given by parts (il_part_id): per grid name and kind of data (oasis_c.h),
+  // Grid data given by parts (il_part_id): per grid name and kind of data (ferry_oasis.h),
   // this rank's values in its partition's order.
   struct Piece {
     int partition = 0;

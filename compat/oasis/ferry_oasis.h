@@ -1,11 +1,11 @@
-/* The C functions mod_oasis (the Fortran module) calls: OASIS3-MCT's API over
+/* The C functions mod_oasis (the Fortran module) and oasis_c.h call: OASIS3-MCT's API over
    ferry's Coupler. One coupled component per process, as in OASIS3-MCT 4.0. Every
    function returns 0 (OASIS_Ok) or, on an error, OASIS_Error (-10) after writing
    the message to stderr, prefixed with the OASIS routine's name; the message stays
    available from ferry_oasis_last_error(). Communicators are Fortran handles
    (MPI_Fint); names are NUL-terminated strings without trailing blanks. */
-#ifndef FERRY_OASIS_C_H
-#define FERRY_OASIS_C_H
+#ifndef FERRY_OASIS_H
+#define FERRY_OASIS_H
 
 #include <mpi.h>
 
