@@ -43,7 +43,12 @@ if(TARGET ferry_oasis)
   set(FERRY_OASIS_PRIVATE_LIBS "")
   if(ferry_type STREQUAL "STATIC_LIBRARY")
     set(FERRY_OASIS_PRIVATE_LIBS "-lyaml-cpp -lnetcdf -lstdc++")
+    if(FERRY_HAVE_METIS)
+      string(PREPEND FERRY_OASIS_PRIVATE_LIBS "-lmetis ")
+    endif()
   endif()
+  # Relocatable: the prefix is found from where the .pc file lies.
+  file(RELATIVE_PATH FERRY_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
   configure_file(${PROJECT_SOURCE_DIR}/compat/oasis/ferry-oasis.pc.in
     ${PROJECT_BINARY_DIR}/ferry-oasis.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/ferry-oasis.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
