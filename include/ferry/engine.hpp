@@ -86,6 +86,14 @@ class Engine {
   virtual Traffic traffic() const = 0;
   /// What the engine decided so far. Not collective.
   virtual EngineReport report() const { return {}; }
+  /// Collective over the plan's communicator: frees what only every rank together can
+  /// free (RMA windows: MPI_Win_free waits for all). Called at most once, by
+  /// Exchange::close(), after end(); nothing but traffic(), report() and destruction
+  /// may follow. The destructor frees only what needs no other rank (requests, memory,
+  /// communicators), so an engine dropped while a partner is gone never waits for it;
+  /// what it cannot free stays until MPI_Finalize. See docs/dev/engines.md. Default:
+  /// nothing to free.
+  virtual void close() {}
 };
 
 using EngineFactory = std::function<std::unique_ptr<Engine>()>;

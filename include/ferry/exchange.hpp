@@ -21,8 +21,11 @@ namespace ferry {
 /// is duplicated, so the caller may free its own at once.
 ///
 /// Lifecycle: construct (builds the plan and sets up the engine), then any number
-/// of execute() or begin()/end() pairs. After an error inside an exchange the
-/// object is failed and only destruction is allowed.
+/// of execute() or begin()/end() pairs, then close() (collective) and destruction.
+/// After an error inside an exchange the object is failed and only close() and
+/// destruction are allowed. The destructor never waits for another rank: what only
+/// every rank together can free (the rma engine's windows) is freed by close(), or
+/// else stays until MPI_Finalize (see docs/user/failures.md).
 class Exchange {
  public:
   /// Collective. `engine`: a registered name, "auto", or "" / "default" for $FERRY_ENGINE
@@ -38,6 +41,13 @@ class Exchange {
   ~Exchange();
   Exchange(Exchange&&) noexcept;
   Exchange& operator=(Exchange&&) noexcept;
+
+  /// Collective, idempotent: frees what only every rank together can free (Engine::close)
+  /// and ends the exchange's life; afterwards only the queries below and destruction
+  /// are allowed. Errc::State while an exchange is in flight (call end() first). On an
+  /// exchange that failed, frees nothing collectively (its partners may be gone) and
+  /// returns at once.
+  void close();
 
   /// Collective: begin() then end().
   void execute(const void* const* src, void* const* dst, const std::uint8_t* mask = nullptr);
@@ -76,7 +86,9 @@ class Exchange {
   MPI_Comm comm() const noexcept;
 
  private:
-  void make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields, const std::string& engine);
+  // `source`, `destination`: this rank's part, for messages.
+  void make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields, const std::string& engine,
+                       bool source, bool destination);
   void set_up_engine(const EngineOptions& options, double start);
 
   struct State;

@@ -62,17 +62,26 @@ RmaEngine::RmaEngine()
 RmaEngine::~RmaEngine() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (finalized) return;
+  if (!finalized) free_notifications();
+}
+
+void RmaEngine::free_notifications() noexcept {
   // Free notes still in flight after the last end() are matched by each other's
   // posted receives and carry no data, so they may complete after the free.
   for (auto* requests : {&ready_send_, &free_recv_, &ready_recv_, &free_send_})
     for (auto& r : *requests)
       if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+}
+
+void RmaEngine::close() {
+  FERRY_CHECK(!in_flight_, Errc::State, "rma: close during an exchange. Call end() first");
+  free_notifications();
   for (MPI_Win* win : {&remote_win_, &shared_win_})
     if (*win != MPI_WIN_NULL) {
-      MPI_Win_unlock_all(*win);
-      MPI_Win_free(win);
+      FERRY_CALL_MPI(MPI_Win_unlock_all(*win));
+      FERRY_CALL_MPI(MPI_Win_free(win));
     }
+  recv_base_ = nullptr;
 }
 
 void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
