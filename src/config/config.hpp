@@ -123,7 +123,8 @@ struct Config {
   std::string output_directory = ".";   ///< restart, output and timer files
   bool timers = true;                   ///< write timer JSON at finalize
   bool imbalance_timer = false;         ///< time a barrier before each exchange (output.imbalance)
-  double watchdog_seconds = 600;        ///< a get that waits longer fails; 0 = never
+  double watchdog_seconds = 120;        ///< a put or get that waits longer fails; 0 = never
+  double collective_seconds = 600;      ///< enddef, finalize: waiting for every rank; 0 = never
   std::string path;                     ///< the file the configuration came from
 };
 

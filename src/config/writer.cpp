@@ -145,8 +145,14 @@ std::string format_config(const Config& config) {
     if (config.imbalance_timer != defaults.imbalance_timer)
       out << "  imbalance: " << (config.imbalance_timer ? "true" : "false") << "\n";
   }
-  if (config.watchdog_seconds != defaults.watchdog_seconds)
-    out << "watchdog:\n  timeout: " << detail::format_number(config.watchdog_seconds) << "\n";
+  if (config.watchdog_seconds != defaults.watchdog_seconds ||
+      config.collective_seconds != defaults.collective_seconds) {
+    out << "watchdog:\n";
+    if (config.watchdog_seconds != defaults.watchdog_seconds)
+      out << "  timeout: " << detail::format_number(config.watchdog_seconds) << "\n";
+    if (config.collective_seconds != defaults.collective_seconds)
+      out << "  collective_timeout: " << detail::format_number(config.collective_seconds) << "\n";
+  }
   return out.str();
 }
 

@@ -169,6 +169,7 @@ Config build_config(const CheckedMapping& top, const detail::SchemaCheck& schema
   config.timers = output.boolean("timers");
   config.imbalance_timer = output.boolean("imbalance");
   config.watchdog_seconds = top.mapping("watchdog").number("timeout");
+  config.collective_seconds = top.mapping("watchdog").number("collective_timeout");
   return config;
 }
 

@@ -59,6 +59,7 @@ void expect_same(const Config& a, const Config& b) {
   EXPECT_EQ(a.timers, b.timers);
   EXPECT_EQ(a.imbalance_timer, b.imbalance_timer);
   EXPECT_EQ(a.watchdog_seconds, b.watchdog_seconds);
+  EXPECT_EQ(a.collective_seconds, b.collective_seconds);
   ASSERT_EQ(a.exchanges.size(), b.exchanges.size());
   for (std::size_t i = 0; i < a.exchanges.size(); ++i) {
     const ExchangeConfig& x = a.exchanges[i];
@@ -116,6 +117,7 @@ TEST(Config, ReadsTheFullExample) {
   EXPECT_TRUE(c.exchanges[0].output);
   EXPECT_EQ(c.output_directory, "coupling_output");
   EXPECT_EQ(c.watchdog_seconds, 300);
+  EXPECT_EQ(c.collective_seconds, 900);
   EXPECT_EQ(c.path, kSource + "/examples/config/ocean_atmosphere.yaml");
 }
 
@@ -129,6 +131,7 @@ TEST(Config, AbsentKeysTakeTheDefaultsOfTheDataModel) {
   EXPECT_EQ(c.timers, defaults.timers);
   EXPECT_FALSE(c.imbalance_timer);
   EXPECT_EQ(c.watchdog_seconds, defaults.watchdog_seconds);
+  EXPECT_EQ(c.collective_seconds, defaults.collective_seconds);
   ASSERT_EQ(c.exchanges.size(), 1u);
   const ExchangeConfig& x = c.exchanges[0];
   EXPECT_EQ(x.name, "sst->sst");
