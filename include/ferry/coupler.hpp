@@ -154,6 +154,12 @@ class Coupler {
   /// every rank, naming the file; the previous file is left as it was.
   void finalize();
 
+  /// Ends the coupler's life, idempotent: collective finalize() while it runs (between
+  /// enddef and finalize); before enddef, not collective: tells the other ranks that
+  /// this one leaves, as abandon() does; after finalize or a failure, nothing. For
+  /// scoped lifetimes (Python's `with`).
+  void close();
+
   /// Not collective, never waits: this rank gives up on the run (its own code failed).
   /// Tells every other rank at once, so that their current or next coupler call raises
   /// Errc::State naming this rank, its component(s), its last coupler call and `reason`;

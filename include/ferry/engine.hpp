@@ -71,6 +71,12 @@ class Engine {
   /// Makes MPI progress and never blocks, so callers can wait with a timeout. Not
   /// collective.
   virtual bool test() = 0;
+  /// True when begin() would not wait for another rank. An engine whose begin() waits
+  /// (for its destinations to have read the previous exchange, for a reduction of the
+  /// ranks' timings) makes that progress here without blocking and says false until
+  /// then, so callers can wait with a timeout (the coupler's watchdog). Only between
+  /// end() and begin(). Not collective. Default: true.
+  virtual bool can_begin() { return true; }
   /// For callers whose fields become ready one at a time (the coupler's puts), with
   /// Capabilities::holds_fields: copies field f's values from `src` into the engine's
   /// send buffer now, so the caller may reuse `src` at once. The next begin() sends

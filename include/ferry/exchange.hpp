@@ -57,6 +57,8 @@ class Exchange {
   void end();
   /// Not collective: true when end() would not wait (makes MPI progress, never blocks).
   bool test();
+  /// Not collective: true when begin() would not wait for another rank (Engine::can_begin).
+  bool can_begin();
 
   /// Not collective. With an engine whose capabilities() hold fields: copies field f's
   /// source values into the engine now (the caller may reuse `src` at once); the next

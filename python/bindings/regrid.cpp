@@ -16,6 +16,7 @@
 
 #include "bindings/arguments.hpp"
 #include "bindings/bindings.hpp"
+#include "bindings/lifetime.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
@@ -203,6 +204,11 @@ class RemapBinding {
     remap_->end();
   }
 
+  void close() {
+    nb::gil_scoped_release unlocked;
+    remap_->close();
+  }
+
   nb::ndarray<nb::numpy, const std::int64_t, nb::ndim<1>> rows() const {
     return view(remap_->rows());
   }
@@ -323,7 +329,7 @@ void bind_regrid(nb::module_& m) {
         "normalised by the covered area (\"fracarea\", CDO's default) or the destination\n"
         "cell's area (\"destarea\").");
 
-  nb::class_<RemapBinding>(
+  auto remap = nb::class_<RemapBinding>(
       m, "Remap",
       "Applies Weights to fields again and again: dst = W src, row by row, in parallel.\n\n"
       "Collective over `comm`, the communicator the weights were built on: every rank\n"
@@ -333,7 +339,8 @@ void bind_regrid(nb::module_& m) {
       "\"src\", `mode` \"bfb\" (the same bits for any ranks and layouts) or \"sum\";\n"
       "`fill_value` for points without links and those `dst_mask` flags (one value per\n"
       "destination point, non-zero = keep the fill value); `engine` and `options` as for\n"
-      "Exchange. Raises ferry.Error, the same on every rank.")
+      "Exchange. Raises ferry.Error, the same on every rank. close() (or the end of a\n"
+      "`with` block) frees it collectively, as for Exchange.")
       .def(nb::init<nb::handle, const Weights&, const Layout&, const Layout&, nb::handle,
                     nb::handle, nb::handle, double, nb::handle, const std::string&,
                     const nb::dict&>(),
@@ -360,7 +367,11 @@ void bind_regrid(nb::module_& m) {
                    "destination layout points, in its order.")
       .def("traffic", &RemapBinding::traffic,
            "What one apply() of every field sends from this rank: a dict of messages,\n"
-           "bytes and rounds.");
+           "bytes and rounds.")
+      .def("close", &RemapBinding::close,
+           "Collective, idempotent: frees what only every rank together can free; afterwards\n"
+           "only the properties work. Does nothing collective after a failure.");
+  add_context_manager(remap, [](RemapBinding& r) { r.close(); });
 }
 
 }  // namespace ferry::python

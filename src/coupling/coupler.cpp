@@ -118,6 +118,7 @@ struct Coupler::State {
   std::optional<std::string> failure;      // this rank's first failure: the coupler is failed
   bool shared = false;        // the error being raised is raised on every rank of the run
   const char* last_call = "Coupler::Coupler";
+  std::string last_rejection;  // what the last call raised, if it was rejected
   config::Config config;
   std::vector<std::string> my_components;   // what this rank runs
   std::vector<std::string> all_components;  // what the run has, sorted
@@ -190,6 +191,7 @@ struct Coupler::State {
     FERRY_CHECK(!failure, Errc::State, name, ": the coupler failed earlier on this rank (",
                 failure.value_or(""), "); only destroying it is allowed");
     last_call = name;
+    last_rejection.clear();
     shared = false;
     try {
       partner_watchdog().check_notice();
@@ -197,7 +199,12 @@ struct Coupler::State {
       fail(name, e.what(), false);
       throw;
     }
-    check();
+    try {
+      check();
+    } catch (const Error& e) {
+      last_rejection = e.what();
+      throw;
+    }
     try {
       return act();
     } catch (const Error& e) {
@@ -429,10 +436,21 @@ Coupler::~Coupler() {
   abandoned.push_back(std::move(state_));
 }
 
+void Coupler::close() {
+  State& s = *state_;
+  if (s.failure || s.phase == Phase::Finalized) return;
+  if (s.phase == Phase::Running)
+    finalize();
+  else
+    abandon("the Coupler was closed before enddef");
+}
+
 void Coupler::abandon(const std::string& reason) {
   State& s = *state_;
   if (s.phase == Phase::Finalized || s.failure) return;
-  s.fail(detail::cat("its own code (last coupler call: ", s.last_call, ")"), reason, true);
+  const std::string raised =
+      s.last_rejection.empty() ? "" : ", which raised: " + s.last_rejection;
+  s.fail(detail::cat("its own code (last coupler call: ", s.last_call, raised, ")"), reason, true);
 }
 
 MPI_Comm Coupler::local_comm(const std::string& component) const {

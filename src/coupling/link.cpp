@@ -226,10 +226,22 @@ void Link::send(double target) {
     regrid_->apply(send_from_.data(), regrid_->block().data());
     from = regrid_->block().data();
   }
+  wait_to_begin("put", target - clock_.lag());
   ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
   exchange_->begin(from, receive_into_.data());
   in_flight_ = true;
   in_flight_target_ = target;
+}
+
+void Link::wait_to_begin(const char* call, double time) {
+  const double waited = watchdog_.wait([&] { return exchange_->can_begin(); }, [&] {
+    return detail::cat(call, " for exchange \"", name(), "\" at time ", time, " s has waited ",
+                       watchdog_.timeout(), " s for the ranks of components \"",
+                       source_component(), "\" and \"", target_component(),
+                       "\" to finish the exchange's previous transfer. Check the sequence of "
+                       "put and get calls of both components, or raise watchdog.timeout");
+  });
+  timers_.add(name(), TimerCategory::Wait, waited);
 }
 
 void Link::check_get(std::size_t index, double time) const {
@@ -284,6 +296,7 @@ void Link::receive(double time, std::size_t index, void* data) {
                 "coupling time with sequence)");
     point_arrivals(index, data);
     const std::vector<const void*> no_source(spec_.specs.size(), nullptr);
+    wait_to_begin("get", time);
     ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
     exchange_->begin(no_source.data(), receive_into_.data());
     in_flight_ = true;

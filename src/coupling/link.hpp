@@ -117,6 +117,8 @@ class Link {
   char* staging(std::size_t index);
   void complete_send(double put_time);
   void send(double target);
+  // Waits, under the watchdog, until the engine's begin() would not wait for other ranks.
+  void wait_to_begin(const char* call, double time);
   void receive(double time, std::size_t index, void* data);
   void point_arrivals(std::size_t index, void* data);
   void finish_arrival();

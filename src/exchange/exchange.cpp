@@ -142,6 +142,11 @@ bool Exchange::test() {
   return failing_on_throw(s, [&] { return s.engine->test(); });
 }
 
+bool Exchange::can_begin() {
+  State& s = usable(state_, "can_begin", false);
+  return failing_on_throw(s, [&] { return s.engine->can_begin(); });
+}
+
 void Exchange::stage(std::size_t field, const void* src) {
   usable(state_, "stage", false).engine->stage(field, src);
 }

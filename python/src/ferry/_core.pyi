@@ -3,7 +3,8 @@
 import enum
 import os
 from collections.abc import Sequence
-from typing import Any, TypeAlias
+from types import TracebackType
+from typing import Any, Self, TypeAlias
 
 import numpy
 import numpy.typing
@@ -74,7 +75,20 @@ class Layout:
     def ids(self) -> numpy.ndarray:
         """A read-only int64 view of the layout's own ids (no copy)."""
 
-class Exchange:
+class _Resource:
+    """Holds MPI resources: `with obj:` calls close() (TimeSeriesBuffer: free()) when the
+    block ends normally, and on an exception nothing collective (the Coupler abandons);
+    garbage collection never waits for another rank."""
+
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
+
+class Exchange(_Resource):
     """Moves fields from a source layout to a destination layout, again and again."""
 
     def __init__(
@@ -97,6 +111,8 @@ class Exchange:
     @property
     def setup_seconds(self) -> float: ...
     def traffic(self) -> dict[str, int]: ...
+    def close(self) -> None:
+        """Collective, idempotent: frees what only every rank together can free."""
 
 class FieldDirection(enum.Enum):
     OUT = 0
@@ -124,7 +140,7 @@ class FieldId:
     @property
     def value(self) -> int: ...
 
-class Coupler:
+class Coupler(_Resource):
     """A coupled run seen from one rank."""
 
     def __init__(
@@ -169,6 +185,10 @@ class Coupler:
     def read_steps(self, buffer: str) -> numpy.ndarray: ...
     def buffer_values(self, buffer: str) -> int: ...
     def finalize(self) -> None: ...
+    def close(self) -> None:
+        """finalize() while running; before enddef, tells the other ranks (abandon)."""
+    def abandon(self, reason: str) -> None:
+        """Not collective: tells every other rank that this one gives up on the run."""
 
 # A box of a global array: one (start, stop) pair or slice per dimension.
 Box: TypeAlias = Sequence[tuple[int, int] | slice]
@@ -179,7 +199,7 @@ class BufferMode(enum.Enum):
     LOSSLESS = 0
     LOSSY = 1
 
-class TimeSeriesReader:
+class TimeSeriesReader(_Resource):
     """One worker group's reader of a TimeSeriesBuffer."""
 
     def read(self, out: numpy.ndarray | None, max_steps: int | None = None) -> tuple[int, int, int]:
@@ -188,6 +208,8 @@ class TimeSeriesReader:
     @property
     def steps(self) -> numpy.ndarray: ...
     def done(self) -> None: ...
+    def close(self) -> None:
+        """Collective over the group, idempotent: done() unless it was called."""
     @property
     def box_shape(self) -> tuple[int, ...]: ...
     @property
@@ -197,7 +219,7 @@ class TimeSeriesReader:
     @property
     def statistics(self) -> dict[str, int | float]: ...
 
-class TimeSeriesBuffer:
+class TimeSeriesBuffer(_Resource):
     """A ring of time steps that requester ranks load and worker groups read."""
 
     @staticmethod
@@ -215,6 +237,8 @@ class TimeSeriesBuffer:
     def connect(comm: Comm, group: int) -> TimeSeriesBuffer: ...
     def load(self, data: numpy.ndarray | None, step: int) -> None: ...
     def close(self) -> None: ...
+    def free(self) -> None:
+        """Collective over the parent, idempotent: frees the window (closes first)."""
     def attach(self, comm: Comm, box: Box) -> TimeSeriesReader: ...
     @property
     def is_requester(self) -> bool: ...
@@ -247,7 +271,7 @@ class CellGraph:
     @property
     def neighbours(self) -> numpy.ndarray: ...
 
-class Halo:
+class Halo(_Resource):
     """Ghost cells of an unstructured mesh, filled from their owners."""
 
     def __init__(
@@ -262,6 +286,8 @@ class Halo:
     def execute(self, arrays: Arrays, mask: Sequence[bool] | None = None) -> None: ...
     def begin(self, arrays: Arrays, mask: Sequence[bool] | None = None) -> None: ...
     def end(self) -> None: ...
+    def close(self) -> None:
+        """Collective, idempotent: frees what only every rank together can free."""
     def empty(self, field: int = 0) -> numpy.ndarray: ...
     @property
     def depth(self) -> int: ...
@@ -394,7 +420,7 @@ def conservative_weights(
     comm: Comm, src: GridCells, dst: GridCells, normalisation: str = "fracarea"
 ) -> Weights: ...
 
-class Remap:
+class Remap(_Resource):
     """Applies Weights to fields again and again: dst = W src, in parallel."""
 
     def __init__(
@@ -423,6 +449,8 @@ class Remap:
     @property
     def dst_points(self) -> GridPointData: ...
     def traffic(self) -> dict[str, int]: ...
+    def close(self) -> None:
+        """Collective, idempotent: frees what only every rank together can free."""
 
 class SumMethod(enum.Enum):
     """How a global sum is formed (or "reprosum", "gather", "lsum8", "lsum16", "ddpdd")."""

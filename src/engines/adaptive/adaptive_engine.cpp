@@ -390,6 +390,17 @@ void AdaptiveEngine::start(const void* const* src, void* const* dst, const std::
   exchange_seconds_ = MPI_Wtime() - start;
 }
 
+bool AdaptiveEngine::can_begin() {
+  FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: can_begin before setup");
+  if (reduction_ != MPI_REQUEST_NULL) {
+    int done = 0;
+    FERRY_CALL_MPI(MPI_Test(&reduction_, &done, MPI_STATUS_IGNORE));
+    if (!done) return false;
+    finish_candidate();  // as begin() would have
+  }
+  return active_->can_begin();
+}
+
 bool AdaptiveEngine::test() {
   FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: test before setup");
   if (!profiling_) return active_->test();

@@ -59,6 +59,9 @@ class AdaptiveEngine final : public Engine {
   /// While profiling, the exchange starts after a barrier (see begin()).
   void execute(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   bool test() override;
+  /// False while the reduction of the timings is in flight (it decides the next
+  /// candidate), then the candidate's own answer.
+  bool can_begin() override;
   Traffic traffic() const override;
   EngineReport report() const override;
 

@@ -248,6 +248,16 @@ void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8
   copies().copy_self(fields(), this->src(), this->dst());
 }
 
+bool RmaEngine::can_begin() {
+  const std::size_t sends = send_order_.size();
+  if (!free_in_flight_ || sends == 0) return true;
+  int done = 0;
+  // Completed notes turn inactive, so begin()'s wait for them returns at once.
+  FERRY_CALL_MPI(MPI_Testall(static_cast<int>(sends), free_recv_.data(), &done,
+                             MPI_STATUSES_IGNORE));
+  return done != 0;
+}
+
 bool RmaEngine::test() {
   check_in_flight();
   // Completed persistent notes turn inactive, so end()'s waits return at once.

@@ -58,6 +58,8 @@ class RmaEngine final : public FieldEngine {
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
              const EngineOptions& options) override;
   void close() override;
+  /// False while a destination has not yet read this rank's previous block.
+  bool can_begin() override;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   void end() override;
   bool test() override;
