@@ -5,6 +5,7 @@
 
 #include "bindings/bindings.hpp"
 #include "ferry/error.hpp"
+#include "util/check.hpp"
 
 namespace ferry::python {
 
@@ -29,8 +30,7 @@ void translate(const std::exception_ptr& exception, void* error_type) {
     raise(error_type, e.code(), e.what(), e.rank());
   } catch (const std::bad_alloc&) {
     // As the C API's FERRY_ERR_NO_MEMORY: a ferry.Error, not a bare MemoryError.
-    raise(error_type, Errc::NoMemory,
-          "out of memory inside ferry. Use more ranks, or smaller fields or layouts", -1);
+    raise(error_type, Errc::NoMemory, detail::kOutOfMemory, -1);
   }
 }
 

@@ -28,7 +28,7 @@ int guarded(const char* function, Body&& body) noexcept {
   } catch (const Error& e) {
     return record_c_error(e.code(), function, e.what());
   } catch (const std::bad_alloc&) {
-    return record_c_error(Errc::NoMemory, function, "out of memory");
+    return record_c_error(Errc::NoMemory, function, kOutOfMemory);
   } catch (const std::exception& e) {
     return record_unexpected_c_error(function, e.what());
   } catch (...) {

@@ -211,8 +211,8 @@ struct Coupler::State {
       fail(name, e.what(), !shared);
       throw;
     } catch (const std::bad_alloc&) {
-      const Error e(Errc::NoMemory, detail::cat(name, ": out of memory on rank ", run.rank(),
-                                                " of the run"));
+      const Error e(Errc::NoMemory, detail::cat(name, ": ", detail::kOutOfMemory, " (rank ",
+                                                run.rank(), " of the run)"));
       fail(name, e.what(), !shared);
       throw e;
     }

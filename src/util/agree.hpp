@@ -34,7 +34,7 @@ std::optional<Error> error_of(const Comm& comm, Step&& step) {
   } catch (const Error& e) {
     return e;
   } catch (const std::bad_alloc&) {
-    return Error(Errc::NoMemory, "out of memory while setting up", comm.rank());
+    return Error(Errc::NoMemory, cat(kOutOfMemory, " (rank ", comm.rank(), ")"), comm.rank());
   }
   return std::nullopt;
 }
