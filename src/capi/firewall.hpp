@@ -7,6 +7,7 @@
 #include <new>
 
 #include "ferry/error.hpp"
+#include "util/check.hpp"
 
 namespace ferry::detail {
 

@@ -75,20 +75,7 @@ class Layout:
     def ids(self) -> numpy.ndarray:
         """A read-only int64 view of the layout's own ids (no copy)."""
 
-class _Resource:
-    """Holds MPI resources: `with obj:` calls close() (TimeSeriesBuffer: free()) when the
-    block ends normally, and on an exception nothing collective (the Coupler abandons);
-    garbage collection never waits for another rank."""
-
-    def __enter__(self) -> Self: ...
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> bool: ...
-
-class Exchange(_Resource):
+class Exchange:
     """Moves fields from a source layout to a destination layout, again and again."""
 
     def __init__(
@@ -113,6 +100,13 @@ class Exchange(_Resource):
     def traffic(self) -> dict[str, int]: ...
     def close(self) -> None:
         """Collective, idempotent: frees what only every rank together can free."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
 
 class FieldDirection(enum.Enum):
     OUT = 0
@@ -140,7 +134,7 @@ class FieldId:
     @property
     def value(self) -> int: ...
 
-class Coupler(_Resource):
+class Coupler:
     """A coupled run seen from one rank."""
 
     def __init__(
@@ -189,6 +183,13 @@ class Coupler(_Resource):
         """finalize() while running; before enddef, tells the other ranks (abandon)."""
     def abandon(self, reason: str) -> None:
         """Not collective: tells every other rank that this one gives up on the run."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
 
 # A box of a global array: one (start, stop) pair or slice per dimension.
 Box: TypeAlias = Sequence[tuple[int, int] | slice]
@@ -199,7 +200,7 @@ class BufferMode(enum.Enum):
     LOSSLESS = 0
     LOSSY = 1
 
-class TimeSeriesReader(_Resource):
+class TimeSeriesReader:
     """One worker group's reader of a TimeSeriesBuffer."""
 
     def read(self, out: numpy.ndarray | None, max_steps: int | None = None) -> tuple[int, int, int]:
@@ -210,6 +211,13 @@ class TimeSeriesReader(_Resource):
     def done(self) -> None: ...
     def close(self) -> None:
         """Collective over the group, idempotent: done() unless it was called."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
     @property
     def box_shape(self) -> tuple[int, ...]: ...
     @property
@@ -219,7 +227,7 @@ class TimeSeriesReader(_Resource):
     @property
     def statistics(self) -> dict[str, int | float]: ...
 
-class TimeSeriesBuffer(_Resource):
+class TimeSeriesBuffer:
     """A ring of time steps that requester ranks load and worker groups read."""
 
     @staticmethod
@@ -239,6 +247,13 @@ class TimeSeriesBuffer(_Resource):
     def close(self) -> None: ...
     def free(self) -> None:
         """Collective over the parent, idempotent: frees the window (closes first)."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
     def attach(self, comm: Comm, box: Box) -> TimeSeriesReader: ...
     @property
     def is_requester(self) -> bool: ...
@@ -271,7 +286,7 @@ class CellGraph:
     @property
     def neighbours(self) -> numpy.ndarray: ...
 
-class Halo(_Resource):
+class Halo:
     """Ghost cells of an unstructured mesh, filled from their owners."""
 
     def __init__(
@@ -288,6 +303,13 @@ class Halo(_Resource):
     def end(self) -> None: ...
     def close(self) -> None:
         """Collective, idempotent: frees what only every rank together can free."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
     def empty(self, field: int = 0) -> numpy.ndarray: ...
     @property
     def depth(self) -> int: ...
@@ -420,7 +442,7 @@ def conservative_weights(
     comm: Comm, src: GridCells, dst: GridCells, normalisation: str = "fracarea"
 ) -> Weights: ...
 
-class Remap(_Resource):
+class Remap:
     """Applies Weights to fields again and again: dst = W src, in parallel."""
 
     def __init__(
@@ -451,6 +473,13 @@ class Remap(_Resource):
     def traffic(self) -> dict[str, int]: ...
     def close(self) -> None:
         """Collective, idempotent: frees what only every rank together can free."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
 
 class SumMethod(enum.Enum):
     """How a global sum is formed (or "reprosum", "gather", "lsum8", "lsum16", "ddpdd")."""

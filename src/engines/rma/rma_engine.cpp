@@ -74,7 +74,7 @@ void RmaEngine::free_notifications() noexcept {
 }
 
 void RmaEngine::close() {
-  FERRY_CHECK(!in_flight_, Errc::State, "rma: close during an exchange. Call end() first");
+  FERRY_CHECK(!in_flight(), Errc::State, "rma: close during an exchange. Call end() first");
   free_notifications();
   for (MPI_Win* win : {&remote_win_, &shared_win_})
     if (*win != MPI_WIN_NULL) {
