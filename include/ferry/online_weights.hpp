@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ferry/layout.hpp"
@@ -85,22 +86,40 @@ struct BilinearOptions {
 Weights bilinear_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
                          const BilinearOptions& options);
 
-/// This rank's cells of one grid, as Coupler::set_corners takes them: `corners`
-/// corners per cell of `layout`, in layout order (cell i has corner_lon[i * corners
-/// + c], c = 0 .. corners - 1, degrees), and optionally a mask (1 = valid, 0 =
-/// masked; empty = every cell valid). Each cell must be a longitude-latitude
-/// rectangle, its edges meridians and parallels, as the cells of regular and
-/// Gaussian grids are: its corners take two latitudes and, off the poles, two
-/// longitudes (the shorter way round, less than 180 degrees apart), each latitude
-/// off the poles with both longitudes. Corners may repeat (a polar cell may give
-/// 3 corners, or 4 with two at the pole); coordinates closer than 1e-9 degrees
-/// count as the same.
+/// How the edges of a grid's cells run from corner to corner.
+enum class CellEdges : int {
+  /// LonLat if every valid cell of the grid is a longitude-latitude rectangle (regular
+  /// and Gaussian grids, reduced ones too), GreatCircle otherwise.
+  Auto = 0,
+  /// Along great circles, as on curvilinear (ORCA), unstructured and icosahedral grids.
+  GreatCircle = 1,
+  /// Along meridians and parallels: every valid cell must be a longitude-latitude
+  /// rectangle (two latitudes and, off the poles, two longitudes less than 180 degrees
+  /// apart, each latitude off the poles with both).
+  LonLat = 2,
+};
+
+/// This rank's cells of one grid, as Coupler::set_corners takes them: up to `corners`
+/// corners per cell of `layout`, in layout order (cell i has corner_lon[i * corners +
+/// c], c = 0 .. corners - 1, degrees), and optionally a mask (1 = valid, 0 = masked;
+/// empty = every cell valid). Corners may repeat (a degenerate or polar cell repeats
+/// one) and run either way round; corners closer than 1e-9 degrees count as the same.
+/// With great-circle edges a valid cell must be convex with 3 or more distinct
+/// corners, given in order around it; masked cells are not looked at beyond their
+/// coordinates being finite, so they may be degenerate (as ORCA's land cells are).
 struct GridCells {
   Layout layout = Layout::none(0);
   int corners = 4;
   std::vector<double> corner_lon;
   std::vector<double> corner_lat;
   std::vector<std::int32_t> mask;
+  /// Empty (every cell has `corners` corners), or the corners of each cell (1 ..
+  /// corners) for unstructured grids: cell i uses the first corner_counts[i] of its
+  /// `corners` slots.
+  std::vector<std::int32_t> corner_counts;
+  CellEdges edges = CellEdges::Auto;
+  /// The grid's name in error messages ("torc"), or "" for "source"/"destination".
+  std::string name;
 };
 
 /// What the weights of a destination cell add up to (SCRIP's names).
@@ -119,25 +138,34 @@ struct ConservativeOptions {
   ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
 };
 
-/// Collective over `comm`. First-order conservative weights (as CDO gencon on
-/// regular and Gaussian grids): valid destination cell d gets a link from every
-/// valid source cell s it overlaps, with weight A(s, d) / N(d), A the exact area on
-/// the unit sphere of the overlap, (overlap in longitude, radians) x (sin(north) -
-/// sin(south)), and N as `options.normalisation` says. Links of a row are ordered by
-/// source id; masked cells and destination cells over no valid source cell get no
-/// links. The weights carry both grids' cell areas (unit sphere), fractions covered
-/// and masks, as CDO's files do. The same bits for any number of ranks and layouts.
+/// Collective over `comm`. First-order conservative weights: valid destination cell d
+/// gets a link from every valid source cell s it overlaps, with weight A(s, d) / N(d),
+/// A the area on the unit sphere of the overlap and N as `options.normalisation` says.
+/// Overlaps are clipped exactly on the sphere: great-circle cells by Sutherland and
+/// Hodgman's algorithm in 3-D (so cells across the date line or holding a pole need
+/// nothing special), longitude-latitude rectangles with their parallels as parallels
+/// (two grids of rectangles overlap in rectangles: (overlap in longitude, radians) x
+/// (sin(north) - sin(south)), as CDO gencon on regular and Gaussian grids). A corner
+/// within 1e-14 (the sine of the angle, 64 nm on the Earth) of the great circle of
+/// another cell's edge counts as on it. Links of a row are ordered by source id;
+/// masked cells and destination cells over no valid source cell get no links. The
+/// weights carry both grids' cell areas (unit sphere; 0 for a masked cell that is not a
+/// valid polygon), fractions covered and masks, as CDO's files do. The same bits for
+/// any number of ranks and layouts.
 ///
 /// Source and destination cells travel to the latitude bands (one per rank, as for
-/// nearest_neighbour_weights) their latitudes reach; each overlap is computed once,
-/// by the band holding the southern edge of the overlap. See docs/user/regrid.md.
+/// nearest_neighbour_weights) their boxes reach; each overlap is computed once, by the
+/// band holding the southern edge of the two boxes' overlap. See docs/user/regrid.md.
 ///
-/// Raises on every rank alike: Errc::ArgSize (corner_lon, corner_lat or mask not of
-/// the layout's local size times corners, or times 1 for the mask), Errc::ArgRange
-/// (a global id outside its grid), Errc::Arg (corners < 3, grid sizes that differ
-/// between ranks, a corner that is not finite or has a latitude outside -90..90, a
-/// cell that is not a longitude-latitude rectangle or has no area, normalisation
-/// not one of the enumerators), Errc::Duplicate (a global id given twice).
+/// Raises on every rank alike, naming the grid, the first bad cell, its rank and its
+/// corners: Errc::ArgSize (corner_lon, corner_lat, corner_counts or mask not of the
+/// layout's local size times corners, or times 1), Errc::ArgRange (a global id outside
+/// its grid), Errc::Arg (corners < 3, a corner count outside 1 .. corners, grid sizes
+/// that differ between ranks, a corner that is not finite or has a latitude outside
+/// -90..90, a valid cell with fewer than 3 distinct corners, corners out of order or
+/// not convex, or no area, a cell that is not a longitude-latitude rectangle with
+/// CellEdges::LonLat, normalisation or edges not one of the enumerators),
+/// Errc::Duplicate (a global id given twice).
 Weights conservative_weights(MPI_Comm comm, const GridCells& src, const GridCells& dst,
                              const ConservativeOptions& options = {});
 

@@ -61,10 +61,13 @@ GridCells make_grid_cells(const Layout& layout, nb::handle corner_lon, nb::handl
                                    ", " + std::to_string(lon.shape(1)) + "), corner_lat (" +
                                    std::to_string(lat.shape(0)) + ", " +
                                    std::to_string(lat.shape(1)) + "); give both (cells, corners)");
-  return GridCells{layout, static_cast<int>(lon.shape(1)),
-                   std::vector<double>(lon.data(), lon.data() + lon.size()),
-                   std::vector<double>(lat.data(), lat.data() + lat.size()),
-                   mask_from_python(mask, "GridCells: mask")};
+  GridCells cells;
+  cells.layout = layout;
+  cells.corners = static_cast<int>(lon.shape(1));
+  cells.corner_lon.assign(lon.data(), lon.data() + lon.size());
+  cells.corner_lat.assign(lat.data(), lat.data() + lat.size());
+  cells.mask = mask_from_python(mask, "GridCells: mask");
+  return cells;
 }
 
 template <class T>

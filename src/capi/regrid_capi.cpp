@@ -82,10 +82,13 @@ ferry::GridCells grid_cells(const ferry_layout* layout, int corners, const doubl
   FERRY_CHECK(corners >= 1, ferry::Errc::Arg, function, ": ", side,
               " corners must be >= 1; got ", corners);
   const std::int64_t n = l.local_size();
-  return ferry::GridCells{
-      l, corners, copied(corner_lon, n * corners, function, (side + " corner_lon").c_str()),
-      copied(corner_lat, n * corners, function, (side + " corner_lat").c_str()),
-      mask ? copied(mask, n, function, (side + " mask").c_str()) : std::vector<std::int32_t>{}};
+  ferry::GridCells cells;
+  cells.layout = l;
+  cells.corners = corners;
+  cells.corner_lon = copied(corner_lon, n * corners, function, (side + " corner_lon").c_str());
+  cells.corner_lat = copied(corner_lat, n * corners, function, (side + " corner_lat").c_str());
+  if (mask) cells.mask = copied(mask, n, function, (side + " mask").c_str());
+  return cells;
 }
 
 ferry_remap& unbuilt(ferry_remap* remap, const char* function) {
