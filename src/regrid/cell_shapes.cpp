@@ -1,5 +1,6 @@
 #include "regrid/cell_shapes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -99,17 +100,47 @@ bool all_rectangles(const GridCells& grid) {
 void CellShapes::add_rectangle(std::int64_t cell, const LonLatCell& rectangle) {
   id.push_back(cell);
   box.push_back(rectangle);
-  first.push_back(first.back());
+  PolygonCorner outline[4];
+  const std::size_t n = rectangle_polygon(rectangle, outline);
+  corners.insert(corners.end(), outline, outline + n);
+  first.push_back(static_cast<std::uint32_t>(corners.size()));
+  measure_last();
 }
 
 void CellShapes::add_polygon(std::int64_t cell, const Vec3* cell_corners, std::size_t n) {
   id.push_back(cell);
   const std::size_t at = corners.size();
-  corners.insert(corners.end(), cell_corners, cell_corners + n);
+  for (std::size_t k = 0; k < n; ++k) corners.push_back({cell_corners[k], EdgeKind::GreatCircle});
   normals.resize(corners.size());
   edge_normals(cell_corners, n, &normals[at]);
-  box.push_back(polygon_box(&corners[at], &normals[at], n));
+  box.push_back(polygon_box(cell_corners, &normals[at], n));
   first.push_back(static_cast<std::uint32_t>(corners.size()));
+  measure_last();
+}
+
+void CellShapes::measure_last() {
+  const std::size_t i = id.size() - 1;
+  const PolygonCorner* c = &corners[first[i]];
+  const std::size_t n = first[i + 1] - first[i];
+  area.push_back(lonlat ? cell_area(box[i]) : polygon_area(c, n));
+  // The corners' mean direction; for a rectangle its parallels' middles count too,
+  // since a parallel bulges beyond the great circle through its ends.
+  Vec3 sum{0, 0, 0};
+  for (std::size_t k = 0; k < n; ++k) sum = sum + c[k].p;
+  const Vec3 centre = unit(sum);
+  double cos_radius = 1;
+  for (std::size_t k = 0; k < n; ++k) {
+    cos_radius = std::min(cos_radius, dot(centre, c[k].p));
+    if (c[k].next == EdgeKind::Parallel) {
+      const Vec3& q = c[(k + 1) % n].p;
+      const Vec3 middle = unit(Vec3{(c[k].p.x + q.x) / 2, (c[k].p.y + q.y) / 2, 0});
+      const double r = std::sqrt((1 - c[k].p.z) * (1 + c[k].p.z));
+      cos_radius = std::min(cos_radius, dot(centre, Vec3{r * middle.x, r * middle.y, c[k].p.z}));
+    }
+  }
+  // A margin for rounding.
+  cos_radius = std::max(-1.0, cos_radius - 1e-12);
+  cap.push_back({centre, cos_radius, std::sqrt(std::max(0.0, 1 - cos_radius * cos_radius))});
 }
 
 CellInput read_cells(const Comm& comm, const char* caller, const GridCells& grid,

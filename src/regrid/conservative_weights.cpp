@@ -70,11 +70,13 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
   std::vector<BandCorner> corners;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const LonLatCell& box = shapes.box[i];
-    const auto count = static_cast<std::int32_t>(shapes.first[i + 1] - shapes.first[i]);
+    const auto count =
+        shapes.lonlat ? 0 : static_cast<std::int32_t>(shapes.first[i + 1] - shapes.first[i]);
     for (int b = bands.band(box.south); b <= bands.band(box.north); ++b) {
       cells.push_back({shapes.id[i], box, b, count});
-      for (std::uint32_t k = shapes.first[i]; k < shapes.first[i + 1]; ++k)
-        corners.push_back({shapes.corners[k], b});
+      if (!shapes.lonlat)
+        for (std::uint32_t k = shapes.first[i]; k < shapes.first[i + 1]; ++k)
+          corners.push_back({shapes.corners[k].p, b});
     }
   }
   // Both routes keep each sender's order: the corners arrive cell by cell.
@@ -107,7 +109,7 @@ std::vector<Overlap> band_overlaps(const LatitudeBands& bands, int me, const Cel
   std::vector<std::uint32_t> candidates;
   for (std::size_t t = 0; t < targets.size(); ++t) {
     bins.candidates(targets.box[t], candidates);
-    const double row_area = regrid::detail::shape_area(targets, t);
+    const double row_area = targets.area[t];
     for (std::uint32_t s : candidates) {
       if (bands.band(std::max(sources.box[s].south, targets.box[t].south)) != me) continue;
       const double area = overlap.area(sources, s, targets, t);

@@ -16,14 +16,6 @@ Side side_of(double d) {
   return Side::On;
 }
 
-// Signed area of the spherical triangle a, b, c (Van Oosterom and Strackee): the
-// triple product from corner differences keeps its digits for small triangles.
-double triangle_area(const Vec3& a, const Vec3& b, const Vec3& c) {
-  const double numerator = dot(a, cross(b - a, c - a));
-  const double denominator = 1 + dot(a, b) + dot(b, c) + dot(c, a);
-  return 2 * std::atan2(numerator, denominator);
-}
-
 // asin(s) / s - 1 for the arc of sine s and cosine c (at most half a turn): a series
 // for short arcs, where the quotient would lose its digits.
 double arc_over_sine_minus_one(double s, double c) {
@@ -66,19 +58,22 @@ double longitude_step(const Vec3& p, const Vec3& q) {
 // as the parallel edge's correction of the polygon with a great-circle edge there.
 double parallel_sliver(const Vec3& p, const Vec3& q) {
   const double s = p.z;
-  const double step = longitude_step(p, q);
+  const double cross_z = p.x * q.y - p.y * q.x;
+  const double dot_xy = p.x * q.x + p.y * q.y;
+  const double step = std::atan2(cross_z, dot_xy);
   if (s == 0 || step == 0) return 0;
   // The edge bulges away from its pole: a sliver of the cell on its equator side
   // when it runs east in the north (or west in the south), outside it otherwise.
   const double sign = (step > 0) == (s > 0) ? 1 : -1;
-  const double width = std::abs(step);
   const double abs_s = std::abs(s);
+  const double c2 = (1 - s) * (1 + s);
   // The cap sector between the parallel and the pole, less the great-circle triangle
-  // of the pole and the two ends (isosceles, sides the colatitude).
-  const double t = std::tan((kPi / 2 - std::asin(abs_s)) / 2);
-  const double t2 = t * t;
-  const double sector = width * (1 - abs_s);
-  const double triangle = 2 * std::atan(t2 * std::sin(width) / (1 + t2 * std::cos(width)));
+  // of the pole and the two ends: isosceles, its sides the colatitude x, tan^2(x / 2)
+  // = (1 - cos x) / (1 + cos x), its angle at the pole the step.
+  const double t2 = (1 - abs_s) / (1 + abs_s);
+  const double sector = std::abs(step) * (1 - abs_s);
+  const double triangle =
+      2 * std::atan(t2 * (std::abs(cross_z) / c2) / (1 + t2 * (dot_xy / c2)));
   return sign * (sector - triangle);
 }
 
@@ -141,13 +136,48 @@ struct ParallelEdge {
   }
 };
 
+// Whether the parallel edge p -> q may cross the plane `normal` other than as a
+// great-circle edge would (once, between ends on different sides): its ends on
+// different sides, or on the same side with the edge's point nearest to (or farthest
+// from) the plane between them, at the longitude of the plane's normal or opposite.
+bool parallel_may_cross(const Vec3& p, const Vec3& q, const Vec3& normal, Side sa, Side sb) {
+  if ((sa == Side::Out) != (sb == Side::Out)) return true;
+  // The edge runs the shorter way round: a direction u lies within it if it is
+  // between p and q in the plane z = 0.
+  const double turn = p.x * q.y - p.y * q.x;
+  auto within = [&](double ux, double uy) {
+    const double from_p = p.x * uy - p.y * ux;
+    const double to_q = ux * q.y - uy * q.x;
+    return turn >= 0 ? from_p > 0 && to_q > 0 : from_p < 0 && to_q < 0;
+  };
+  const double c = std::sqrt((1 - p.z) * (1 + p.z));
+  const double amplitude = c * std::hypot(normal.x, normal.y);
+  const double offset = normal.z * p.z;
+  if (sa == Side::Out)  // both out: does the edge reach in where it is nearest?
+    return within(normal.x, normal.y) && amplitude + offset > kOnPlane;
+  return within(-normal.x, -normal.y) && offset - amplitude < -kOnPlane;
+}
+
 }  // namespace
 
 double polygon_area(const PolygonCorner* corners, std::size_t n) {
   if (n < 3) return 0;
-  double area = 0;
-  for (std::size_t i = 1; i + 1 < n; ++i)
-    area += triangle_area(corners[0].p, corners[i].p, corners[i + 1].p);
+  // Each fan triangle's area is 2 atan2(t, d) (Van Oosterom and Strackee, the triple
+  // product from corner differences); the sum of the angles is the argument of the
+  // product of the d + i t, scaled by 1/4 (d is near 4 for small triangles).
+  const Vec3& a = corners[0].p;
+  double re = 1;
+  double im = 0;
+  for (std::size_t i = 1; i + 1 < n; ++i) {
+    const Vec3& b = corners[i].p;
+    const Vec3& c = corners[i + 1].p;
+    const double t = dot(a, cross(b - a, c - a)) / 4;
+    const double d = (1 + dot(a, b) + dot(b, c) + dot(c, a)) / 4;
+    const double next_re = re * d - im * t;
+    im = re * t + im * d;
+    re = next_re;
+  }
+  double area = 2 * std::atan2(im, re);
   for (std::size_t i = 0; i < n; ++i)
     if (corners[i].next == EdgeKind::Parallel)
       area += parallel_sliver(corners[i].p, corners[(i + 1) % n].p);
@@ -168,7 +198,7 @@ Vec3 polygon_moment(const PolygonCorner* corners, std::size_t n) {
 }
 
 void PolygonClipper::clip_by_plane(const std::vector<PolygonCorner>& in, const Vec3& normal,
-                                   std::vector<PolygonCorner>& out) {
+                                   std::vector<PolygonCorner>& out, bool& cut) {
   // Corners are first collected with the kind of the edge they were reached by; an
   // edge along the plane (a bridge from an exit to the next entry) is a great circle.
   out.clear();
@@ -181,21 +211,23 @@ void PolygonClipper::clip_by_plane(const std::vector<PolygonCorner>& in, const V
     const double db = dot(normal, b.p);
     const Side sa = side_of(da);
     const Side sb = side_of(db);
-    if (a.next == EdgeKind::GreatCircle) {
+    if (sa == Side::Out) cut = true;
+    if (a.next == EdgeKind::GreatCircle || !parallel_may_cross(a.p, b.p, normal, sa, sb)) {
       if ((sa == Side::In && sb == Side::Out) || (sa == Side::Out && sb == Side::In)) {
         // The same formula for a -> b and b -> a: a positive combination of the ends.
         const Vec3 x = da > db ? unit(da * b.p - db * a.p) : unit(db * a.p - da * b.p);
         reach(x, EdgeKind::GreatCircle);
       }
-      if (sb != Side::Out) reach(b.p, EdgeKind::GreatCircle);
+      if (sb != Side::Out) reach(b.p, sa == Side::Out ? EdgeKind::GreatCircle : a.next);
       continue;
     }
     // A parallel may meet the plane twice: split it where it does and walk the parts.
+    cut = true;
     const ParallelEdge edge(a.p, b.p, normal);
-    double cut[2];
-    const int cuts = edge.crossings(cut);
+    double at[2];
+    const int cuts = edge.crossings(at);
     double bounds[4] = {0, 0, 0, edge.width};
-    for (int k = 0; k < cuts; ++k) bounds[k + 1] = cut[k];
+    for (int k = 0; k < cuts; ++k) bounds[k + 1] = at[k];
     bounds[cuts + 1] = edge.width;
     bool inside = sa != Side::Out;
     for (int part = 0; part <= cuts; ++part) {
@@ -221,10 +253,11 @@ void PolygonClipper::clip_by_plane(const std::vector<PolygonCorner>& in, const V
 
 const std::vector<PolygonCorner>& PolygonClipper::clip(const PolygonCorner* subject,
                                                        std::size_t n, const Vec3* normals,
-                                                       std::size_t m) {
+                                                       std::size_t m, bool& cut) {
   current_.assign(subject, subject + n);
+  cut = false;
   for (std::size_t k = 0; k < m && current_.size() >= 3; ++k) {
-    clip_by_plane(current_, normals[k], next_);
+    clip_by_plane(current_, normals[k], next_, cut);
     std::swap(current_, next_);
   }
   if (current_.size() < 3) current_.clear();

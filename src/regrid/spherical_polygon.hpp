@@ -31,8 +31,9 @@ struct PolygonCorner {
 /// Not collective. The area on the unit sphere of a polygon (negative if it runs
 /// clockwise): a fan of triangles from its first corner, each by Van Oosterom and
 /// Strackee's formula with corner differences (exact for small cells to about 1e-16
-/// relative), plus for each parallel edge the sliver between it and the great circle
-/// through its ends.
+/// relative), their angles added as the argument of a product of complex numbers (one
+/// arc tangent per polygon), plus for each parallel edge the sliver between it and the
+/// great circle through its ends.
 double polygon_area(const PolygonCorner* corners, std::size_t n);
 
 /// Not collective. The first moment of a polygon, the integral of the position x over
@@ -53,14 +54,15 @@ class PolygonClipper {
   /// result is empty, or 3 or more corners; it is valid until the next call. A corner
   /// within kOnPlane of an edge's plane counts as inside; crossings of an edge with a
   /// plane are computed from the edge's ends in a fixed order, so two subjects sharing
-  /// an edge get the same crossing bits.
+  /// an edge get the same crossing bits. `cut` tells whether anything was cut away
+  /// (if not, the result is the subject itself).
   const std::vector<PolygonCorner>& clip(const PolygonCorner* subject, std::size_t n,
-                                         const Vec3* normals, std::size_t m);
+                                         const Vec3* normals, std::size_t m, bool& cut);
 
  private:
   // One Sutherland-Hodgman pass of `in` against the plane `normal` into `out`.
   void clip_by_plane(const std::vector<PolygonCorner>& in, const Vec3& normal,
-                     std::vector<PolygonCorner>& out);
+                     std::vector<PolygonCorner>& out, bool& cut);
 
   std::vector<PolygonCorner> current_;
   std::vector<PolygonCorner> next_;

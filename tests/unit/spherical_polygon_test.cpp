@@ -165,11 +165,11 @@ void expect_tilings_agree(const CellShapes& src, const CellShapes& dst, double t
     }
   double worst = 0;
   for (std::size_t s = 0; s < src.size(); ++s) {
-    const double area = ferry::regrid::detail::shape_area(src, s);
+    const double area = src.area[s];
     worst = std::max(worst, std::abs(src_sum[s] - area) / area);
   }
   for (std::size_t t = 0; t < dst.size(); ++t) {
-    const double area = ferry::regrid::detail::shape_area(dst, t);
+    const double area = dst.area[t];
     worst = std::max(worst, std::abs(dst_sum[t] - area) / area);
   }
   EXPECT_LE(worst, tolerance);
@@ -287,7 +287,7 @@ TEST(SphericalPolygon, IdenticalAndSharedEdges) {
     for (std::size_t s = 0; s < g.size(); ++s) {
       const double a = overlap.area(g, s, g, t);
       if (s == t)
-        expect_near_relative(a, ferry::regrid::detail::shape_area(g, t), 1e-14);
+        expect_near_relative(a, g.area[t], 1e-14);
       else
         EXPECT_LE(a, 1e-17) << s << " " << t;
     }
@@ -364,7 +364,7 @@ TEST(SphericalPolygon, TinyAndThinCells) {
   // out by 1e-7 degrees): its overlaps add up to its area.
   for (std::size_t t = 0; t + 1 < shifted.size(); ++t)
     expect_near_relative(overlap_sum(fine, shifted, t),
-                         ferry::regrid::detail::shape_area(shifted, t), 1e-9);
+                         shifted.area[t], 1e-9);
 }
 
 TEST(SphericalPolygon, PolarAndDateLineCells) {
@@ -378,7 +378,7 @@ TEST(SphericalPolygon, PolarAndDateLineCells) {
   caps.add_polygon(1, south.data(), south.size());
   const CellShapes lonlat = lonlat_shapes(steps(-180, 180, 72), steps(-90, 90, 90));
   for (std::size_t t = 0; t < caps.size(); ++t)
-    expect_near_relative(overlap_sum(lonlat, caps, t), ferry::regrid::detail::shape_area(caps, t),
+    expect_near_relative(overlap_sum(lonlat, caps, t), caps.area[t],
                          1e-12);
 }
 
@@ -402,7 +402,7 @@ TEST(SphericalPolygon, ClippingIsSymmetricInTheSharedEdge) {
   const double b = overlap.area(halves, 1, target, 0);
   const double c = overlap.area(halves, 2, target, 0);
   expect_near_relative(a + b, c, 1e-14);
-  expect_near_relative(c, ferry::regrid::detail::shape_area(target, 0), 1e-14);
+  expect_near_relative(c, target.area[0], 1e-14);
 }
 
 }  // namespace
