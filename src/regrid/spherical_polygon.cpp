@@ -158,10 +158,18 @@ bool parallel_may_cross(const Vec3& p, const Vec3& q, const Vec3& normal, Side s
   return within(-normal.x, -normal.y) && offset - amplitude < -kOnPlane;
 }
 
+// Whether the corners bound a region: 3 or more, or 2 joined by a parallel and a great
+// circle (the sliver between a parallel and a great circle crossing it twice).
+bool bounds_region(const std::vector<PolygonCorner>& corners) {
+  if (corners.size() >= 3) return true;
+  return corners.size() == 2 &&
+         (corners[0].next == EdgeKind::Parallel || corners[1].next == EdgeKind::Parallel);
+}
+
 }  // namespace
 
 double polygon_area(const PolygonCorner* corners, std::size_t n) {
-  if (n < 3) return 0;
+  if (n < 2) return 0;
   // Each fan triangle's area is 2 atan2(t, d) (Van Oosterom and Strackee, the triple
   // product from corner differences); the sum of the angles is the argument of the
   // product of the d + i t, scaled by 1/4 (d is near 4 for small triangles).
@@ -186,7 +194,7 @@ double polygon_area(const PolygonCorner* corners, std::size_t n) {
 
 Vec3 polygon_moment(const PolygonCorner* corners, std::size_t n) {
   Vec3 moment{0, 0, 0};
-  if (n < 3) return moment;
+  if (n < 2) return moment;
   const Vec3& o = corners[0].p;
   for (std::size_t i = 0; i < n; ++i) {
     const Vec3& a = corners[i].p;
@@ -256,11 +264,11 @@ const std::vector<PolygonCorner>& PolygonClipper::clip(const PolygonCorner* subj
                                                        std::size_t m, bool& cut) {
   current_.assign(subject, subject + n);
   cut = false;
-  for (std::size_t k = 0; k < m && current_.size() >= 3; ++k) {
+  for (std::size_t k = 0; k < m && bounds_region(current_); ++k) {
     clip_by_plane(current_, normals[k], next_, cut);
     std::swap(current_, next_);
   }
-  if (current_.size() < 3) current_.clear();
+  if (!bounds_region(current_)) current_.clear();
   return current_;
 }
 

@@ -51,7 +51,8 @@ class PolygonClipper {
   /// The part of `subject` (n corners, any polygon whose edges are great circles or
   /// parallels) inside the cell whose edges have the inward unit normals
   /// normals[0 .. m) (edge_normal of each edge of an anticlockwise convex cell). The
-  /// result is empty, or 3 or more corners; it is valid until the next call. A corner
+  /// result is empty, or 3 or more corners, or 2 between which a parallel and a great
+  /// circle enclose a sliver; it is valid until the next call. A corner
   /// within kOnPlane of an edge's plane counts as inside; crossings of an edge with a
   /// plane are computed from the edge's ends in a fixed order, so two subjects sharing
   /// an edge get the same crossing bits. `cut` tells whether anything was cut away

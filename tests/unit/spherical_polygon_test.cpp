@@ -406,3 +406,23 @@ TEST(SphericalPolygon, ClippingIsSymmetricInTheSharedEdge) {
 }
 
 }  // namespace
+
+namespace {
+
+// ORCA2 cell 17906 and LMDZ cell 4714: the ORCA cell's northern edge passes a
+// thousandth of a degree north of the LMDZ cell's southern parallel, a sliver of
+// overlap 2 degrees long (CDO finds it: weight 0.0016 of the LMDZ cell).
+TEST(SphericalPolygon, SliverAlongAParallel) {
+  CellShapes orca;
+  orca.lonlat = false;
+  const std::vector<Vec3> c = cell({219.01682437, 217.01667173, 217.00905284, 219.0091388},
+                                   {32.95872275, 32.96674147, 31.28736746, 31.28217878});
+  orca.add_polygon(0, c.data(), c.size());
+  CellShapes lmdz;
+  lmdz.add_rectangle(0, {-144.375, 3.75, 32.95774555, 35.49295998});
+  CellOverlap overlap;
+  const double a = overlap.area(orca, 0, lmdz, 0);
+  EXPECT_NEAR(a / lmdz.area[0], 0.0016319, 2e-6);
+}
+
+}  // namespace
