@@ -21,6 +21,7 @@
 #include "bindings/fields.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/error.hpp"
+#include "ferry/grid_file.hpp"
 #include "ferry/online_weights.hpp"
 #include "ferry/remap.hpp"
 #include "ferry/weights.hpp"
@@ -53,7 +54,8 @@ GridPoints make_grid_points(const Layout& layout, nb::handle lon, nb::handle lat
 }
 
 GridCells make_grid_cells(const Layout& layout, nb::handle corner_lon, nb::handle corner_lat,
-                          nb::handle mask) {
+                          nb::handle mask, nb::handle corner_counts, nb::handle edges,
+                          const std::string& name) {
   const auto lon = numpy_array<double>(corner_lon, "float64", {2}, "GridCells: corner_lon");
   const auto lat = numpy_array<double>(corner_lat, "float64", {2}, "GridCells: corner_lat");
   if (lon.shape(0) != lat.shape(0) || lon.shape(1) != lat.shape(1))
@@ -67,6 +69,15 @@ GridCells make_grid_cells(const Layout& layout, nb::handle corner_lon, nb::handl
   cells.corner_lon.assign(lon.data(), lon.data() + lon.size());
   cells.corner_lat.assign(lat.data(), lat.data() + lat.size());
   cells.mask = mask_from_python(mask, "GridCells: mask");
+  if (!corner_counts.is_none())
+    cells.corner_counts =
+        values_from_python<std::int32_t>(corner_counts, "int32", 1, "GridCells: corner_counts");
+  cells.edges = enum_from_python<CellEdges>(edges,
+                                            {{"auto", CellEdges::Auto},
+                                             {"great_circle", CellEdges::GreatCircle},
+                                             {"lonlat", CellEdges::LonLat}},
+                                            "GridCells: edges");
+  cells.name = name;
   return cells;
 }
 
@@ -124,6 +135,20 @@ Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst
             "conservative_weights: normalisation");
       },
       [&](MPI_Comm c) { return conservative_weights(c, src, dst, options); });
+}
+
+Grid read(nb::handle comm, const std::string& path, nb::handle format, const std::string& name,
+          const std::string& masks, const std::string& areas) {
+  GridSource source{path, GridFormat::Auto, name, masks, areas};
+  source.format = enum_from_python<GridFormat>(format,
+                                               {{"auto", GridFormat::Auto},
+                                                {"oasis", GridFormat::Oasis},
+                                                {"scrip", GridFormat::Scrip},
+                                                {"unstructured", GridFormat::Unstructured}},
+                                               "read_grid: format");
+  const MPI_Comm c = comm_from_python(comm, "read_grid");
+  nb::gil_scoped_release unlocked;
+  return read_grid(c, source);
 }
 
 Weights from_links(nb::handle comm, std::int64_t src_size, std::int64_t dst_size,
@@ -253,11 +278,35 @@ void bind_regrid(nb::module_& m) {
       m, "GridCells",
       "This rank's cells of a grid for conservative weights: its layout and the corners of\n"
       "each cell as arrays of shape (cells, corners) (degrees, layout order), optionally a\n"
-      "mask. Each cell must be a longitude-latitude rectangle. The arrays are copied.")
+      "mask, the corner count of each cell (unstructured grids; None: all), how the edges\n"
+      "run (\"auto\", \"great_circle\", \"lonlat\") and the grid's name for messages. The\n"
+      "arrays are copied.")
       .def(nb::new_(&make_grid_cells), "layout"_a, "corner_lon"_a, "corner_lat"_a,
-           "mask"_a.none() = nb::none())
+           "mask"_a.none() = nb::none(), "corner_counts"_a.none() = nb::none(),
+           "edges"_a = "auto", "name"_a = "")
       .def_ro("layout", &GridCells::layout)
-      .def_ro("corners", &GridCells::corners);
+      .def_ro("corners", &GridCells::corners)
+      .def_ro("name", &GridCells::name);
+
+  nb::class_<Grid>(m, "Grid",
+                   "One grid as read_grid reads it: this rank's block of cells, as points\n"
+                   "(centres) and cells (corners), with the file's areas and row length.")
+      .def_ro("points", &Grid::points, "The cell centres and mask (GridPoints).")
+      .def_ro("cells", &Grid::cells, "The cell corners and mask (GridCells).")
+      .def_prop_ro(
+          "area",
+          [](const Grid& g) -> nb::object {
+            if (g.area.empty()) return nb::none();
+            return nb::cast(view(g.area), nb::rv_policy::copy);
+          },
+          "The file's cell areas (float64, a copy), or None.")
+      .def_ro("nx", &Grid::nx, "Points per row of a logically rectangular grid, else 0.");
+  m.def("read_grid", &read, "comm"_a, "path"_a, "format"_a = "auto", "name"_a = "",
+        "masks"_a = "", "areas"_a = "",
+        "Collective: reads a grid, each rank a block of its cells: an OASIS grids.nc\n"
+        "(name: the grid's prefix; masks, areas: masks.nc and areas.nc), a SCRIP grid file\n"
+        "or a CDO/ICON unstructured grid file (format \"auto\", \"oasis\", \"scrip\",\n"
+        "\"unstructured\"). Errors are the same on every rank.");
 
   nb::class_<Weights>(
       m, "Weights",
@@ -322,9 +371,9 @@ void bind_regrid(nb::module_& m) {
         "nx - 1 neighbours column 0.");
   m.def("conservative_weights", &conservative, "comm"_a, "src"_a, "dst"_a,
         "normalisation"_a = "fracarea",
-        "Collective: first-order conservative weights (as CDO gencon) between GridCells,\n"
-        "normalised by the covered area (\"fracarea\", CDO's default) or the destination\n"
-        "cell's area (\"destarea\").");
+        "Collective: first-order conservative weights (as CDO gencon) between GridCells of\n"
+        "any polygons (great-circle edges) or lon-lat rectangles, normalised by the covered\n"
+        "area (\"fracarea\", CDO's default) or the destination cell's area (\"destarea\").");
 
   nb::class_<RemapBinding>(
       m, "Remap",

@@ -558,9 +558,6 @@ TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
                 "line 21: MAPPING w.nc: OASIS keeps the weights of the SCRIPR above in this file; "
                 "ferry computes them when the coupler starts (to use the file, replace `method` "
                 "by `weights: w.nc`)",
-                "line 26: SCRIPR: CONSERV LR SCALAR LATLON 1 FRACNNEI FIRST: ferry's conservative "
-                "method takes cells that are longitude-latitude rectangles (set_corners); give a "
-                "weight file made by another tool as `weights` for other grids",
                 "line 26: SCRIPR: CONSERV LR SCALAR LATLON 1 FRACNNEI FIRST: written as FRACAREA; "
                 "target cells that no source cell overlaps get `fill` in ferry, and the nearest "
                 "source value with FRACNNEI",

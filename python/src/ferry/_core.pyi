@@ -337,11 +337,37 @@ class GridCells:
         corner_lon: numpy.typing.ArrayLike,
         corner_lat: numpy.typing.ArrayLike,
         mask: numpy.typing.ArrayLike | None = None,
+        corner_counts: numpy.typing.ArrayLike | None = None,
+        edges: str = "auto",
+        name: str = "",
     ) -> None: ...
     @property
     def layout(self) -> Layout: ...
     @property
     def corners(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+
+class Grid:
+    """One grid as read_grid reads it: this rank's block of cells."""
+
+    @property
+    def points(self) -> GridPoints: ...
+    @property
+    def cells(self) -> GridCells: ...
+    @property
+    def area(self) -> numpy.ndarray | None: ...
+    @property
+    def nx(self) -> int: ...
+
+def read_grid(
+    comm: Comm,
+    path: str | os.PathLike[str],
+    format: str = "auto",
+    name: str = "",
+    masks: str | os.PathLike[str] = "",
+    areas: str | os.PathLike[str] = "",
+) -> Grid: ...
 
 class Weights:
     """A remapping matrix distributed by rows: read from a file or computed online."""

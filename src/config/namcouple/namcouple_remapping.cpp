@@ -217,9 +217,6 @@ void NamcoupleRemapping::set_method(RegridConfig& r, NamcoupleNotes& notes) cons
     r.source = WeightSource::Conservative;
     r.normalisation = s.normalisation == "DESTAREA" ? ConservativeNormalisation::DestArea
                                                     : ConservativeNormalisation::FracArea;
-    notes.differences.push_back(cat(at, ": ferry's conservative method takes cells that are "
-                                        "longitude-latitude rectangles (set_corners)",
-                                    use_a_file, " for other grids"));
     if (s.normalisation == "FRACNNEI")
       notes.differences.push_back(cat(at, ": written as FRACAREA; target cells that no source "
                                           "cell overlaps get `fill` in ferry, and the nearest "
