@@ -17,6 +17,7 @@
 #include "ferry/comm.hpp"
 #include "ferry/engine.hpp"
 #include "ferry/global_sum.hpp"
+#include "ferry/grid_file.hpp"
 #include "ferry/online_weights.hpp"
 #include "ferry/remap.hpp"
 #include "heap_usage.hpp"
@@ -170,7 +171,51 @@ std::string time_sums(const Comm& comm, const GridPoints& ocean, const std::vect
   return table.str();
 }
 
+// --grid DIR: first-order conservative weights between the OASIS example grids of DIR
+// (grids.nc, masks.nc, areas.nc), every rank a block of each, timed in rotation.
+int run_conservative(const Context& context, const std::string& dir,
+                     const std::vector<std::string>& pairs, int repeat) {
+  const Comm comm = Comm::view(context.comm);
+  const double before = process_status_bytes("VmHWM");
+  auto grid = [&](const std::string& name) {
+    return read_grid(comm.get(), {dir + "/grids.nc", GridFormat::Oasis, name, dir + "/masks.nc",
+                                  dir + "/areas.nc"});
+  };
+  bench::TextTable table({"source -> target", "links", "median s", "min s", "max s"});
+  for (const std::string& pair : pairs) {
+    const std::size_t arrow = pair.find(':');
+    if (arrow == std::string::npos)
+      throw UsageError("--pairs takes SOURCE:TARGET grid names, as in torc:lmdz; got " + pair);
+    const Grid src = grid(pair.substr(0, arrow));
+    const Grid dst = grid(pair.substr(arrow + 1));
+    std::int64_t links = 0;
+    auto compute = [&] { links = conservative_weights(comm.get(), src.cells, dst.cells).global_links(); };
+    compute();  // warm-up
+    const bench::Summary t = bench::time_in_rotation(comm, repeat, {compute}).front();
+    table.add_row({pair.substr(0, arrow) + " -> " + pair.substr(arrow + 1), std::to_string(links),
+                   bench::fixed(t.median, 4), bench::fixed(t.min, 4), bench::fixed(t.max, 4)});
+  }
+  const std::string memory = mib_spread(comm, process_status_bytes("VmHWM") - before);
+  if (context.rank != 0) return 0;
+  std::cout << "ferry bench regrid --grid: first-order conservative weights on " << context.size
+            << " rank(s), " << repeat << " runs per pair (slowest rank's time)\n"
+            << detail::mpi_library_version() << "\n"
+            << table.str() << "\npeak resident memory growth per rank (max / mean): " << memory
+            << " MiB\n"
+            << std::flush;
+  return 0;
+}
+
 int run(Arguments& args, const Context& context) {
+  const std::string grid_dir = args.take_value("--grid").value_or("");
+  if (!grid_dir.empty()) {
+    const int repeat = static_cast<int>(args.take_int("--repeat", 10, 1, 1 << 20));
+    std::vector<std::string> pairs;
+    std::istringstream list(args.take_value("--pairs").value_or("torc:lmdz,lmdz:torc"));
+    for (std::string pair; std::getline(list, pair, ',');) pairs.push_back(pair);
+    args.expect_all_taken();
+    return run_conservative(context, grid_dir, pairs, repeat);
+  }
   const int atm_n = static_cast<int>(args.take_int("--atm-n", 340, 2, 8000));
   const int ocean_nx = static_cast<int>(args.take_int("--ocean-nx", 1152, 4, 1 << 20));
   const int ocean_ny = static_cast<int>(args.take_int("--ocean-ny", 608, 2, 1 << 20));
@@ -295,7 +340,12 @@ Command bench_regrid_command() {
       "                     compute the weights (default) or read them from --dir\n"
       "  --dir DIR          online: also write the weights there as SCRIP files;\n"
       "                     files: read them from there (run in a fresh process to see\n"
-      "                     the reading's peak memory)\n",
+      "                     the reading's peak memory)\n"
+      "\n"
+      "mpiexec -n P ferry bench regrid --grid DIR [--pairs torc:lmdz,...] [--repeat R]\n"
+      "instead times first-order conservative weights between the OASIS grids of DIR\n"
+      "(grids.nc, masks.nc, areas.nc; read by blocks on all P ranks), source:target\n"
+      "pairs by name (default torc:lmdz,lmdz:torc), R runs each (default 10).\n",
       run};
 }
 
