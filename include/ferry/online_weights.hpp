@@ -64,12 +64,25 @@ struct NearestNeighbourOptions {
 Weights nearest_neighbour_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
                                   const NearestNeighbourOptions& options = {});
 
+/// What a valid destination point that no valid source point or cell covers receives.
+enum class Unmapped : int {
+  /// No links: Remap gives it its fill value (OASIS's NF methods).
+  Fill = 0,
+  /// One link of weight 1 from the nearest valid source point (by chord; ties to the
+  /// lower id): OASIS's default for BILINEAR and BICUBIC and its FRACNNEI and DESTNNEI
+  /// for CONSERV, and CDO's fill beyond the outermost source rows.
+  Nearest = 1,
+};
+
 /// Logically collective: the source grid of bilinear weights is logically
 /// rectangular, nx x (size / nx) points, point (i, j) with global id j * nx + i.
 struct BilinearOptions {
   std::int64_t nx = 0;
   /// Column nx - 1 and column 0 are neighbours (a global grid).
   bool periodic = true;
+  /// Destination points in no source cell (beyond the outermost source rows, outside a
+  /// regional grid) or in a cell with a masked corner.
+  Unmapped unmapped = Unmapped::Fill;
 };
 
 /// Collective over `comm`. Bilinear weights (SCRIP's algorithm, as CDO genbil): each
@@ -77,7 +90,8 @@ struct BilinearOptions {
 /// (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1) by solving the bilinear map in
 /// longitude and latitude; its links are those four points, in that order, with
 /// weights (1 - a)(1 - b), a (1 - b), a b, (1 - a) b. Destination points in no cell
-/// (beyond the outermost source rows) or in a cell with a masked corner get no links.
+/// (beyond the outermost source rows) or in a cell with a masked corner get no links,
+/// or with Unmapped::Nearest one link from their nearest valid source point.
 /// Candidate cells are those around the destination point's 4 nearest source points
 /// (found as by nearest_neighbour_weights), tried by ascending cell id (the id of
 /// its corner (i, j)): the first that contains the point is used. The same bits for
@@ -136,6 +150,10 @@ enum class ConservativeNormalisation : int {
 /// Logically collective: the same on every rank.
 struct ConservativeOptions {
   ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
+  /// Valid destination cells that overlap no valid source cell. With Nearest, the
+  /// nearest valid source cell is the one whose centre (the mean direction of its
+  /// corners) is nearest the destination cell's.
+  Unmapped unmapped = Unmapped::Fill;
 };
 
 /// Collective over `comm`. First-order conservative weights: valid destination cell d

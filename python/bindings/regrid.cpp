@@ -114,16 +114,23 @@ Weights nearest_neighbour(nb::handle comm, const GridPoints& src, const GridPoin
       [&](MPI_Comm c) { return nearest_neighbour_weights(c, src, dst, options); });
 }
 
+Unmapped unmapped_from_python(nb::handle unmapped, const char* function) {
+  return enum_from_python<Unmapped>(unmapped,
+                                    {{"fill", Unmapped::Fill}, {"nearest", Unmapped::Nearest}},
+                                    std::string(function) + ": unmapped");
+}
+
 Weights bilinear(nb::handle comm, const GridPoints& src, const GridPoints& dst, std::int64_t nx,
-                 bool periodic) {
-  // No argument here can fail on one rank only: nothing to agree on first.
-  const MPI_Comm c = comm_from_python(comm, "bilinear_weights");
-  nb::gil_scoped_release unlocked;
-  return bilinear_weights(c, src, dst, BilinearOptions{nx, periodic});
+                 bool periodic, nb::handle unmapped) {
+  BilinearOptions options{nx, periodic, Unmapped::Fill};
+  return agreed_weights(
+      comm, "bilinear_weights",
+      [&] { options.unmapped = unmapped_from_python(unmapped, "bilinear_weights"); },
+      [&](MPI_Comm c) { return bilinear_weights(c, src, dst, options); });
 }
 
 Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst,
-                     nb::handle normalisation) {
+                     nb::handle normalisation, nb::handle unmapped) {
   ConservativeOptions options;
   return agreed_weights(
       comm, "conservative_weights",
@@ -133,6 +140,7 @@ Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst
             {{"fracarea", ConservativeNormalisation::FracArea},
              {"destarea", ConservativeNormalisation::DestArea}},
             "conservative_weights: normalisation");
+        options.unmapped = unmapped_from_python(unmapped, "conservative_weights");
       },
       [&](MPI_Comm c) { return conservative_weights(c, src, dst, options); });
 }
@@ -366,14 +374,18 @@ void bind_regrid(nb::module_& m) {
         "DISTWGT, CDO gendis) or \"gaussian\" (OASIS GAUSWGT). The same bits for any\n"
         "number of ranks and layouts.");
   m.def("bilinear_weights", &bilinear, "comm"_a, "src"_a, "dst"_a, "nx"_a, "periodic"_a = true,
+        "unmapped"_a = "fill",
         "Collective: bilinear weights (as CDO genbil) from a logically rectangular source\n"
         "grid of nx columns, point (i, j) with global id j * nx + i; `periodic`: column\n"
-        "nx - 1 neighbours column 0.");
+        "nx - 1 neighbours column 0; unmapped \"nearest\": points in no source cell take\n"
+        "their nearest valid source point (OASIS BILINEAR), \"fill\": no links.");
   m.def("conservative_weights", &conservative, "comm"_a, "src"_a, "dst"_a,
-        "normalisation"_a = "fracarea",
+        "normalisation"_a = "fracarea", "unmapped"_a = "fill",
         "Collective: first-order conservative weights (as CDO gencon) between GridCells of\n"
         "any polygons (great-circle edges) or lon-lat rectangles, normalised by the covered\n"
-        "area (\"fracarea\", CDO's default) or the destination cell's area (\"destarea\").");
+        "area (\"fracarea\", CDO's default) or the destination cell's area (\"destarea\");\n"
+        "unmapped \"nearest\" (OASIS FRACNNEI, DESTNNEI): cells over no valid source cell\n"
+        "take their nearest valid source cell.");
 
   nb::class_<RemapBinding>(
       m, "Remap",

@@ -354,3 +354,19 @@ def test_read_grid_orca_and_lmdz(comm):
     assert comm.allreduce(len(torc.area)) == 182 * 149
     weights = ferry.conservative_weights(comm, torc.cells, lmdz.cells)
     assert weights.global_links == 39193  # as cdo gencon finds
+
+
+def test_unmapped_nearest_fills_every_valid_target(comm):
+    """unmapped="nearest" (OASIS FRACNNEI): target cells over masked sources only take
+    their nearest valid source cell, so every valid target row has a link."""
+    src = ferry.Layout.block(SRC_NX * SRC_NY, comm.size, comm.rank)
+    lon, lat = corners(SRC_NX, SRC_NY)
+    mask = (lat[src.ids].mean(axis=1) > -30).astype(np.int32)  # the south masked
+    source = ferry.GridCells(src, lon[src.ids], lat[src.ids], mask=mask)
+    dst = ferry.Layout.block(DST_NX * DST_NY, comm.size, comm.rank)
+    plain = ferry.conservative_weights(comm, source, cells(dst, DST_NX, DST_NY))
+    filled = ferry.conservative_weights(
+        comm, source, cells(dst, DST_NX, DST_NY), unmapped="nearest"
+    )
+    assert np.all(np.diff(filled.row_start) > 0)
+    assert comm.allreduce(int(np.sum(np.diff(plain.row_start) == 0))) > 0

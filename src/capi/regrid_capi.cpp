@@ -192,7 +192,7 @@ int ferry_weights_bilinear(MPI_Comm comm, const ferry_layout* src, const double*
           s = grid_points(src, src_lon, src_lat, src_mask, function, "source");
           d = grid_points(dst, dst_lon, dst_lat, dst_mask, function, "destination");
         },
-        [&] { return ferry::bilinear_weights(comm, s, d, {nx, periodic != 0}); });
+        [&] { return ferry::bilinear_weights(comm, s, d, {nx, periodic != 0, ferry::Unmapped::Fill}); });
   });
 }
 

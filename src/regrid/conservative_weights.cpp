@@ -11,6 +11,7 @@
 #include "regrid/cell_shapes.hpp"
 #include "regrid/grid_input.hpp"
 #include "regrid/latitude_bands.hpp"
+#include "regrid/nearest_fill.hpp"
 #include "regrid/route.hpp"
 #include "regrid/weights_builder.hpp"
 #include "util/agree.hpp"
@@ -154,6 +155,19 @@ std::vector<CellRecord> cell_records(const Comm& comm, const GridCells& grid,
   return records;
 }
 
+// The valid cells as points: each at the mean direction of its corners.
+std::vector<regrid::detail::LocatedPoint> centres(const CellShapes& shapes) {
+  std::vector<regrid::detail::LocatedPoint> points;
+  points.reserve(shapes.size());
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const Vec3& c = shapes.cap[i].centre;
+    points.push_back({{{c.x, c.y, c.z}, shapes.id[i]},
+                      regrid::detail::longitude_of(c) / regrid::detail::kRadiansPerDegree,
+                      regrid::detail::latitude_of(c) / regrid::detail::kRadiansPerDegree});
+  }
+  return points;
+}
+
 GridPointData point_data(const std::vector<CellRecord>& records) {
   GridPointData data{std::vector<double>(), std::vector<double>(), std::vector<std::int32_t>()};
   for (const CellRecord& r : records) {
@@ -174,6 +188,9 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
     FERRY_CHECK(by_frac || options.normalisation == ConservativeNormalisation::DestArea,
                 Errc::Arg, kCaller, ": normalisation is ",
                 static_cast<int>(options.normalisation), "; give FracArea or DestArea");
+    FERRY_CHECK(options.unmapped == Unmapped::Fill || options.unmapped == Unmapped::Nearest,
+                Errc::Arg, kCaller, ": unmapped is ", static_cast<int>(options.unmapped),
+                "; give Unmapped::Fill or Unmapped::Nearest");
   });
   const regrid::detail::CellInput source = regrid::detail::read_cells(comm, kCaller, src, "source");
   const regrid::detail::CellInput target =
@@ -208,13 +225,19 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
     dst_covered.emplace_back(overlaps[first].row, covered);
   }
   overlaps = {};
+  if (options.unmapped == Unmapped::Nearest) {
+    std::vector<WeightLink> fill = regrid::detail::nearest_fill(
+        comm, centres(source.shapes), centres(target.shapes), dst.layout.global_size(), links);
+    links.insert(links.end(), fill.begin(), fill.end());
+  }
 
   Weights weights = WeightsBuilder::distribute(comm, kCaller, src.layout.global_size(),
                                                dst.layout.global_size(), std::move(links));
   WeightsBuilder::set_points(
       weights, point_data(cell_records(comm, src, source.area, std::move(src_covered))),
       point_data(cell_records(comm, dst, target.area, std::move(dst_covered))),
-      by_frac ? "ferry conservative, fracarea" : "ferry conservative, destarea");
+      detail::cat("ferry conservative, ", by_frac ? "fracarea" : "destarea",
+                  options.unmapped == Unmapped::Nearest ? ", nearest fill" : ""));
   return weights;
 }
 

@@ -403,10 +403,19 @@ def nearest_neighbour_weights(
     gaussian_variance: float = 0.1,
 ) -> Weights: ...
 def bilinear_weights(
-    comm: Comm, src: GridPoints, dst: GridPoints, nx: int, periodic: bool = True
+    comm: Comm,
+    src: GridPoints,
+    dst: GridPoints,
+    nx: int,
+    periodic: bool = True,
+    unmapped: str = "fill",
 ) -> Weights: ...
 def conservative_weights(
-    comm: Comm, src: GridCells, dst: GridCells, normalisation: str = "fracarea"
+    comm: Comm,
+    src: GridCells,
+    dst: GridCells,
+    normalisation: str = "fracarea",
+    unmapped: str = "fill",
 ) -> Weights: ...
 
 class Remap:

@@ -368,7 +368,7 @@ TEST_F(CouplerRegridTest, OnlineMethodsMatchWeightsComputedDirectly) {
   expect_within_ulps(got[1], expected(serial(ferry::nearest_neighbour_weights(MPI_COMM_SELF, src, dst, nn)), 1),
                      0, "gaussian");
   expect_within_ulps(got[2],
-                     expected(serial(ferry::bilinear_weights(MPI_COMM_SELF, src, dst, {kAtmNx, true})), 1),
+                     expected(serial(ferry::bilinear_weights(MPI_COMM_SELF, src, dst, {kAtmNx, true, ferry::Unmapped::Fill})), 1),
                      0, "bilinear");
 }
 

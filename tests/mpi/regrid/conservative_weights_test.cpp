@@ -155,7 +155,7 @@ void expect_cdo_match(const char* file, ConservativeNormalisation normalisation)
   const int me = rank_of(MPI_COMM_WORLD);
   const Weights w = ferry::conservative_weights(
       MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 31)),
-      share(dst, Layout::random(dst.size(), p, me, 32)), ConservativeOptions{normalisation});
+      share(dst, Layout::random(dst.size(), p, me, 32)), ConservativeOptions{normalisation, ferry::Unmapped::Fill});
   ScratchFile file_out(std::string("cdo_") + file);
   w.write_scrip(MPI_COMM_WORLD, file_out.path());
 
@@ -218,7 +218,7 @@ TEST(ConservativeWeights, ConstantExactAndIntegralConserved) {
        {ConservativeNormalisation::FracArea, ConservativeNormalisation::DestArea}) {
     const Weights w = ferry::conservative_weights(
         MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 41)),
-        share(dst, Layout::random(dst.size(), p, me, 42)), ConservativeOptions{normalisation});
+        share(dst, Layout::random(dst.size(), p, me, 42)), ConservativeOptions{normalisation, ferry::Unmapped::Fill});
     const std::vector<double>& dst_area = *w.dst_points().area;
     for (const double v : remap_rows(w, constant)) EXPECT_NEAR(v, 3.7, 3.7e-14);
     const std::vector<double> remapped = remap_rows(w, smooth);
@@ -247,7 +247,7 @@ TEST(ConservativeWeights, MasksAndNormalisations) {
        {ConservativeNormalisation::FracArea, ConservativeNormalisation::DestArea}) {
     const Weights w = ferry::conservative_weights(
         MPI_COMM_WORLD, share(src, Layout::block(src.size(), p, me)),
-        share(dst, Layout::round_robin(dst.size(), p, me)), ConservativeOptions{normalisation});
+        share(dst, Layout::round_robin(dst.size(), p, me)), ConservativeOptions{normalisation, ferry::Unmapped::Fill});
     const std::vector<double> sums = remap_rows(w, ones);
     for (std::size_t r = 0; r < sums.size(); ++r) {
       const std::int64_t row = w.first_row() + static_cast<std::int64_t>(r);

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -109,7 +111,7 @@ TEST(PolygonWeights, SameBitsOnAnyRanksAndLayouts) {
     const auto nd = pair.dst.size();
     for (const auto normalisation :
          {ConservativeNormalisation::FracArea, ConservativeNormalisation::DestArea}) {
-      const ConservativeOptions options{normalisation};
+      const ConservativeOptions options{normalisation, ferry::Unmapped::Fill};
       const Weights alone = ferry::conservative_weights(
           MPI_COMM_SELF, share(pair.src, Layout::block(ns, 1, 0)),
           share(pair.dst, Layout::block(nd, 1, 0)), options);
@@ -228,6 +230,75 @@ TEST(PolygonWeights, BadCellsFailEverywhere) {
   PolygonGrid declared = good_src;
   declared.edges = ferry::CellEdges::LonLat;
   expect(declared, good_dst, Errc::Arg, "is not a longitude-latitude rectangle");
+}
+
+}  // namespace
+
+namespace {
+
+// The mean direction of a cell's corners, as nearest_fill places a cell.
+std::array<double, 3> centre_of(const PolygonGrid& g, std::size_t i) {
+  const double d = regrid_test::kTestPi / 180;
+  double x = 0, y = 0, z = 0;
+  for (std::size_t k = 0; k < g.lon[i].size(); ++k) {
+    x += std::cos(g.lat[i][k] * d) * std::cos(g.lon[i][k] * d);
+    y += std::cos(g.lat[i][k] * d) * std::sin(g.lon[i][k] * d);
+    z += std::sin(g.lat[i][k] * d);
+  }
+  const double r = std::sqrt(x * x + y * y + z * z);
+  return {x / r, y / r, z / r};
+}
+
+// Unmapped::Nearest (OASIS FRACNNEI): a valid target cell over no valid source cell
+// gets one link, of weight 1, from the valid source cell whose centre is nearest; the
+// others keep their overlaps; the same bits on any number of ranks and layouts.
+TEST(PolygonWeights, NearestFillsTargetsNoSourceCovers) {
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  PolygonGrid src = regrid_test::rotated_grid(24, 12, 10, 40);
+  const PolygonGrid dst = regrid_test::geodesic_grid(5);
+  // Mask the source south of 20 S: targets there overlap only masked cells.
+  for (std::int64_t i = 0; i < src.size(); ++i) {
+    const auto c = centre_of(src, static_cast<std::size_t>(i));
+    src.mask.push_back(c[2] < std::sin(-20 * regrid_test::kTestPi / 180) ? 0 : 1);
+  }
+  for (const auto normalisation :
+       {ConservativeNormalisation::FracArea, ConservativeNormalisation::DestArea}) {
+    const ConservativeOptions options{normalisation, ferry::Unmapped::Nearest};
+    const Weights w = ferry::conservative_weights(
+        MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 81)),
+        share(dst, Layout::random(dst.size(), p, me, 82)), options);
+    const Weights alone = ferry::conservative_weights(
+        MPI_COMM_SELF, share(src, Layout::block(src.size(), 1, 0)),
+        share(dst, Layout::block(dst.size(), 1, 0)), options);
+    expect_part_of(alone, w);
+    std::int64_t filled = 0;
+    for (std::int64_t r = 0; r < w.row_count(); ++r) {
+      const auto begin = w.row_start()[static_cast<std::size_t>(r)];
+      const auto end = w.row_start()[static_cast<std::size_t>(r) + 1];
+      ASSERT_GT(end, begin) << "row " << w.first_row() + r << " has no link";
+      if ((*w.dst_points().frac)[static_cast<std::size_t>(r)] > 0) continue;
+      ++filled;
+      ASSERT_EQ(end - begin, 1);
+      EXPECT_EQ(w.values()[static_cast<std::size_t>(begin)], 1.0);
+      // The nearest valid source centre, by brute force (ties to the lower id).
+      const auto t = centre_of(dst, static_cast<std::size_t>(w.first_row() + r));
+      std::int64_t best = -1;
+      double best_d2 = 0;
+      for (std::int64_t s = 0; s < src.size(); ++s) {
+        if (!src.valid(s)) continue;
+        const auto c = centre_of(src, static_cast<std::size_t>(s));
+        const double d2 = (c[0] - t[0]) * (c[0] - t[0]) + (c[1] - t[1]) * (c[1] - t[1]) +
+                          (c[2] - t[2]) * (c[2] - t[2]);
+        if (best < 0 || d2 < best_d2) {
+          best = s;
+          best_d2 = d2;
+        }
+      }
+      EXPECT_EQ(w.cols()[static_cast<std::size_t>(begin)], best);
+    }
+    EXPECT_GT(sum_over_ranks(static_cast<double>(filled)), 10);
+  }
 }
 
 }  // namespace
