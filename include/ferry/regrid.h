@@ -96,6 +96,9 @@ int ferry_weights_from_links(MPI_Comm comm, int64_t src_size, int64_t dst_size, 
  * remapping file that reads back to the same matrix bit for bit (written as
  * "<path>.partial", renamed when complete). */
 int ferry_weights_write_scrip(MPI_Comm comm, const ferry_weights* weights, const char* path);
+/* Collective over comm: the same as an ESMF file (col, row, S, area_a/b, frac_a/b,
+ * mask_a/b), which ferry_weights_read reads back bit for bit. */
+int ferry_weights_write_esmf(MPI_Comm comm, const ferry_weights* weights, const char* path);
 
 /* Collective over comm: the k = `neighbours` nearest valid source points of every
  * valid destination point on the unit sphere, weighted by `weighting`

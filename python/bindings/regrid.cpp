@@ -145,6 +145,17 @@ Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst
       [&](MPI_Comm c) { return conservative_weights(c, src, dst, options); });
 }
 
+// Weights.write_scrip and write_esmf: the file written by `Write` on the weights'
+// communicator.
+template <void (Weights::*Write)(MPI_Comm, const std::string&) const>
+auto writer(const char* function) {
+  return [function](const Weights& w, nb::handle comm, const std::string& path) {
+    const MPI_Comm c = comm_from_python(comm, function);
+    nb::gil_scoped_release unlocked;
+    (w.*Write)(c, path);
+  };
+}
+
 Grid read(nb::handle comm, const std::string& path, nb::handle format, const std::string& name,
           const std::string& masks, const std::string& areas) {
   GridSource source{path, GridFormat::Auto, name, masks, areas};
@@ -339,16 +350,13 @@ void bind_regrid(nb::module_& m) {
                   "summed within its row (ascending, unique in a row); None numbers the links\n"
                   "by their position over all ranks, rank 0's first (a file's order when each\n"
                   "rank holds a slab of it). Errors are the same on every rank.")
-      .def(
-          "write_scrip",
-          [](const Weights& w, nb::handle comm, const std::string& path) {
-            const MPI_Comm c = comm_from_python(comm, "Weights.write_scrip");
-            nb::gil_scoped_release unlocked;
-            w.write_scrip(c, path);
-          },
-          "comm"_a, "path"_a,
-          "Collective over the communicator the weights were built on: writes a SCRIP file\n"
-          "that Weights.read (and CDO, OASIS) read back.")
+      .def("write_scrip", writer<&Weights::write_scrip>("Weights.write_scrip"), "comm"_a,
+           "path"_a,
+           "Collective over the communicator the weights were built on: writes a SCRIP file\n"
+           "that Weights.read (and CDO, OASIS) read back.")
+      .def("write_esmf", writer<&Weights::write_esmf>("Weights.write_esmf"), "comm"_a, "path"_a,
+           "Collective over the communicator the weights were built on: writes an ESMF file\n"
+           "(col, row, S) that Weights.read reads back.")
       .def_prop_ro("src_size", &Weights::src_size, "Points of the source grid.")
       .def_prop_ro("dst_size", &Weights::dst_size, "Points of the destination grid.")
       .def_prop_ro("global_links", &Weights::global_links, "Links over all ranks.")

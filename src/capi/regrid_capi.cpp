@@ -103,6 +103,21 @@ auto& built(Handle* remap, const char* function) {
   return set_up(deref(remap, function, "remap").remap, function, "remap", "ferry_remap_setup");
 }
 
+// A weight file written by `write` (Weights::write_scrip or write_esmf), after checks
+// agreed over comm.
+int write_weights(MPI_Comm comm, const ferry_weights* weights, const char* path,
+                  const char* function,
+                  void (ferry::Weights::*write)(MPI_Comm, const std::string&) const) {
+  return guarded(function, [&] {
+    FERRY_CHECK(comm != MPI_COMM_NULL, ferry::Errc::Arg, function, ": comm is MPI_COMM_NULL");
+    ferry::detail::agree_on(ferry::Comm::view(comm), [&] {
+      deref(weights, function, "weights");
+      FERRY_CHECK(path != nullptr, ferry::Errc::Arg, function, ": path is NULL");
+    });
+    (weights->weights.*write)(comm, path);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -143,15 +158,11 @@ int ferry_weights_from_links(MPI_Comm comm, int64_t src_size, int64_t dst_size, 
 }
 
 int ferry_weights_write_scrip(MPI_Comm comm, const ferry_weights* weights, const char* path) {
-  const char* function = "ferry_weights_write_scrip";
-  return guarded(function, [&] {
-    FERRY_CHECK(comm != MPI_COMM_NULL, ferry::Errc::Arg, function, ": comm is MPI_COMM_NULL");
-    ferry::detail::agree_on(ferry::Comm::view(comm), [&] {
-      deref(weights, function, "weights");
-      FERRY_CHECK(path != nullptr, ferry::Errc::Arg, function, ": path is NULL");
-    });
-    weights->weights.write_scrip(comm, path);
-  });
+  return write_weights(comm, weights, path, "ferry_weights_write_scrip", &ferry::Weights::write_scrip);
+}
+
+int ferry_weights_write_esmf(MPI_Comm comm, const ferry_weights* weights, const char* path) {
+  return write_weights(comm, weights, path, "ferry_weights_write_esmf", &ferry::Weights::write_esmf);
 }
 
 int ferry_weights_nearest_neighbour(MPI_Comm comm, const ferry_layout* src, const double* src_lon,

@@ -359,19 +359,31 @@ TEST(OnlineWeights, BadInputFailsEverywhere) {
 
 // Bilinear weights of CDO 2.1's genbil on its own grids (r36x18 -> n16). CDO gives
 // the points beyond the outermost source rows distance weights; ferry gives them none.
-TEST(OnlineBilinearWeights, MatchesCdoGenbil) {
-  if (!std::ifstream(regrid_test::data_path("ready")).good())
-    GTEST_SKIP() << "no CDO-made weight files (is cdo installed?)";
-  const std::string path = regrid_test::data_path("w_bil.nc");
-  auto degrees = [&](const char* name) {
+// The grids of CDO's genbil file (r36x18 -> n16): centres in degrees, the source's
+// row length and outermost latitude.
+struct BilinearCase {
+  std::string path = regrid_test::data_path("w_bil.nc");
+  Grid src{degrees("src_grid_center_lon"), degrees("src_grid_center_lat"), {}};
+  Grid dst{degrees("dst_grid_center_lon"), degrees("dst_grid_center_lat"), {}};
+  std::int64_t nx = static_cast<std::int64_t>(regrid_test::read_all(path, "src_grid_dims")[0]);
+  double outermost = *std::max_element(src.lat.begin(), src.lat.end());
+
+  std::vector<double> degrees(const char* name) const {
     std::vector<double> v = regrid_test::read_all(path, name);
     for (double& x : v) x /= kRadiansPerDegree;
     return v;
-  };
-  const Grid src{degrees("src_grid_center_lon"), degrees("src_grid_center_lat"), {}};
-  const Grid dst{degrees("dst_grid_center_lon"), degrees("dst_grid_center_lat"), {}};
-  const auto nx = static_cast<std::int64_t>(regrid_test::read_all(path, "src_grid_dims")[0]);
-  const double outermost = *std::max_element(src.lat.begin(), src.lat.end());
+  }
+};
+
+TEST(OnlineBilinearWeights, MatchesCdoGenbil) {
+  if (!std::ifstream(regrid_test::data_path("ready")).good())
+    GTEST_SKIP() << "no CDO-made weight files (is cdo installed?)";
+  const BilinearCase grids;
+  const std::string& path = grids.path;
+  const Grid& src = grids.src;
+  const Grid& dst = grids.dst;
+  const std::int64_t nx = grids.nx;
+  const double outermost = grids.outermost;
   const int p = size_of(MPI_COMM_WORLD);
   const int me = rank_of(MPI_COMM_WORLD);
   const Weights w = ferry::bilinear_weights(
@@ -411,16 +423,12 @@ TEST(OnlineBilinearWeights, MatchesCdoGenbil) {
 TEST(OnlineBilinearWeights, NearestFillsBeyondTheSourceRows) {
   if (!std::ifstream(regrid_test::data_path("ready")).good())
     GTEST_SKIP() << "no CDO-made weight files (is cdo installed?)";
-  const std::string path = regrid_test::data_path("w_bil.nc");
-  auto degrees = [&](const char* name) {
-    std::vector<double> v = regrid_test::read_all(path, name);
-    for (double& x : v) x /= kRadiansPerDegree;
-    return v;
-  };
-  const Grid src{degrees("src_grid_center_lon"), degrees("src_grid_center_lat"), {}};
-  const Grid dst{degrees("dst_grid_center_lon"), degrees("dst_grid_center_lat"), {}};
-  const auto nx = static_cast<std::int64_t>(regrid_test::read_all(path, "src_grid_dims")[0]);
-  const double outermost = *std::max_element(src.lat.begin(), src.lat.end());
+  const BilinearCase grids;
+  const std::string& path = grids.path;
+  const Grid& src = grids.src;
+  const Grid& dst = grids.dst;
+  const std::int64_t nx = grids.nx;
+  const double outermost = grids.outermost;
   const int p = size_of(MPI_COMM_WORLD);
   const int me = rank_of(MPI_COMM_WORLD);
   auto weights = [&](ferry::Unmapped unmapped) {
