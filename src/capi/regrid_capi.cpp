@@ -118,6 +118,42 @@ int write_weights(MPI_Comm comm, const ferry_weights* weights, const char* path,
   });
 }
 
+// The conservative weight calls of the C API, named `function` in messages.
+int conservative_cells(
+    const char* function, MPI_Comm comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, ferry_weights** weights) {
+  return guarded(function, [&] {
+    ferry::GridCells s, d;
+    ferry::ConservativeOptions options;
+    agreed_weights(
+        comm, function, weights,
+        [&] {
+          s = grid_cells(src, src_corners, src_corner_lon, src_corner_lat, src_mask, function,
+                         "source");
+          d = grid_cells(dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, function,
+                         "destination");
+          const auto local = [](const ferry_layout* l) { return l->layout.local_size(); };
+          if (src_corner_counts)
+            s.corner_counts = copied(src_corner_counts, local(src), function, "source corner_counts");
+          if (dst_corner_counts)
+            d.corner_counts =
+                copied(dst_corner_counts, local(dst), function, "destination corner_counts");
+          const char* edges = "FERRY_CELL_EDGES_AUTO, _GREAT_CIRCLE or _LONLAT";
+          s.edges = enumerator<ferry::CellEdges>(src_edges, FERRY_CELL_EDGES_LONLAT, function,
+                                                 "src_edges", edges);
+          d.edges = enumerator<ferry::CellEdges>(dst_edges, FERRY_CELL_EDGES_LONLAT, function,
+                                                 "dst_edges", edges);
+          options.normalisation = enumerator<ferry::ConservativeNormalisation>(
+              normalisation, FERRY_NORMALISATION_DESTAREA, function, "normalisation",
+              "FERRY_NORMALISATION_FRACAREA or FERRY_NORMALISATION_DESTAREA");
+        },
+        [&] { return ferry::conservative_weights(comm, s, d, options); });
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -212,23 +248,10 @@ int ferry_weights_conservative(MPI_Comm comm, const ferry_layout* src, int src_c
                                const int* src_mask, const ferry_layout* dst, int dst_corners,
                                const double* dst_corner_lon, const double* dst_corner_lat,
                                const int* dst_mask, int normalisation, ferry_weights** weights) {
-  const char* function = "ferry_weights_conservative";
-  return guarded(function, [&] {
-    ferry::GridCells s, d;
-    ferry::ConservativeOptions options;
-    agreed_weights(
-        comm, function, weights,
-        [&] {
-          s = grid_cells(src, src_corners, src_corner_lon, src_corner_lat, src_mask, function,
-                         "source");
-          d = grid_cells(dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, function,
-                         "destination");
-          options.normalisation = enumerator<ferry::ConservativeNormalisation>(
-              normalisation, FERRY_NORMALISATION_DESTAREA, function, "normalisation",
-              "FERRY_NORMALISATION_FRACAREA or FERRY_NORMALISATION_DESTAREA");
-        },
-        [&] { return ferry::conservative_weights(comm, s, d, options); });
-  });
+  return conservative_cells("ferry_weights_conservative", comm, src, src_corners, nullptr,
+                            src_corner_lon, src_corner_lat, src_mask, FERRY_CELL_EDGES_AUTO, dst,
+                            dst_corners, nullptr, dst_corner_lon, dst_corner_lat, dst_mask,
+                            FERRY_CELL_EDGES_AUTO, normalisation, weights);
 }
 
 int ferry_weights_conservative_polygons(
@@ -237,34 +260,10 @@ int ferry_weights_conservative_polygons(
     const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
     const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
     int normalisation, ferry_weights** weights) {
-  const char* function = "ferry_weights_conservative_polygons";
-  return guarded(function, [&] {
-    ferry::GridCells s, d;
-    ferry::ConservativeOptions options;
-    agreed_weights(
-        comm, function, weights,
-        [&] {
-          s = grid_cells(src, src_corners, src_corner_lon, src_corner_lat, src_mask, function,
-                         "source");
-          d = grid_cells(dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, function,
-                         "destination");
-          const auto local = [](const ferry_layout* l) { return l->layout.local_size(); };
-          if (src_corner_counts)
-            s.corner_counts = copied(src_corner_counts, local(src), function, "source corner_counts");
-          if (dst_corner_counts)
-            d.corner_counts =
-                copied(dst_corner_counts, local(dst), function, "destination corner_counts");
-          const char* edges = "FERRY_CELL_EDGES_AUTO, _GREAT_CIRCLE or _LONLAT";
-          s.edges = enumerator<ferry::CellEdges>(src_edges, FERRY_CELL_EDGES_LONLAT, function,
-                                                 "src_edges", edges);
-          d.edges = enumerator<ferry::CellEdges>(dst_edges, FERRY_CELL_EDGES_LONLAT, function,
-                                                 "dst_edges", edges);
-          options.normalisation = enumerator<ferry::ConservativeNormalisation>(
-              normalisation, FERRY_NORMALISATION_DESTAREA, function, "normalisation",
-              "FERRY_NORMALISATION_FRACAREA or FERRY_NORMALISATION_DESTAREA");
-        },
-        [&] { return ferry::conservative_weights(comm, s, d, options); });
-  });
+  return conservative_cells("ferry_weights_conservative_polygons", comm, src, src_corners,
+                            src_corner_counts, src_corner_lon, src_corner_lat, src_mask, src_edges,
+                            dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
+                            dst_mask, dst_edges, normalisation, weights);
 }
 
 int ferry_weights_get_sizes(const ferry_weights* weights, int64_t* src_size, int64_t* dst_size,
