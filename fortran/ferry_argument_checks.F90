@@ -1,10 +1,9 @@
 ! module ferry_argument_checks: checks of array arguments shared by the Fortran
-! modules built on module ferry (ferry_halo_mod, ferry_regrid_mod). They return its
-! error codes, which ferry_argument_error, a module that ferry itself uses, cannot
-! see. For the modules of ferry; programs have no use for it.
+! modules over the C API (ferry_halo_mod, ferry_regrid_mod, ...), returning the
+! error codes of ferry_constants. For the modules of ferry; programs have no use for it.
 module ferry_argument_checks
   use, intrinsic :: iso_c_binding, only: c_int64_t
-  use ferry, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE
+  use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE
   use ferry_argument_error, only: fail => ferry_record_argument_error
   implicit none
   private

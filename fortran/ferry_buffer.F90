@@ -16,8 +16,8 @@
 ! _FLOAT32, _INT32 and _INT64; reads check the type of their out array.
 module ferry_buffer_mod
   use, intrinsic :: iso_c_binding
-  use ferry, only: FERRY_SUCCESS, FERRY_ERR_ARG, FERRY_ERR_ARG_SIZE, FERRY_TYPE_FLOAT64, &
-    FERRY_TYPE_FLOAT32, FERRY_TYPE_INT32, FERRY_TYPE_INT64
+  use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG, FERRY_ERR_ARG_SIZE, &
+    FERRY_TYPE_FLOAT64, FERRY_TYPE_FLOAT32, FERRY_TYPE_INT32, FERRY_TYPE_INT64
   use ferry_argument_error, only: fail => ferry_record_argument_error
   use ferry_c_arrays, only: address, type_names
   implicit none

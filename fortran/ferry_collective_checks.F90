@@ -6,8 +6,9 @@
 ! modules of ferry; programs have no use for it.
 module ferry_collective_checks
   use, intrinsic :: iso_c_binding, only: c_int64_t
-  use ferry, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE, ferry_layout, ferry_layout_local_size, &
-    ferry_error_message
+  use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE
+  use ferry_errors, only: ferry_error_message
+  use ferry_layout_mod, only: ferry_layout, ferry_layout_local_size
   use ferry_argument_error, only: ferry_agree_argument_error
   implicit none
   private

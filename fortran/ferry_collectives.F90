@@ -27,8 +27,8 @@
 module ferry_collectives_mod
   use, intrinsic :: iso_c_binding
   use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
-  use ferry, only: FERRY_SUCCESS, FERRY_ERR_ARG, FERRY_TYPE_FLOAT64, FERRY_TYPE_FLOAT32, &
-    FERRY_TYPE_INT32, FERRY_TYPE_INT64
+  use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG, FERRY_TYPE_FLOAT64, &
+    FERRY_TYPE_FLOAT32, FERRY_TYPE_INT32, FERRY_TYPE_INT64
   use ferry_argument_error, only: fail => ferry_record_argument_error
   use ferry_argument_checks, only: room
   use ferry_c_arrays, only: address, type_names

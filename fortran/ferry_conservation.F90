@@ -15,7 +15,8 @@
 ! the call on every rank with FERRY_ERR_ARG_SIZE and the same message.
 module ferry_conservation_mod
   use, intrinsic :: iso_c_binding
-  use ferry, only: FERRY_SUCCESS, ferry_layout
+  use ferry_constants, only: FERRY_SUCCESS
+  use ferry_layout_mod, only: ferry_layout
   use ferry_collective_checks, only: array_check, check_count, check_per_point, check_shape, &
     layout_points, agree_checks
   implicit none

@@ -11,7 +11,7 @@
 ! or wave(ndirections, nfrequencies, local_count); owned cells first, then the ghosts.
 module ferry_halo_mod
   use, intrinsic :: iso_c_binding
-  use ferry, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE
+  use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE
   use ferry_argument_error, only: fail => ferry_record_argument_error
   use ferry_argument_checks, only: room
   implicit none

@@ -17,8 +17,8 @@
 ! one rank fails the call on every rank with FERRY_ERR_ARG_SIZE and the same message.
 module ferry_regrid_mod
   use, intrinsic :: iso_c_binding
-  use ferry, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE, FERRY_GRID_SRC, FERRY_GRID_DST, &
-    ferry_layout, ferry_layout_local_size
+  use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE, FERRY_GRID_SRC, FERRY_GRID_DST
+  use ferry_layout_mod, only: ferry_layout, ferry_layout_local_size
   use ferry_argument_error, only: fail => ferry_record_argument_error
   use ferry_argument_checks, only: room
   use ferry_c_arrays, only: fortran_string

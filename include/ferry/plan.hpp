@@ -25,10 +25,12 @@ struct PlanSide {
 
 /// The redistribution from a source layout to a destination layout over one
 /// communicator. Built collectively by a distributed rendezvous: each id has a
-/// home rank (ranks own consecutive chunks of ceil(N/P) ids); sources and destinations register their ids there with
-/// one all-to-all, homes match them and answer. Memory: no rank ever holds O(N)
-/// global data or an O(P^2) matrix, only its own ids, the ids it is home for, and
-/// O(P) counts; a balanced layout pair therefore costs O(N/P + P) per rank.
+/// home rank (ranks are homes of consecutive chunks of ceil(N/P) ids); sources and
+/// destinations register their ids there with one all-to-all, homes sort what they
+/// received by id, match and answer. Memory: no rank ever holds O(N) global data or
+/// an O(P^2) matrix, only its own ids, the registrations it receives as a home, and
+/// O(P) counts; a balanced layout pair therefore costs O(N/P + P) per rank, and
+/// sparse ids (any N up to 2^63) cost what the ranks hold.
 /// Points a rank sends to itself are kept apart (`self_src`/`self_dst`) so engines
 /// copy them directly.
 class Plan {

@@ -10,9 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "capi/c_arrays.hpp"
-#include "capi/c_enums.hpp"
-#include "capi/firewall.hpp"
+#include "capi/c_call.hpp"
 #include "capi/layout_handle.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/conservation.h"
@@ -22,10 +20,8 @@
 
 namespace {
 
-using ferry::detail::copied;
-using ferry::detail::deref;
-using ferry::detail::enumerator;
-using ferry::detail::guarded;
+using ferry::detail::c_call;
+using ferry::detail::CCall;
 
 constexpr const char* kSumNames =
     "FERRY_SUM_GATHER, FERRY_SUM_LSUM8, FERRY_SUM_LSUM16, FERRY_SUM_DDPDD or FERRY_SUM_REPROSUM";
@@ -36,15 +32,13 @@ struct ConserveSide {
   ferry::GridPointData points;
 
   ConserveSide(const ferry_layout* layout, const double* area, const double* frac,
-               const int* mask, const double* values, const char* side) {
-    const char* function = "ferry_conserve";
-    const std::string name(side);
-    ids = deref(layout, function, (name + " layout").c_str()).layout.ids();
+               const int* mask, const double* values, const CCall& call, const std::string& side) {
+    ids = call.handle(layout, (side + " layout").c_str()).layout.ids();
     const auto n = static_cast<std::int64_t>(ids.size());
-    points.area = copied(area, n, function, (name + "_area").c_str());
-    if (frac) points.frac = copied(frac, n, function, (name + "_frac").c_str());
-    if (mask) points.mask = copied(mask, n, function, (name + "_mask").c_str());
-    FERRY_CHECK(values != nullptr || n == 0, ferry::Errc::Arg, function, ": ", name,
+    points.area = call.array(area, n, side + "_area");
+    if (frac) points.frac = call.array(frac, n, side + "_frac");
+    if (mask) points.mask = call.array(mask, n, side + "_mask");
+    FERRY_CHECK(values != nullptr || n == 0, ferry::Errc::Arg, call.function(), ": ", side,
                 "_values is NULL on a rank holding ", n, " points");
   }
 
@@ -57,13 +51,12 @@ extern "C" {
 
 int ferry_global_sums(MPI_Comm comm, int method, int count, int64_t points, const double* values,
                       const int64_t* ids, double* sums) {
-  const char* function = "ferry_global_sums";
-  return guarded(function, [&] {
-    FERRY_CHECK(comm != MPI_COMM_NULL, ferry::Errc::Arg, function, ": comm is MPI_COMM_NULL");
+  return c_call("ferry_global_sums", [&](const CCall& call) {
+    const char* function = call.function();
+    call.comm(comm);
     ferry::SumMethod sum{};
     const auto read_arguments = [&] {
-      sum = enumerator<ferry::SumMethod>(method, FERRY_SUM_REPROSUM, function, "method",
-                                         kSumNames);
+      sum = call.choice<ferry::SumMethod>(method, FERRY_SUM_REPROSUM, "method", kSumNames);
       FERRY_CHECK(count >= 1, ferry::Errc::Arg, function, ": count is ", count,
                   ", expected at least 1 sum");
       FERRY_CHECK(points >= 0, ferry::Errc::Arg, function, ": points is ", points,
@@ -92,21 +85,19 @@ int ferry_conserve(MPI_Comm comm, int method, int sum, int components, const fer
                    const double* src_area, const double* src_frac, const int* src_mask,
                    const double* src_values, const ferry_layout* dst, const double* dst_area,
                    const double* dst_frac, const int* dst_mask, double* dst_values) {
-  const char* function = "ferry_conserve";
-  return guarded(function, [&] {
-    FERRY_CHECK(comm != MPI_COMM_NULL, ferry::Errc::Arg, function, ": comm is MPI_COMM_NULL");
+  return c_call("ferry_conserve", [&](const CCall& call) {
+    call.comm(comm);
     ferry::Conserve conserve_method{};
     ferry::SumMethod sum_method{};
     std::vector<ConserveSide> sides;
     const auto read_arguments = [&] {
-      conserve_method = enumerator<ferry::Conserve>(
-          method, FERRY_CONSERVE_BASIN_POSITIVE, function, "method",
+      conserve_method = call.choice<ferry::Conserve>(
+          method, FERRY_CONSERVE_BASIN_POSITIVE, "method",
           "FERRY_CONSERVE_GLOBAL, FERRY_CONSERVE_GLOBAL_POSITIVE, FERRY_CONSERVE_BASIN_BALANCE "
           "or FERRY_CONSERVE_BASIN_POSITIVE");
-      sum_method = enumerator<ferry::SumMethod>(sum, FERRY_SUM_REPROSUM, function, "sum",
-                                                kSumNames);
-      sides.emplace_back(src, src_area, src_frac, src_mask, src_values, "src");
-      sides.emplace_back(dst, dst_area, dst_frac, dst_mask, dst_values, "dst");
+      sum_method = call.choice<ferry::SumMethod>(sum, FERRY_SUM_REPROSUM, "sum", kSumNames);
+      sides.emplace_back(src, src_area, src_frac, src_mask, src_values, call, "src");
+      sides.emplace_back(dst, dst_area, dst_frac, dst_mask, dst_values, call, "dst");
     };
     // ferry::conserve checks that method, sum and components are the same everywhere.
     ferry::detail::agree_on(ferry::Comm::view(comm), read_arguments);

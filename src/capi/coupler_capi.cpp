@@ -3,33 +3,29 @@
 #include <string>
 #include <vector>
 
-#include "capi/c_enums.hpp"
-#include "capi/firewall.hpp"
+#include "capi/c_call.hpp"
 #include "capi/layout_handle.hpp"
 #include "ferry/coupler.hpp"
 #include "ferry/ferry.h"
 
 struct ferry_coupler {
+  static constexpr const char* kWhat = "coupler";
   ferry::Coupler coupler;
 };
 
 namespace {
 
-using ferry::detail::deref;
-using ferry::detail::guarded;
-using ferry::detail::output;
+using ferry::detail::c_call;
+using ferry::detail::CCall;
+using ferry::detail::create_handle;
+using ferry::detail::destroy_handle;
 
-// C strings are checked here so a NULL name gets a message instead of a crash.
-std::string text(const char* s, const char* function, const char* what) {
-  FERRY_CHECK(s != nullptr, ferry::Errc::Arg, function, ": ", what, " is NULL");
-  return s;
-}
-
-ferry::Coupler& coupler_of(ferry_coupler* c, const char* function) {
-  return deref(c, function, "coupler").coupler;
-}
-const ferry::Coupler& coupler_of(const ferry_coupler* c, const char* function) {
-  return deref(c, function, "coupler").coupler;
+// A field id, written -1 first: what a failed definition leaves.
+template <class Define>
+void define(int* id, const CCall& call, Define&& define_it) {
+  int& out = call.out(id);
+  out = -1;
+  out = define_it().value;
 }
 
 }  // namespace
@@ -38,160 +34,133 @@ extern "C" {
 
 int ferry_coupler_create(MPI_Comm comm, int ncomponents, const char* const* components,
                          const char* config_path, ferry_coupler** coupler) {
-  const char* function = "ferry_coupler_create";
-  return guarded(function, [&] {
-    output(coupler, function) = nullptr;
+  return create_handle("ferry_coupler_create", coupler, [&](const CCall& call) {
     // NULL pointers are programming errors found on this rank alone; everything the
     // constructor checks (names, the configuration) fails alike on every rank.
     std::vector<std::string> names;
     FERRY_CHECK(ncomponents >= 0 && (ncomponents == 0 || components != nullptr), ferry::Errc::Arg,
-                function, ": need ncomponents >= 0 and a non-NULL components array; got ",
+                call.function(), ": need ncomponents >= 0 and a non-NULL components array; got ",
                 ncomponents);
-    for (int i = 0; i < ncomponents; ++i)
-      names.push_back(text(components[i], function, "component name"));
-    *coupler = new ferry_coupler{
-        ferry::Coupler(comm, names, text(config_path, function, "config_path"))};
+    for (int i = 0; i < ncomponents; ++i) names.push_back(call.text(components[i], "component name"));
+    return new ferry_coupler{ferry::Coupler(comm, names, call.text(config_path, "config_path"))};
   });
 }
 
 int ferry_coupler_local_comm(const ferry_coupler* coupler, const char* component, MPI_Comm* comm) {
-  const char* function = "ferry_coupler_local_comm";
-  return guarded(function, [&] {
-    output(comm, function) =
-        coupler_of(coupler, function).local_comm(text(component, function, "component"));
+  return c_call("ferry_coupler_local_comm", [&](const CCall& call) {
+    call.out(comm) = call.handle(coupler).coupler.local_comm(call.text(component, "component"));
   });
 }
 
 int ferry_coupler_def_grid(ferry_coupler* coupler, const char* component, const char* name,
                            int64_t nx, int64_t ny, int* grid) {
-  const char* function = "ferry_coupler_def_grid";
-  return guarded(function, [&] {
-    int& id = output(grid, function);
-    id = -1;  // what a failed call leaves
-    id = coupler_of(coupler, function)
-             .def_grid(text(component, function, "component"), text(name, function, "grid name"),
-                       nx, ny)
-             .value;
+  return c_call("ferry_coupler_def_grid", [&](const CCall& call) {
+    define(grid, call, [&] {
+      return call.handle(coupler).coupler.def_grid(call.text(component, "component"),
+                                                   call.text(name, "grid name"), nx, ny);
+    });
   });
 }
 
 int ferry_coupler_def_partition(ferry_coupler* coupler, int grid, const char* name,
                                 const ferry_layout* layout, int* partition) {
-  const char* function = "ferry_coupler_def_partition";
-  return guarded(function, [&] {
-    int& id = output(partition, function);
-    id = -1;
-    id = coupler_of(coupler, function)
-             .def_partition(ferry::GridId{grid}, text(name, function, "partition name"),
-                            deref(layout, function, "layout").layout)
-             .value;
+  return c_call("ferry_coupler_def_partition", [&](const CCall& call) {
+    define(partition, call, [&] {
+      return call.handle(coupler).coupler.def_partition(
+          ferry::GridId{grid}, call.text(name, "partition name"), call.handle(layout).layout);
+    });
   });
 }
 
 int ferry_coupler_set_coordinates(ferry_coupler* coupler, int partition, const double* lon,
                                   const double* lat) {
-  return guarded("ferry_coupler_set_coordinates", [&] {
-    coupler_of(coupler, "ferry_coupler_set_coordinates")
-        .set_coordinates(ferry::PartitionId{partition}, lon, lat);
+  return c_call("ferry_coupler_set_coordinates", [&](const CCall& call) {
+    call.handle(coupler).coupler.set_coordinates(ferry::PartitionId{partition}, lon, lat);
   });
 }
 
 int ferry_coupler_set_corners(ferry_coupler* coupler, int partition, int ncorner,
                               const double* lon, const double* lat) {
-  return guarded("ferry_coupler_set_corners", [&] {
-    coupler_of(coupler, "ferry_coupler_set_corners")
-        .set_corners(ferry::PartitionId{partition}, ncorner, lon, lat);
+  return c_call("ferry_coupler_set_corners", [&](const CCall& call) {
+    call.handle(coupler).coupler.set_corners(ferry::PartitionId{partition}, ncorner, lon, lat);
   });
 }
 
 int ferry_coupler_set_areas(ferry_coupler* coupler, int partition, const double* area) {
-  return guarded("ferry_coupler_set_areas", [&] {
-    coupler_of(coupler, "ferry_coupler_set_areas").set_areas(ferry::PartitionId{partition}, area);
+  return c_call("ferry_coupler_set_areas", [&](const CCall& call) {
+    call.handle(coupler).coupler.set_areas(ferry::PartitionId{partition}, area);
   });
 }
 
 int ferry_coupler_set_mask(ferry_coupler* coupler, int partition, const int32_t* mask) {
-  return guarded("ferry_coupler_set_mask", [&] {
-    coupler_of(coupler, "ferry_coupler_set_mask").set_mask(ferry::PartitionId{partition}, mask);
+  return c_call("ferry_coupler_set_mask", [&](const CCall& call) {
+    call.handle(coupler).coupler.set_mask(ferry::PartitionId{partition}, mask);
   });
 }
 
 int ferry_coupler_partition_points(const ferry_coupler* coupler, int partition, int64_t* points) {
-  const char* function = "ferry_coupler_partition_points";
-  return guarded(function, [&] {
-    output(points, function) =
-        coupler_of(coupler, function).partition_points(ferry::PartitionId{partition});
+  return c_call("ferry_coupler_partition_points", [&](const CCall& call) {
+    call.out(points) =
+        call.handle(coupler).coupler.partition_points(ferry::PartitionId{partition});
   });
 }
 
 int ferry_coupler_def_field(ferry_coupler* coupler, int partition, const char* name,
                             int direction, int type, int bundle, int* field) {
-  const char* function = "ferry_coupler_def_field";
-  return guarded(function, [&] {
-    int& id = output(field, function);
-    id = -1;
-    FERRY_CHECK(direction == FERRY_FIELD_OUT || direction == FERRY_FIELD_IN, ferry::Errc::Arg,
-                function, ": unknown direction ", direction,
-                ". Use FERRY_FIELD_OUT or FERRY_FIELD_IN");
-    const ferry::Datatype datatype = ferry::detail::datatype_of(type, function);
-    id = coupler_of(coupler, function)
-             .def_field(ferry::PartitionId{partition}, text(name, function, "field name"),
-                        static_cast<ferry::FieldDirection>(direction),
-                        datatype, bundle)
-             .value;
+  return c_call("ferry_coupler_def_field", [&](const CCall& call) {
+    define(field, call, [&] {
+      const auto way = call.choice<ferry::FieldDirection>(direction, FERRY_FIELD_IN, "direction",
+                                                          "FERRY_FIELD_OUT or FERRY_FIELD_IN");
+      const ferry::Datatype datatype = call.datatype(type);
+      return call.handle(coupler).coupler.def_field(
+          ferry::PartitionId{partition}, call.text(name, "field name"), way, datatype, bundle);
+    });
   });
 }
 
 int ferry_coupler_field_values(const ferry_coupler* coupler, int field, int64_t* values) {
-  const char* function = "ferry_coupler_field_values";
-  return guarded(function, [&] {
-    output(values, function) = coupler_of(coupler, function).field_values(ferry::FieldId{field});
+  return c_call("ferry_coupler_field_values", [&](const CCall& call) {
+    call.out(values) = call.handle(coupler).coupler.field_values(ferry::FieldId{field});
   });
 }
 
 int ferry_coupler_field_type(const ferry_coupler* coupler, int field, int* type) {
-  const char* function = "ferry_coupler_field_type";
-  return guarded(function, [&] {
-    output(type, function) =
-        static_cast<int>(coupler_of(coupler, function).field_type(ferry::FieldId{field}));
+  return c_call("ferry_coupler_field_type", [&](const CCall& call) {
+    call.out(type) = static_cast<int>(call.handle(coupler).coupler.field_type(ferry::FieldId{field}));
   });
 }
 
 int ferry_coupler_enddef(ferry_coupler* coupler) {
-  return guarded("ferry_coupler_enddef",
-                 [&] { coupler_of(coupler, "ferry_coupler_enddef").enddef(); });
+  return c_call("ferry_coupler_enddef",
+                [&](const CCall& call) { call.handle(coupler).coupler.enddef(); });
 }
 
 int ferry_coupler_put(ferry_coupler* coupler, int field, double time, const void* data,
                       int* status) {
-  return guarded("ferry_coupler_put", [&] {
-    const int done =
-        coupler_of(coupler, "ferry_coupler_put").put(ferry::FieldId{field}, time, data);
+  return c_call("ferry_coupler_put", [&](const CCall& call) {
+    const int done = call.handle(coupler).coupler.put(ferry::FieldId{field}, time, data);
     if (status != nullptr) *status = done;
   });
 }
 
 int ferry_coupler_get(ferry_coupler* coupler, int field, double time, void* data, int* status) {
-  return guarded("ferry_coupler_get", [&] {
-    const int done =
-        coupler_of(coupler, "ferry_coupler_get").get(ferry::FieldId{field}, time, data);
+  return c_call("ferry_coupler_get", [&](const CCall& call) {
+    const int done = call.handle(coupler).coupler.get(ferry::FieldId{field}, time, data);
     if (status != nullptr) *status = done;
   });
 }
 
 int ferry_coupler_load(ferry_coupler* coupler, const char* buffer, const void* data, int64_t step) {
-  const char* function = "ferry_coupler_load";
-  return guarded(function, [&] {
-    coupler_of(coupler, function).load(text(buffer, function, "buffer name"), data, step);
+  return c_call("ferry_coupler_load", [&](const CCall& call) {
+    call.handle(coupler).coupler.load(call.text(buffer, "buffer name"), data, step);
   });
 }
 
 int ferry_coupler_read(ferry_coupler* coupler, const char* buffer, void* out, int64_t max_steps,
                        int64_t* first_step, int64_t* n_steps, int64_t* lost_steps) {
-  const char* function = "ferry_coupler_read";
-  return guarded(function, [&] {
+  return c_call("ferry_coupler_read", [&](const CCall& call) {
     const ferry::ReadResult result =
-        coupler_of(coupler, function).read(text(buffer, function, "buffer name"), out, max_steps);
+        call.handle(coupler).coupler.read(call.text(buffer, "buffer name"), out, max_steps);
     if (first_step != nullptr) *first_step = result.first_step;
     if (n_steps != nullptr) *n_steps = result.n_steps;
     if (lost_steps != nullptr) *lost_steps = result.lost_steps;
@@ -200,46 +169,38 @@ int ferry_coupler_read(ferry_coupler* coupler, const char* buffer, void* out, in
 
 int ferry_coupler_read_steps(ferry_coupler* coupler, const char* buffer, int64_t size,
                              int64_t* steps) {
-  const char* function = "ferry_coupler_read_steps";
-  return guarded(function, [&] {
-    const std::string name = text(buffer, function, "buffer name");
-    const std::vector<std::int64_t>& last = coupler_of(coupler, function).read_steps(name);
+  return c_call("ferry_coupler_read_steps", [&](const CCall& call) {
+    const std::string name = call.text(buffer, "buffer name");
+    const std::vector<std::int64_t>& last = call.handle(coupler).coupler.read_steps(name);
     const auto count = static_cast<int64_t>(last.size());
-    FERRY_CHECK(size >= count && (steps != nullptr || count == 0), ferry::Errc::ArgSize, function,
-                ": steps has room for ", size, " values, but the last read of buffer \"", name,
-                "\" returned ", count,
+    FERRY_CHECK(size >= count && (steps != nullptr || count == 0), ferry::Errc::ArgSize,
+                call.function(), ": steps has room for ", size,
+                " values, but the last read of buffer \"", name, "\" returned ", count,
                 " steps. Pass room for the max_steps given to ferry_coupler_read");
     std::copy(last.begin(), last.end(), steps);
   });
 }
 
 int ferry_coupler_buffer_values(const ferry_coupler* coupler, const char* buffer, int64_t* values) {
-  const char* function = "ferry_coupler_buffer_values";
-  return guarded(function, [&] {
-    output(values, function) =
-        coupler_of(coupler, function).buffer_values(text(buffer, function, "buffer name"));
+  return c_call("ferry_coupler_buffer_values", [&](const CCall& call) {
+    call.out(values) = call.handle(coupler).coupler.buffer_values(call.text(buffer, "buffer name"));
   });
 }
 
 int ferry_coupler_buffer_type(const ferry_coupler* coupler, const char* buffer, int* type) {
-  const char* function = "ferry_coupler_buffer_type";
-  return guarded(function, [&] {
-    output(type, function) = static_cast<int>(
-        coupler_of(coupler, function).buffer_type(text(buffer, function, "buffer name")));
+  return c_call("ferry_coupler_buffer_type", [&](const CCall& call) {
+    call.out(type) = static_cast<int>(
+        call.handle(coupler).coupler.buffer_type(call.text(buffer, "buffer name")));
   });
 }
 
 int ferry_coupler_finalize(ferry_coupler* coupler) {
-  return guarded("ferry_coupler_finalize",
-                 [&] { coupler_of(coupler, "ferry_coupler_finalize").finalize(); });
+  return c_call("ferry_coupler_finalize",
+                [&](const CCall& call) { call.handle(coupler).coupler.finalize(); });
 }
 
 int ferry_coupler_destroy(ferry_coupler** coupler) {
-  return guarded("ferry_coupler_destroy", [&] {
-    if (coupler == nullptr) return;
-    delete *coupler;
-    *coupler = nullptr;
-  });
+  return destroy_handle("ferry_coupler_destroy", coupler);
 }
 
 }  // extern "C"

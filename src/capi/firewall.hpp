@@ -7,7 +7,6 @@
 #include <new>
 
 #include "ferry/error.hpp"
-#include "util/check.hpp"
 
 namespace ferry::detail {
 
@@ -35,20 +34,6 @@ int guarded(const char* function, Body&& body) noexcept {
   } catch (...) {
     return record_unexpected_c_error(function, "unknown exception");
   }
-}
-
-/// The object behind a C handle; Errc::Arg when the handle is NULL.
-template <class T>
-T& deref(T* handle, const char* function, const char* what) {
-  FERRY_CHECK(handle != nullptr, Errc::Arg, function, ": ", what, " is NULL. Create it first");
-  return *handle;
-}
-
-/// What a C output pointer points to; Errc::Arg when it is NULL.
-template <class T>
-T& output(T* out, const char* function) {
-  FERRY_CHECK(out != nullptr, Errc::Arg, function, ": output pointer is NULL");
-  return *out;
 }
 
 }  // namespace ferry::detail

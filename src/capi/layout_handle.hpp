@@ -4,5 +4,6 @@
 #include "ferry/layout.hpp"
 
 struct ferry_layout {
+  static constexpr const char* kWhat = "layout";
   ferry::Layout layout;
 };

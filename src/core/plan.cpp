@@ -1,14 +1,16 @@
 // Plan construction by distributed rendezvous.
 //
 // Memory bound (checked by tests/mpi/plan_memory_test.cpp): every array below is
-// sized by this rank's own ids, by the ids it is home for, or by P (counts).
-// Nothing is sized by N or P^2, so a balanced layout pair costs O(N/P + P) per rank.
+// sized by this rank's own ids, by the registrations it receives as a home, or by P
+// (counts). Nothing is sized by N, by the width of a home's id range, or by P^2, so
+// a balanced layout pair costs O(N/P + P) per rank and sparse ids cost what they hold.
 #include "ferry/plan.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <vector>
 
+#include "core/rendezvous.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
@@ -17,100 +19,92 @@ namespace ferry {
 
 namespace {
 
+using detail::IdHomes;
+using detail::route;
+
 // A source or destination id registered at its home rank.
 struct Registration {
   std::int64_t id;
   std::int64_t local;  // index in the registering rank's layout
-  std::int64_t kind;   // 0 = source, 1 = destination
+  std::int32_t kind;   // kSource or kDestination
+  std::int32_t rank;   // the registering rank
 };
 
-// A home's answer: "exchange `id` (your local index `local`) with rank `peer`".
-struct Match {
-  std::int64_t id;
+// A home's answer to rank `to`: "exchange your point `local` with rank `peer`", on the
+// source side (kind kSource) or on the destination side (kDestination).
+struct Answer {
   std::int64_t local;
-  std::int64_t peer;
-  std::int64_t kind;  // 0 = to the source side, 1 = to the destination side
+  std::int64_t kind;
+  std::int32_t peer;
+  std::int32_t to;
 };
 
-constexpr std::int64_t kSource = 0;
-constexpr std::int64_t kDestination = 1;
+constexpr std::int32_t kSource = 0;
+constexpr std::int32_t kDestination = 1;
 
-// Homes own consecutive chunks of ceil(N/P) ids: balanced, monotonic in id, no overflow.
-int home_rank(std::int64_t id, std::int64_t chunk) { return static_cast<int>(id / chunk); }
-
-// An MPI datatype for a record of int64 fields; freed on scope exit.
-template <class Record>
-class RecordType {
- public:
-  RecordType() {
-    static_assert(sizeof(Record) % sizeof(std::int64_t) == 0, "records are int64 only");
-    FERRY_CALL_MPI(MPI_Type_contiguous(static_cast<int>(sizeof(Record) / sizeof(std::int64_t)),
-                                       MPI_INT64_T, &type_));
-    FERRY_CALL_MPI(MPI_Type_commit(&type_));
-  }
-  ~RecordType() { MPI_Type_free(&type_); }
-  RecordType(const RecordType&) = delete;
-  RecordType& operator=(const RecordType&) = delete;
-  MPI_Datatype get() const { return type_; }
-
- private:
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
-};
-
-// Sends records[i] to rank dest(records[i]); returns what this rank receives and,
-// in `from`, the sending rank of each received record's block (counts per rank).
-template <class Record, class Dest>
-std::vector<Record> route(const Comm& comm, std::vector<Record>& records, Dest dest,
-                          std::vector<int>& recv_counts) {
-  const int p = comm.size();
-  std::vector<int> send_counts(static_cast<std::size_t>(p), 0);
-  for (const auto& r : records) ++send_counts[static_cast<std::size_t>(dest(r))];
-  std::vector<int> send_displs(static_cast<std::size_t>(p) + 1, 0);
-  for (int q = 0; q < p; ++q)
-    send_displs[q + 1] = send_displs[q] + send_counts[static_cast<std::size_t>(q)];
-  // Counting sort by destination rank, in place of a full sort.
-  {
-    std::vector<Record> sorted(records.size());
-    std::vector<int> fill(send_displs.begin(), send_displs.end() - 1);
-    for (const auto& r : records) sorted[static_cast<std::size_t>(fill[dest(r)]++)] = r;
+// Stable LSD radix sort of a home's registrations by id - first (< width). Digits are
+// as wide as a count table of at most max(64 Ki, 2 x records) entries allows, so memory
+// and time follow the registrations, never the width of the home's id range: a dense
+// home (width about the registrations) sorts in one counting pass, a sparse one in a
+// few passes (at most four for ids up to 2^63).
+void sort_by_id(std::vector<Registration>& records, std::int64_t first, std::int64_t width) {
+  if (records.size() < 2) return;
+  int key_bits = 1;
+  while (key_bits < 63 && (std::int64_t{1} << key_bits) < width) ++key_bits;
+  int table_bits = 16;
+  while (table_bits < key_bits && (std::size_t{2} << table_bits) <= 2 * records.size())
+    ++table_bits;
+  const int passes = (key_bits + table_bits - 1) / table_bits;
+  const int digit_bits = (key_bits + passes - 1) / passes;
+  const std::uint64_t digit_mask = (std::uint64_t{1} << digit_bits) - 1;
+  std::vector<Registration> sorted(records.size());
+  std::vector<std::size_t> start(static_cast<std::size_t>(digit_mask) + 2);
+  for (int pass = 0; pass < passes; ++pass) {
+    const int shift = pass * digit_bits;
+    auto digit = [&](const Registration& r) {
+      return static_cast<std::size_t>((static_cast<std::uint64_t>(r.id - first) >> shift) &
+                                      digit_mask);
+    };
+    std::fill(start.begin(), start.end(), 0);
+    for (const Registration& r : records) ++start[digit(r) + 1];
+    for (std::size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+    for (const Registration& r : records) sorted[start[digit(r)]++] = r;
     records.swap(sorted);
   }
-  recv_counts.assign(static_cast<std::size_t>(p), 0);
-  FERRY_CALL_MPI(
-      MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm.get()));
-  std::vector<int> recv_displs(static_cast<std::size_t>(p) + 1, 0);
-  for (int q = 0; q < p; ++q) {
-    std::int64_t next = static_cast<std::int64_t>(recv_displs[q]) + recv_counts[q];
-    recv_displs[q + 1] = detail::mpi_count<int>(next, "Plan::build: records received per rank");
-  }
-  std::vector<Record> received(static_cast<std::size_t>(recv_displs[p]));
-  RecordType<Record> type;
-  FERRY_CALL_MPI(MPI_Alltoallv(records.data(), send_counts.data(), send_displs.data(), type.get(),
-                               received.data(), recv_counts.data(), recv_displs.data(),
-                               type.get(), comm.get()));
-  records.clear();
-  records.shrink_to_fit();
-  return received;
 }
 
-// Fills one plan side from matches of one kind, sorted by (peer, id).
+// Fills one plan side from the answers of one kind, which arrive in id order: a stable
+// counting sort by peer gives the (peer, id) order both sides agree on; the rank's own
+// points go to `self_index` instead.
 void fill_side(PlanSide& side, std::vector<std::int64_t>& self_index,
-               const std::vector<Match>& matches, int me) {
-  for (std::size_t i = 0; i < matches.size();) {
-    const std::int64_t peer = matches[i].peer;
-    std::size_t j = i;
-    if (peer == me) {
-      for (; j < matches.size() && matches[j].peer == peer; ++j)
-        self_index.push_back(matches[j].local);
-    } else {
-      side.peers.push_back(static_cast<int>(peer));
-      side.offsets.push_back(static_cast<std::int64_t>(side.index.size()));
-      for (; j < matches.size() && matches[j].peer == peer; ++j)
-        side.index.push_back(matches[j].local);
-    }
-    i = j;
+               const std::vector<Answer>& answers, std::int64_t kind, int me, int p) {
+  const auto ranks = static_cast<std::size_t>(p);
+  std::vector<std::int64_t> start(ranks + 1, 0);
+  for (const Answer& a : answers)
+    if (a.kind == kind) ++start[static_cast<std::size_t>(a.peer) + 1];
+  for (std::size_t q = 0; q < ranks; ++q) start[q + 1] += start[q];
+  const auto self = static_cast<std::size_t>(me);
+  const std::int64_t self_count = start[self + 1] - start[self];
+  self_index.resize(static_cast<std::size_t>(self_count));
+  side.index.resize(static_cast<std::size_t>(start[ranks] - self_count));
+  // Where each peer's points go in side.index: its block, less the own points before it.
+  std::vector<std::int64_t> fill(ranks, 0);
+  for (std::size_t q = 0; q < ranks; ++q) {
+    fill[q] = start[q] - (q > self ? self_count : 0);
+    if (q == self || start[q + 1] == start[q]) continue;
+    side.peers.push_back(static_cast<int>(q));
+    side.offsets.push_back(fill[q]);
   }
   side.offsets.push_back(static_cast<std::int64_t>(side.index.size()));
+  std::size_t own = 0;
+  for (const Answer& a : answers) {
+    if (a.kind != kind) continue;
+    const auto q = static_cast<std::size_t>(a.peer);
+    if (q == self)
+      self_index[own++] = a.local;
+    else
+      side.index[static_cast<std::size_t>(fill[q]++)] = a.local;
+  }
 }
 
 }  // namespace
@@ -157,90 +151,55 @@ Plan PlanBuilder::build(const Comm& comm, const Layout& src, const Layout& dst) 
   });
 
   // 2. Register every id at its home rank.
-  const std::int64_t chunk = std::max<std::int64_t>(1, n / p + (n % p != 0 ? 1 : 0));
+  const IdHomes homes(n, p);
   std::vector<Registration> registrations;
   registrations.reserve(src.ids().size() + dst.ids().size());
   for (std::size_t i = 0; i < src.ids().size(); ++i)
-    registrations.push_back({src.ids()[i], static_cast<std::int64_t>(i), kSource});
+    registrations.push_back({src.ids()[i], static_cast<std::int64_t>(i), kSource, me});
   for (std::size_t i = 0; i < dst.ids().size(); ++i)
-    registrations.push_back({dst.ids()[i], static_cast<std::int64_t>(i), kDestination});
-  std::vector<int> from_counts;
-  auto at_home = route(comm, registrations, [&](const Registration& r) { return home_rank(r.id, chunk); },
-                       from_counts);
+    registrations.push_back({dst.ids()[i], static_cast<std::int64_t>(i), kDestination, me});
+  std::vector<Registration> at_home = route(
+      comm, std::move(registrations), [&](const Registration& r) { return homes.home(r.id); });
 
-  // 3. Match destinations with their source at the home. A home owns the ids
-  // [first, first + chunk), so direct indexing by id replaces sorting: O(chunk + records).
-  const std::int64_t first = me * chunk;
-  const std::int64_t span = std::max<std::int64_t>(0, std::min(n, first + chunk) - first);
-  std::vector<int> source_rank(static_cast<std::size_t>(span), -1);
-  std::vector<std::int64_t> source_local(static_cast<std::size_t>(span), 0);
-  // Requests bucketed by id (a stable counting sort keeps each rank's order).
-  std::vector<std::int64_t> request_start(static_cast<std::size_t>(span) + 1, 0);
-  std::optional<Error> home_error;
-  {
-    std::size_t k = 0;
-    for (int q = 0; q < p; ++q)
-      for (int c = 0; c < from_counts[static_cast<std::size_t>(q)]; ++c, ++k) {
-        const Registration& r = at_home[k];
-        const auto slot = static_cast<std::size_t>(r.id - first);
-        if (r.kind == kDestination) {
-          ++request_start[slot + 1];
-        } else if (source_rank[slot] < 0) {
-          source_rank[slot] = q;
-          source_local[slot] = r.local;
-        } else if (!home_error) {
-          home_error = Error(Errc::Duplicate,
-                             detail::cat("Plan::build: id ", r.id, " is held by source ranks ",
-                                         source_rank[slot], " and ", q,
-                                         "; every id must have exactly one source. Remove it "
-                                         "from one of the source layouts"),
-                             me);
-        }
-      }
-  }
-  for (std::size_t slot = 0; slot < static_cast<std::size_t>(span); ++slot)
-    request_start[slot + 1] += request_start[slot];
-  struct Request {
-    int rank;
-    std::int64_t local;
-  };
-  std::vector<Request> requests(static_cast<std::size_t>(request_start.back()));
-  {
-    std::vector<std::int64_t> fill(request_start.begin(), request_start.end() - 1);
-    std::size_t k = 0;
-    for (int q = 0; q < p; ++q)
-      for (int c = 0; c < from_counts[static_cast<std::size_t>(q)]; ++c, ++k) {
-        const Registration& r = at_home[k];
-        if (r.kind == kDestination)
-          requests[static_cast<std::size_t>(fill[static_cast<std::size_t>(r.id - first)]++)] = {
-              q, r.local};
-      }
-    at_home.clear();
-    at_home.shrink_to_fit();
-  }
-
-  // Answers in id order; the source-side answer goes to the source rank, the
-  // destination-side one to the destination rank.
-  struct Routed {
-    Match match;
-    std::int64_t to;
-  };
-  std::vector<Routed> outgoing;
-  outgoing.reserve(2 * requests.size());
+  // 3. Match destinations with their source at the home: sorted by id (stably, so
+  // each id's registrations stay in rank order), each run of one id holds its source
+  // and the destinations asking for it. Answers go out in id order; the source-side
+  // answer to the source rank, the destination-side one to the destination rank.
+  sort_by_id(at_home, homes.first(me), homes.width());
+  std::vector<Answer> outgoing;
+  outgoing.reserve(2 * static_cast<std::size_t>(std::count_if(
+                           at_home.begin(), at_home.end(),
+                           [](const Registration& r) { return r.kind == kDestination; })));
   std::vector<std::int64_t> missing;
   std::int64_t missing_count = 0;
-  for (std::size_t slot = 0; slot < static_cast<std::size_t>(span); ++slot) {
-    const std::int64_t id = first + static_cast<std::int64_t>(slot);
-    for (auto k = request_start[slot]; k < request_start[slot + 1]; ++k) {
-      const Request& req = requests[static_cast<std::size_t>(k)];
-      const int owner = source_rank[slot];
-      if (owner < 0) {
+  std::optional<Error> home_error;
+  for (std::size_t begin = 0, end = 0; begin < at_home.size(); begin = end) {
+    const std::int64_t id = at_home[begin].id;
+    const Registration* source = nullptr;
+    for (end = begin; end < at_home.size() && at_home[end].id == id; ++end) {
+      const Registration& r = at_home[end];
+      if (r.kind != kSource) continue;
+      if (source == nullptr) {
+        source = &r;
+      } else if (!home_error) {
+        home_error = Error(Errc::Duplicate,
+                           detail::cat("Plan::build: id ", id, " is held by source ranks ",
+                                       source->rank, " and ", r.rank,
+                                       "; every id must have exactly one source. Remove it "
+                                       "from one of the source layouts"),
+                           me);
+      }
+    }
+    for (std::size_t k = begin; k < end; ++k) {
+      const Registration& r = at_home[k];
+      if (r.kind != kDestination) continue;
+      if (source == nullptr) {
         if (missing.size() < 8) missing.push_back(id);
         ++missing_count;
         continue;
       }
-      outgoing.push_back({{id, source_local[slot], req.rank, kSource}, owner});
-      outgoing.push_back({{id, req.local, owner, kDestination}, req.rank});
+      outgoing.push_back({source->local, kSource, r.rank, source->rank});
+      outgoing.push_back({r.local, kDestination, source->rank, r.rank});
     }
   }
   std::int64_t missing_total = 0;
@@ -255,32 +214,14 @@ Plan PlanBuilder::build(const Comm& comm, const Layout& src, const Layout& dst) 
                                    "source layout"),
                        me);
   detail::agree(comm, home_error);
-  source_rank = {};
-  source_local = {};
-  request_start = {};
-  requests = {};
+  std::vector<Registration>().swap(at_home);
 
   // 4. Homes answer. Homes cover increasing id ranges and each answers in id order,
-  // so what a rank receives is already ordered by id; a stable counting sort by
-  // peer then yields the (peer, id) order both sides agree on.
-  std::vector<int> ignored;
-  auto mine = route(comm, outgoing, [](const Routed& r) { return static_cast<int>(r.to); }, ignored);
-  auto by_peer = [&](std::int64_t kind) {
-    std::vector<std::int64_t> start(static_cast<std::size_t>(p) + 1, 0);
-    for (const auto& r : mine)
-      if (r.match.kind == kind) ++start[static_cast<std::size_t>(r.match.peer) + 1];
-    for (int q = 0; q < p; ++q) start[static_cast<std::size_t>(q) + 1] += start[static_cast<std::size_t>(q)];
-    std::vector<Match> sorted(static_cast<std::size_t>(start.back()));
-    for (const auto& r : mine)
-      if (r.match.kind == kind)
-        sorted[static_cast<std::size_t>(start[static_cast<std::size_t>(r.match.peer)]++)] = r.match;
-    return sorted;
-  };
-  const std::vector<Match> as_source = by_peer(kSource);
-  const std::vector<Match> as_destination = by_peer(kDestination);
-  mine = {};
-  fill_side(plan.send_, plan.self_src_, as_source, me);
-  fill_side(plan.recv_, plan.self_dst_, as_destination, me);
+  // so what a rank receives is already ordered by id.
+  const std::vector<Answer> mine =
+      route(comm, std::move(outgoing), [](const Answer& a) { return a.to; });
+  fill_side(plan.send_, plan.self_src_, mine, kSource, me, p);
+  fill_side(plan.recv_, plan.self_dst_, mine, kDestination, me, p);
   FERRY_ASSERT(plan.self_src_.size() == plan.self_dst_.size(), "self copies ",
                plan.self_src_.size(), " vs ", plan.self_dst_.size());
   return plan;

@@ -1,24 +1,27 @@
 // PackedEngine: pack -> transfer -> unpack, with the transfer left to each engine.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstdint>
 #include <vector>
 
-#include "engines/field_set.hpp"
-#include "engines/plan_copies.hpp"
-#include "ferry/engine.hpp"
+#include "engines/field_engine.hpp"
 
 namespace ferry::detail {
 
 /// Base of the two-sided engines (p2p, alltoallv, neighbor). `begin` packs each
 /// send peer's points of the selected fields into one block of the send buffer
 /// (so one message per peer carries every field), calls start_transfer(), then
-/// copies the rank's own points directly; `end` calls finish_transfer() and
-/// unpacks. Buffers are sized once in setup for all fields; a mask only shortens
-/// the blocks, so nothing is allocated per exchange. Fields wait in these buffers
-/// between calls (stage, take): the send and receive blocks hold them, except the
-/// rank's own points, which wait in a block of their own sized at its first use.
-class PackedEngine : public Engine {
+/// copies the rank's own points directly; `end` waits for the requests
+/// start_transfer() returned and unpacks. Buffers are sized once in setup for all
+/// fields; a mask only shortens the blocks, so nothing is allocated per exchange.
+/// Fields wait in these buffers between calls (stage, take): the send and receive
+/// blocks hold them, except the rank's own points, which wait in a block of their
+/// own sized at its first use.
+///
+/// An engine supplies only its transfer: setup_transfer() and start_transfer().
+class PackedEngine : public FieldEngine {
  public:
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
              const EngineOptions& options) final;
@@ -27,21 +30,23 @@ class PackedEngine : public Engine {
   bool test() final;
   void stage(std::size_t field, const void* src) final;
   void take(std::size_t field, void* dst) final;
-  Traffic traffic() const override;
 
  protected:
+  /// The requests of one transfer in flight: complete when all of them are.
+  struct Requests {
+    MPI_Request* data;
+    int count;
+  };
+
+  /// `persistent`: setup_transfer() creates persistent requests or communicators.
+  PackedEngine(std::string_view name, bool persistent);
+
   /// Collective: create requests, graph communicators, ... Buffers already exist.
   virtual void setup_transfer(const EngineOptions& options) = 0;
-  /// Starts moving the packed send blocks into the receive blocks.
-  virtual void start_transfer() = 0;
-  /// Waits until every receive block has arrived and every send block may be reused.
-  virtual void finish_transfer() = 0;
-  /// True if finish_transfer() would not wait; never blocks.
-  virtual bool test_transfer() = 0;
+  /// Starts moving the packed send blocks into the receive blocks; returns the
+  /// requests that complete the transfer (waited for in end(), tested in test()).
+  virtual Requests start_transfer() = 0;
 
-  const Plan& plan() const noexcept { return *plan_; }
-  MPI_Comm comm() const noexcept { return comm_->get(); }
-  const FieldSet& field_set() const noexcept { return fields_; }
   char* send_buffer() noexcept { return send_buffer_.data(); }
   char* recv_buffer() noexcept { return recv_buffer_.data(); }
   /// Per send/recv peer (plan order): bytes of this exchange, and block start in bytes.
@@ -50,7 +55,7 @@ class PackedEngine : public Engine {
   const std::vector<int>& recv_bytes() const noexcept { return recv_bytes_; }
   const std::vector<int>& recv_displs() const noexcept { return recv_displs_; }
   /// True if this exchange moves every field (the block sizes fixed at setup).
-  bool moves_all_fields() const noexcept { return fields_.all_active(); }
+  bool moves_all_fields() const noexcept { return fields().all_active(); }
 
  private:
   void size_blocks();
@@ -58,19 +63,13 @@ class PackedEngine : public Engine {
   void copy_own_points();
   char* self_block();
 
-  const Plan* plan_ = nullptr;
-  const Comm* comm_ = nullptr;
-  FieldSet fields_;
-  PlanCopies copies_;
   std::vector<char> send_buffer_;
   std::vector<char> recv_buffer_;
   std::vector<int> send_bytes_, send_displs_, recv_bytes_, recv_displs_;
-  std::vector<const char*> src_;
-  std::vector<char*> dst_;
+  Requests transfer_{nullptr, 0};     // of the exchange in flight
   std::vector<std::uint8_t> staged_;  // per field: stage() put it in the send blocks
   std::vector<std::uint8_t> held_;    // per field: the last exchange left it for take()
   std::vector<char> self_buffer_;     // own points of staged or held fields
-  bool in_flight_ = false;
 };
 
 }  // namespace ferry::detail

@@ -4,12 +4,12 @@
 #include <cstdint>
 #include <utility>
 
+#include "core/rendezvous.hpp"
 #include "ferry/online_weights.hpp"
 #include "regrid/blocks.hpp"
 #include "regrid/grid_input.hpp"
 #include "regrid/nearest_fill.hpp"
 #include "regrid/neighbour_search.hpp"
-#include "regrid/route.hpp"
 #include "regrid/weights_builder.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -127,7 +127,7 @@ std::vector<Corner> fetch_corners(const Comm& comm, const GridPoints& src,
                     src.lat[i] * kRadiansPerDegree,
                     src.mask.empty() ? 1 : src.mask[i], 0});
   std::vector<Corner> directory =
-      regrid::detail::route(comm, mine, [&](const Corner& c) { return blocks.owner(c.id); });
+      detail::route(comm, mine, [&](const Corner& c) { return blocks.owner(c.id); });
   mine = {};
   std::sort(directory.begin(), directory.end(),
             [](const Corner& x, const Corner& y) { return x.id < y.id; });
@@ -135,7 +135,7 @@ std::vector<Corner> fetch_corners(const Comm& comm, const GridPoints& src,
   std::vector<Request> requests;
   requests.reserve(ids.size());
   for (std::int64_t id : ids) requests.push_back({id, comm.rank()});
-  const std::vector<Request> asked = regrid::detail::route(
+  const std::vector<Request> asked = detail::route(
       comm, requests, [&](const Request& r) { return blocks.owner(r.id); });
   std::vector<Corner> answers;
   answers.reserve(asked.size());
@@ -149,7 +149,7 @@ std::vector<Corner> fetch_corners(const Comm& comm, const GridPoints& src,
     answers.push_back(c);
   }
   std::vector<Corner> corners =
-      regrid::detail::route(comm, answers, [](const Corner& c) { return c.to; });
+      detail::route(comm, answers, [](const Corner& c) { return c.to; });
   std::sort(corners.begin(), corners.end(),
             [](const Corner& x, const Corner& y) { return x.id < y.id; });
   return corners;

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/rendezvous.hpp"
 #include "ferry/online_weights.hpp"
 #include "regrid/blocks.hpp"
 #include "regrid/cell_bins.hpp"
@@ -11,8 +12,8 @@
 #include "regrid/cell_shapes.hpp"
 #include "regrid/grid_input.hpp"
 #include "regrid/latitude_bands.hpp"
+#include "regrid/lonlat_cell.hpp"
 #include "regrid/nearest_fill.hpp"
-#include "regrid/route.hpp"
 #include "regrid/weights_builder.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -25,7 +26,7 @@ using regrid::detail::Blocks;
 using regrid::detail::CellShapes;
 using regrid::detail::LatitudeBands;
 using regrid::detail::LonLatCell;
-using regrid::detail::route;
+using detail::route;
 using regrid::detail::Vec3;
 
 const char* const kCaller = "conservative_weights";

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/rendezvous.hpp"
 #include "regrid/blocks.hpp"
-#include "regrid/route.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
@@ -13,6 +13,8 @@
 namespace ferry::regrid::detail {
 
 namespace {
+
+using ferry::detail::route;
 
 // This rank's points of one grid: sizes, ids in range, coordinates on the sphere.
 void check_points(const char* caller, const GridPoints& grid, const char* which, int rank) {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "core/rendezvous.hpp"
 #include "regrid/blocks.hpp"
-#include "regrid/route.hpp"
 #include "util/mpi.hpp"
 
 namespace ferry::regrid::detail {
@@ -22,10 +22,10 @@ std::vector<WeightLink> nearest_fill(const Comm& comm, const std::vector<Located
   for (const WeightLink& l : links) linked.push_back(l.row);
   std::sort(linked.begin(), linked.end());
   linked.erase(std::unique(linked.begin(), linked.end()), linked.end());
-  linked = route(comm, linked, [&](std::int64_t row) { return rows.owner(row); });
+  linked = ferry::detail::route(comm, linked, [&](std::int64_t row) { return rows.owner(row); });
   std::sort(linked.begin(), linked.end());
   std::vector<LocatedPoint> unlinked =
-      route(comm, targets, [&](const LocatedPoint& p) { return rows.owner(p.point.id); });
+      ferry::detail::route(comm, targets, [&](const LocatedPoint& p) { return rows.owner(p.point.id); });
   unlinked.erase(std::remove_if(unlinked.begin(), unlinked.end(),
                                 [&](const LocatedPoint& p) {
                                   return std::binary_search(linked.begin(), linked.end(),

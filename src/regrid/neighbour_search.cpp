@@ -5,13 +5,15 @@
 #include <limits>
 #include <utility>
 
+#include "core/rendezvous.hpp"
 #include "regrid/latitude_bands.hpp"
-#include "regrid/route.hpp"
 #include "util/check.hpp"
 
 namespace ferry::regrid::detail {
 
 namespace {
+
+using ferry::detail::route;
 
 constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();

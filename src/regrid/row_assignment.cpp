@@ -10,16 +10,18 @@
 #include <tuple>
 #include <utility>
 
+#include "core/rendezvous.hpp"
 #include "regrid/blocks.hpp"
-#include "regrid/route.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
+#include "util/mpi.hpp"
 
 namespace ferry::regrid::detail {
 
 namespace {
 
 using ferry::detail::cat;
+using ferry::detail::route;
 
 // The index of a record that stands for a row, not a link (a row without links, or
 // the row a partial-sum finisher must produce).

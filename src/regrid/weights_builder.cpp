@@ -4,8 +4,8 @@
 #include <optional>
 #include <utility>
 
+#include "core/rendezvous.hpp"
 #include "regrid/blocks.hpp"
-#include "regrid/route.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
@@ -19,7 +19,7 @@ Weights WeightsBuilder::distribute(const Comm& comm, const std::string& caller,
                                    std::vector<WeightLink> links) {
   const Blocks rows(dst_size, comm.size());
   std::vector<WeightLink> mine =
-      regrid::detail::route(comm, links, [&](const WeightLink& l) { return rows.owner(l.row); });
+      detail::route(comm, links, [&](const WeightLink& l) { return rows.owner(l.row); });
   links = {};
   // Within a row the order decides the summation order, so it must be unambiguous.
   std::sort(mine.begin(), mine.end(), [](const WeightLink& a, const WeightLink& b) {

@@ -201,7 +201,7 @@ static void test_errors(void) {
   expect_error(ferry_exchange_execute(NULL, NULL, NULL, NULL), FERRY_ERR_ARG,
                "ferry_exchange_execute: exchange is NULL", "NULL exchange");
   expect_error(ferry_layout_create_block(N, g_size, g_size, NULL), FERRY_ERR_ARG,
-               "output handle pointer is NULL", "NULL output handle");
+               "ferry_layout_create_block: output pointer is NULL", "NULL output handle");
 
   ferry_layout* layout = NULL;
   CHECK_OK(ferry_layout_create_block(N, g_size, g_rank, &layout));

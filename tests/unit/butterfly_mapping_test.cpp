@@ -1,18 +1,24 @@
 // The butterfly engine's process mapping, against the data-transfer paper's example.
 #include <gtest/gtest.h>
 
-#include "engines/butterfly/process_mapping.hpp"
+#include <limits>
 
+#include "engines/butterfly/process_mapping.hpp"
+#include "engines/tuning/candidate.hpp"
+
+using ferry::detail::butterfly_stage_count;
 using ferry::detail::iterative_pairing;
-using ferry::detail::kernel_size;
 using ferry::detail::map_onto_kernel;
 
 TEST(ButterflyMapping, KernelIsTheLargestPowerOfTwoNotAboveTheProcesses) {
+  auto kernel_size = [](int processes) { return 1 << butterfly_stage_count(processes); };
+  EXPECT_EQ(kernel_size(0), 1);
   EXPECT_EQ(kernel_size(1), 1);
   EXPECT_EQ(kernel_size(2), 2);
   EXPECT_EQ(kernel_size(15), 8);  // the paper's 5 senders + 10 receivers
   EXPECT_EQ(kernel_size(16), 16);
   EXPECT_EQ(kernel_size(1023), 512);
+  EXPECT_EQ(butterfly_stage_count(std::numeric_limits<int>::max()), 30);
 }
 
 TEST(ButterflyMapping, IterativePairingReproducesThePaperExample) {

@@ -102,7 +102,7 @@ class FieldDirection(enum.Enum):
     OUT = 0
     IN = 1
 
-class Status(enum.IntFlag):
+class Status(enum.Flag):
     """What a put or get did (bit flags)."""
 
     NOTHING = 0
@@ -374,6 +374,17 @@ class Weights:
 
     @staticmethod
     def read(comm: Comm, path: str | os.PathLike[str]) -> Weights: ...
+    @staticmethod
+    def from_links(
+        comm: Comm,
+        src_size: int,
+        dst_size: int,
+        rows: numpy.typing.ArrayLike,
+        cols: numpy.typing.ArrayLike,
+        values: numpy.typing.ArrayLike,
+        order: numpy.typing.ArrayLike | None = None,
+    ) -> Weights:
+        """Collective: a matrix from the links this rank holds (any share, any order)."""
     def write_scrip(self, comm: Comm, path: str | os.PathLike[str]) -> None: ...
     def write_esmf(self, comm: Comm, path: str | os.PathLike[str]) -> None: ...
     @property

@@ -5,10 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "engines/tuning/plan_signature.hpp"
-#include "engines/butterfly/butterfly_engine.hpp"
-#include "engines/butterfly/hop_schedule.hpp"
 #include "engines/field_set.hpp"
+#include "engines/tuning/candidate.hpp"
+#include "engines/tuning/plan_signature.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/log.hpp"
@@ -211,7 +210,7 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
               -range[2], " to ", range[1], ", warmup ", -range[4], " to ", range[3], ", margin ",
               -range[6], " to ", range[5], ". Give every rank the same options");
   signature_ = signature.text;
-  const int stages = HopSchedule::stage_count(signature.involved_ranks);
+  const int stages = butterfly_stage_count(signature.involved_ranks);
 
   cached_ = use_cache(text_from_words(comm, range, text_at, root_text), retune, stages);
   if (cached_) {

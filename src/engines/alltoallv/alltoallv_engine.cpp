@@ -16,7 +16,7 @@ void AlltoallvEngine::setup_transfer(const EngineOptions&) {
     recv_displs_[static_cast<std::size_t>(plan().recv().peers[k])] = recv_displs()[k];
 }
 
-void AlltoallvEngine::start_transfer() {
+PackedEngine::Requests AlltoallvEngine::start_transfer() {
   for (std::size_t k = 0; k < plan().send().peer_count(); ++k)
     send_counts_[static_cast<std::size_t>(plan().send().peers[k])] = send_bytes()[k];
   for (std::size_t k = 0; k < plan().recv().peer_count(); ++k)
@@ -24,14 +24,7 @@ void AlltoallvEngine::start_transfer() {
   FERRY_CALL_MPI(MPI_Ialltoallv(send_buffer(), send_counts_.data(), send_displs_.data(), MPI_BYTE,
                                 recv_buffer(), recv_counts_.data(), recv_displs_.data(), MPI_BYTE,
                                 comm(), &request_));
+  return {&request_, 1};
 }
-
-bool AlltoallvEngine::test_transfer() {
-  int done = 0;
-  FERRY_CALL_MPI(MPI_Test(&request_, &done, MPI_STATUS_IGNORE));
-  return done != 0;
-}
-
-void AlltoallvEngine::finish_transfer() { FERRY_CALL_MPI(MPI_Wait(&request_, MPI_STATUS_IGNORE)); }
 
 }  // namespace ferry::detail

@@ -11,18 +11,11 @@ namespace ferry::detail {
 /// Holds four int arrays of P entries per rank (the collective's interface).
 class AlltoallvEngine final : public PackedEngine {
  public:
-  std::string_view name() const override { return "alltoallv"; }
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.holds_fields = true;
-    return c;
-  }
+  AlltoallvEngine() : PackedEngine("alltoallv", false) {}
 
  private:
   void setup_transfer(const EngineOptions& options) override;
-  void start_transfer() override;
-  void finish_transfer() override;
-  bool test_transfer() override;
+  Requests start_transfer() override;
 
   std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;  // by rank
   MPI_Request request_ = MPI_REQUEST_NULL;

@@ -31,21 +31,26 @@ std::vector<bool> parse_stages(const std::string& text, int stages) {
 
 }  // namespace
 
+ButterflyEngine::ButterflyEngine()
+    : FieldEngine("butterfly", [] {
+        Capabilities c;
+        c.independent_sides = false;
+        return c;
+      }()) {}
+
 void ButterflyEngine::setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
                             const EngineOptions& options) {
-  FERRY_CHECK(plan_ == nullptr, Errc::State, "butterfly: setup called twice. Make a new engine");
-  plan_ = &plan;
-  comm_ = &comm;
+  bind(plan, comm, fields.size());
   const KernelRoles roles = KernelRoles::gather(plan, comm);
   std::vector<bool> keep;
   agree_on(comm, [&] {
-    fields_.assign(fields);
+    assign_fields(fields);
     keep = parse_stages(options.get_string("stages", "all"), roles.stages);
   });
   schedule_ =
       keep.empty() ? HopSchedule::direct(plan) : HopSchedule::butterfly(plan, comm, roles, keep);
   agree_on(comm, [&] {
-    const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
+    const auto point_bytes = static_cast<std::int64_t>(this->fields().point_bytes_all());
     mpi_count<int>(schedule_.max_message() * point_bytes, "butterfly: bytes of one message");
     for (auto& hold : hold_) hold.assign(static_cast<std::size_t>(schedule_.max_hold() * point_bytes), 0);
     staging_.assign(static_cast<std::size_t>(schedule_.max_staging() * point_bytes), 0);
@@ -54,28 +59,18 @@ void ButterflyEngine::setup(const Plan& plan, const Comm& comm, const std::vecto
   for (const Hop& hop : schedule_.hops())
     max_requests = std::max(max_requests, hop.sends.size() + hop.recvs.size());
   requests_.assign(max_requests, MPI_REQUEST_NULL);
-  copies_ = PlanCopies(plan);
-  src_.assign(fields.size(), nullptr);
-  dst_.assign(fields.size(), nullptr);
 }
 
 void ButterflyEngine::begin(const void* const* src, void* const* dst, const std::uint8_t* mask) {
-  FERRY_CHECK(plan_ != nullptr, Errc::State, "butterfly: begin before setup");
-  FERRY_CHECK(!in_flight_, Errc::State,
-              "butterfly: begin called twice without end. Complete each exchange with end()");
-  fields_.select(mask);
-  for (std::size_t f = 0; f < fields_.size(); ++f) {
-    src_[f] = static_cast<const char*>(src ? src[f] : nullptr);
-    dst_[f] = static_cast<char*>(dst ? dst[f] : nullptr);
-  }
-  const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes());
-  const PlanSide& send = plan_->send();
+  check_begin();
+  open_exchange(src, dst, mask);
+  const auto point_bytes = static_cast<std::int64_t>(fields().point_bytes());
+  const PlanSide& send = plan().send();
   for (std::size_t k = 0; k < send.peer_count(); ++k)
-    copies_.pack(k, fields_, src_.data(), hold_[0].data() + send.offsets[k] * point_bytes);
-  in_flight_ = true;
+    copies().pack(k, fields(), this->src(), hold_[0].data() + send.offsets[k] * point_bytes);
   const std::size_t hops = schedule_.hops().size();
   start_hop(0);
-  copies_.copy_self(fields_, src_.data(), dst_.data());
+  copies().copy_self(fields(), this->src(), this->dst());
   for (std::size_t h = 1; h < hops; ++h) {
     finish_hop(h - 1);
     start_hop(h);
@@ -83,20 +78,19 @@ void ButterflyEngine::begin(const void* const* src, void* const* dst, const std:
 }
 
 void ButterflyEngine::end() {
-  FERRY_CHECK(in_flight_, Errc::State, "butterfly: end without begin");
-  in_flight_ = false;
+  close_exchange();
   const std::size_t hops = schedule_.hops().size();
   finish_hop(hops - 1);
   const char* hold = hold_[hops % 2].data();
-  const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes());
+  const auto point_bytes = static_cast<std::int64_t>(fields().point_bytes());
   const auto& offsets = schedule_.final_offsets();
   for (std::size_t k = 0; k < offsets.size(); ++k)
-    copies_.unpack(k, fields_, hold + offsets[k] * point_bytes, dst_.data());
+    copies().unpack(k, fields(), hold + offsets[k] * point_bytes, dst());
 }
 
 Traffic ButterflyEngine::traffic() const {
   Traffic t;
-  const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
+  const auto point_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
   for (const Hop& hop : schedule_.hops()) {
     for (const auto& m : hop.sends) {
       ++t.messages;
@@ -108,7 +102,7 @@ Traffic ButterflyEngine::traffic() const {
 }
 
 bool ButterflyEngine::test() {
-  FERRY_CHECK(in_flight_, Errc::State, "butterfly: test without begin");
+  check_in_flight();
   const Hop& last = schedule_.hops().back();
   const auto n = static_cast<int>(last.sends.size() + last.recvs.size());
   int done = 1;
@@ -120,17 +114,17 @@ void ButterflyEngine::start_hop(std::size_t h) {
   const Hop& hop = schedule_.hops()[h];
   const char* current = hold_[h % 2].data();
   char* next = hold_[(h + 1) % 2].data();
-  const auto pb = static_cast<std::int64_t>(fields_.point_bytes());
+  const auto pb = static_cast<std::int64_t>(fields().point_bytes());
   const int tag = kTagBase + static_cast<int>(h);
   std::size_t r = 0;
   for (const auto& m : hop.recvs)
     FERRY_CALL_MPI(MPI_Irecv(next + m.offset * pb, static_cast<int>(m.count * pb), MPI_BYTE, m.peer,
-                             tag, comm_->get(), &requests_[r++]));
+                             tag, comm(), &requests_[r++]));
   for (const auto& c : hop.to_staging)
     std::memcpy(staging_.data() + c.to * pb, current + c.from * pb, static_cast<std::size_t>(c.count * pb));
   for (const auto& m : hop.sends)
     FERRY_CALL_MPI(MPI_Isend((m.staged ? staging_.data() : current) + m.offset * pb,
-                             static_cast<int>(m.count * pb), MPI_BYTE, m.peer, tag, comm_->get(),
+                             static_cast<int>(m.count * pb), MPI_BYTE, m.peer, tag, comm(),
                              &requests_[r++]));
   for (const auto& c : hop.kept)
     std::memcpy(next + c.to * pb, current + c.from * pb, static_cast<std::size_t>(c.count * pb));

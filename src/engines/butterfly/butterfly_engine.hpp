@@ -7,9 +7,7 @@
 #include <vector>
 
 #include "engines/butterfly/hop_schedule.hpp"
-#include "engines/field_set.hpp"
-#include "engines/plan_copies.hpp"
-#include "ferry/engine.hpp"
+#include "engines/field_engine.hpp"
 
 namespace ferry::detail {
 
@@ -22,14 +20,9 @@ namespace ferry::detail {
 ///
 /// Split phase: begin() packs and runs every hop but the last; end() completes the
 /// last hop and unpacks, so computation overlaps only the last hop.
-class ButterflyEngine final : public Engine {
+class ButterflyEngine final : public FieldEngine {
  public:
-  std::string_view name() const override { return "butterfly"; }
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.independent_sides = false;
-    return c;
-  }
+  ButterflyEngine();
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
              const EngineOptions& options) override;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
@@ -41,17 +34,10 @@ class ButterflyEngine final : public Engine {
   void start_hop(std::size_t h);
   void finish_hop(std::size_t h);
 
-  const Plan* plan_ = nullptr;
-  const Comm* comm_ = nullptr;
-  FieldSet fields_;
-  PlanCopies copies_;
   HopSchedule schedule_;
   std::vector<char> hold_[2];   // the data held between hops, alternating
   std::vector<char> staging_;   // messages made of several separate segments
   std::vector<MPI_Request> requests_;
-  std::vector<const char*> src_;
-  std::vector<char*> dst_;
-  bool in_flight_ = false;
 };
 
 }  // namespace ferry::detail

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "engines/butterfly/process_mapping.hpp"
+#include "engines/tuning/candidate.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
 
@@ -159,7 +160,7 @@ KernelRoles KernelRoles::gather(const Plan& plan, const Comm& comm) {
   }
   KernelRoles roles;
   const int unique = static_cast<int>(senders.size() + others.size());
-  roles.stages = HopSchedule::stage_count(unique);
+  roles.stages = butterfly_stage_count(unique);
   const int kernel = 1 << roles.stages;
   // Kernel processes: senders first, then receivers that do not send.
   for (int r : senders)
@@ -197,13 +198,6 @@ HopSchedule HopSchedule::direct(const Plan& plan) {
   s.hops_.push_back(std::move(hop));
   s.finish({send.total(), recv.total()});
   return s;
-}
-
-int HopSchedule::stage_count(int involved_ranks) {
-  const int kernel = kernel_size(std::max(involved_ranks, 1));
-  int stages = 0;
-  while ((1 << stages) < kernel) ++stages;
-  return stages;
 }
 
 HopSchedule HopSchedule::butterfly(const Plan& plan, const Comm& comm, const KernelRoles& roles,

@@ -67,9 +67,6 @@ class HopSchedule {
   /// Collective over `comm`.
   static HopSchedule butterfly(const Plan& plan, const Comm& comm, const KernelRoles& roles,
                                const std::vector<bool>& keep);
-  /// log2(N_B) for a plan whose senders and receivers are `involved_ranks` distinct
-  /// ranks. Not collective.
-  static int stage_count(int involved_ranks);
 
   const std::vector<Hop>& hops() const noexcept { return hops_; }
   /// Offset in the final hold of the segment from plan receive peer k.

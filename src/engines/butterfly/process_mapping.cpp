@@ -5,12 +5,6 @@
 
 namespace ferry::detail {
 
-int kernel_size(int unique_processes) {
-  int k = 1;
-  while (k <= unique_processes / 2) k *= 2;
-  return k;
-}
-
 int next_power_of_two(int n) {
   int k = 1;
   while (k < n) k *= 2;

@@ -1,14 +1,12 @@
 // Process mapping of the butterfly engine (data-transfer paper, section 3.2):
-// how many kernel processes, and which sender or receiver maps onto which.
+// which sender or receiver maps onto which kernel process (how many there are is
+// butterfly_stage_count(), engines/tuning/candidate.hpp).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 namespace ferry::detail {
-
-/// N_B: the largest power of two <= `unique_processes` (>= 1).
-int kernel_size(int unique_processes);
 
 /// The smallest power of two >= n (n >= 1).
 int next_power_of_two(int n);

@@ -31,18 +31,11 @@ void NeighborEngine::setup_transfer(const EngineOptions& options) {
   graph_ = Comm::adopt(graph);
 }
 
-void NeighborEngine::start_transfer() {
+PackedEngine::Requests NeighborEngine::start_transfer() {
   FERRY_CALL_MPI(MPI_Ineighbor_alltoallv(send_buffer(), send_bytes().data(), send_displs().data(),
                                          MPI_BYTE, recv_buffer(), recv_bytes().data(),
                                          recv_displs().data(), MPI_BYTE, graph_.get(), &request_));
+  return {&request_, 1};
 }
-
-bool NeighborEngine::test_transfer() {
-  int done = 0;
-  FERRY_CALL_MPI(MPI_Test(&request_, &done, MPI_STATUS_IGNORE));
-  return done != 0;
-}
-
-void NeighborEngine::finish_transfer() { FERRY_CALL_MPI(MPI_Wait(&request_, MPI_STATUS_IGNORE)); }
 
 }  // namespace ferry::detail

@@ -14,19 +14,11 @@ namespace ferry::detail {
 /// results do not depend on it.
 class NeighborEngine final : public PackedEngine {
  public:
-  std::string_view name() const override { return "neighbor"; }
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.persistent = true;
-    c.holds_fields = true;
-    return c;
-  }
+  NeighborEngine() : PackedEngine("neighbor", true) {}
 
  private:
   void setup_transfer(const EngineOptions& options) override;
-  void start_transfer() override;
-  void finish_transfer() override;
-  bool test_transfer() override;
+  Requests start_transfer() override;
 
   Comm graph_;
   MPI_Request request_ = MPI_REQUEST_NULL;

@@ -27,9 +27,9 @@ P2pEngine::~P2pEngine() {
 void P2pEngine::setup_transfer(const EngineOptions&) {
   const PlanSide& recv = plan().recv();
   const PlanSide& send = plan().send();
-  active_.assign(recv.peer_count() + send.peer_count(), MPI_REQUEST_NULL);
+  fresh_.assign(recv.peer_count() + send.peer_count(), MPI_REQUEST_NULL);
   if (!kPersistentRequests) return;
-  persistent_.assign(active_.size(), MPI_REQUEST_NULL);
+  persistent_.assign(fresh_.size(), MPI_REQUEST_NULL);
   for (std::size_t k = 0; k < recv.peer_count(); ++k)
     FERRY_CALL_MPI(MPI_Recv_init(recv_buffer() + recv_displs()[k], recv_bytes()[k], MPI_BYTE,
                                  recv.peers[k], kTag, comm(), &persistent_[k]));
@@ -39,38 +39,21 @@ void P2pEngine::setup_transfer(const EngineOptions&) {
                                  &persistent_[recv.peer_count() + k]));
 }
 
-void P2pEngine::start_transfer() {
-  using_persistent_ = kPersistentRequests && moves_all_fields();
-  if (using_persistent_) {
-    if (!persistent_.empty())
-      FERRY_CALL_MPI(MPI_Startall(static_cast<int>(persistent_.size()), persistent_.data()));
-    return;
+PackedEngine::Requests P2pEngine::start_transfer() {
+  const int count = static_cast<int>(fresh_.size());
+  if (kPersistentRequests && moves_all_fields()) {
+    if (count > 0) FERRY_CALL_MPI(MPI_Startall(count, persistent_.data()));
+    return {persistent_.data(), count};
   }
   const PlanSide& recv = plan().recv();
   const PlanSide& send = plan().send();
   for (std::size_t k = 0; k < recv.peer_count(); ++k)
     FERRY_CALL_MPI(MPI_Irecv(recv_buffer() + recv_displs()[k], recv_bytes()[k], MPI_BYTE,
-                             recv.peers[k], kTag, comm(), &active_[k]));
+                             recv.peers[k], kTag, comm(), &fresh_[k]));
   for (std::size_t k = 0; k < send.peer_count(); ++k)
     FERRY_CALL_MPI(MPI_Isend(send_buffer() + send_displs()[k], send_bytes()[k], MPI_BYTE,
-                             send.peers[k], kTag, comm(), &active_[recv.peer_count() + k]));
-}
-
-bool P2pEngine::test_transfer() {
-  auto& requests = using_persistent_ ? persistent_ : active_;
-  int done = 1;
-  // Completed requests become inactive (persistent) or null, so end()'s wait returns at once.
-  if (!requests.empty())
-    FERRY_CALL_MPI(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done,
-                               MPI_STATUSES_IGNORE));
-  return done != 0;
-}
-
-void P2pEngine::finish_transfer() {
-  auto& requests = using_persistent_ ? persistent_ : active_;
-  if (!requests.empty())
-    FERRY_CALL_MPI(
-        MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+                             send.peers[k], kTag, comm(), &fresh_[recv.peer_count() + k]));
+  return {fresh_.data(), count};
 }
 
 }  // namespace ferry::detail

@@ -12,24 +12,16 @@ namespace ferry::detail {
 /// carries shorter messages and uses plain Isend/Irecv on the same buffers.
 class P2pEngine final : public PackedEngine {
  public:
+  P2pEngine() : PackedEngine("p2p", true) {}
   ~P2pEngine() override;
-  std::string_view name() const override { return "p2p"; }
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.persistent = true;
-    c.holds_fields = true;
-    return c;
-  }
 
  private:
   void setup_transfer(const EngineOptions& options) override;
-  void start_transfer() override;
-  void finish_transfer() override;
-  bool test_transfer() override;
+  Requests start_transfer() override;
 
   std::vector<MPI_Request> persistent_;  // receives first, then sends
-  std::vector<MPI_Request> active_;      // requests of the exchange in flight
-  bool using_persistent_ = false;
+  std::vector<MPI_Request> fresh_;       // the same, posted anew when the persistent ones
+                                         // do not fit (a mask; SimGrid SMPI)
 };
 
 }  // namespace ferry::detail

@@ -51,6 +51,14 @@ std::vector<int> translate_ranks(MPI_Comm comm, MPI_Comm sub, const std::vector<
 
 }  // namespace
 
+RmaEngine::RmaEngine()
+    : FieldEngine("rma", [] {
+        Capabilities c;
+        c.persistent = true;
+        c.one_sided = true;
+        return c;
+      }()) {}
+
 RmaEngine::~RmaEngine() {
   int finalized = 0;
   MPI_Finalized(&finalized);
@@ -69,16 +77,14 @@ RmaEngine::~RmaEngine() {
 
 void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
                       const EngineOptions& options) {
-  FERRY_CHECK(plan_ == nullptr, Errc::State, "rma: setup called twice. Make a new engine instead");
-  plan_ = &plan;
-  comm_ = &comm;
+  bind(plan, comm, fields.size());
   bool shared_memory = true;
   // Checks of rank-local input agree before the first collective call, so a rank
   // that fails never leaves the others waiting in one.
   agree_on(comm, [&] {
-    fields_.assign(fields);
+    assign_fields(fields);
     shared_memory = options.get_bool(name(), "shared_memory", kSharedMemoryDefault);
-    const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
+    const auto point_bytes = static_cast<std::int64_t>(this->fields().point_bytes_all());
     for (std::size_t k = 0; k < plan.send().peer_count(); ++k)
       mpi_count<int>(plan.send().count(k) * point_bytes, "rma: bytes of one block put to a peer");
     mpi_count<MPI_Aint>(plan.recv().total() * point_bytes, "rma: bytes of the receive window");
@@ -87,27 +93,23 @@ void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<Fiel
   create_windows();
   locate_destination_blocks();
   create_notifications();
-
-  copies_ = PlanCopies(plan);
-  src_.assign(fields.size(), nullptr);
-  dst_.assign(fields.size(), nullptr);
 }
 
 void RmaEngine::split_node(bool shared_memory) {
-  const PlanSide& send = plan_->send();
+  const PlanSide& send = plan().send();
   if (shared_memory) {
     MPI_Comm node = MPI_COMM_NULL;
     FERRY_CALL_MPI(
-        MPI_Comm_split_type(comm_->get(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+        MPI_Comm_split_type(comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
     node_ = Comm::adopt(node);
   } else {
     node_ = Comm::dup(MPI_COMM_SELF);  // every peer is off-node
   }
-  node_rank_ = translate_ranks(comm_->get(), node_.get(), send.peers);
+  node_rank_ = translate_ranks(comm(), node_.get(), send.peers);
 
   // On-node destinations first, so each kind of block is one run of send_order_.
-  agree_on(*comm_, [&] {
-    const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
+  agree_on(communicator(), [&] {
+    const auto point_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
     send_order_.clear();
     for (std::size_t k = 0; k < send.peer_count(); ++k)
       if (node_rank_[k] != MPI_UNDEFINED) send_order_.push_back(k);
@@ -125,9 +127,9 @@ void RmaEngine::split_node(bool shared_memory) {
 }
 
 void RmaEngine::create_windows() {
-  const MPI_Comm comm = comm_->get();
-  const auto window_bytes = static_cast<MPI_Aint>(plan_->recv().total()) *
-                            static_cast<MPI_Aint>(fields_.point_bytes_all());
+  const MPI_Comm comm = this->comm();
+  const auto window_bytes = static_cast<MPI_Aint>(plan().recv().total()) *
+                            static_cast<MPI_Aint>(fields().point_bytes_all());
   void* base = nullptr;
   FERRY_CALL_MPI(MPI_Win_allocate_shared(window_bytes, 1, MPI_INFO_NULL, node_.get(), &base,
                                          &shared_win_));
@@ -139,7 +141,7 @@ void RmaEngine::create_windows() {
   // network on every rank: only make it when some block crosses nodes. On one node
   // (the same on every rank) none does, and no reduction is needed to know it.
   int any_off_node = node_sends_ < send_order_.size() ? 1 : 0;
-  if (node_.size() < comm_->size())
+  if (node_.size() < communicator().size())
     FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &any_off_node, 1, MPI_INT, MPI_MAX, comm));
   if (any_off_node) {
     FERRY_CALL_MPI(MPI_Win_create(recv_base_, window_bytes, 1, MPI_INFO_NULL, comm, &remote_win_));
@@ -149,9 +151,9 @@ void RmaEngine::create_windows() {
 }
 
 void RmaEngine::locate_destination_blocks() {
-  const MPI_Comm comm = comm_->get();
-  const PlanSide& send = plan_->send();
-  const PlanSide& recv = plan_->recv();
+  const MPI_Comm comm = this->comm();
+  const PlanSide& send = plan().send();
+  const PlanSide& recv = plan().recv();
   // Only a destination knows where each source's block starts in its buffer.
   std::vector<std::int64_t> start(send.peer_count(), 0);
   std::vector<MPI_Request> requests(recv.peer_count() + send.peer_count(), MPI_REQUEST_NULL);
@@ -163,7 +165,7 @@ void RmaEngine::locate_destination_blocks() {
                              &requests[recv.peer_count() + k]));
   wait_all(requests, 0, requests.size());
 
-  const auto point_bytes = static_cast<MPI_Aint>(fields_.point_bytes_all());
+  const auto point_bytes = static_cast<MPI_Aint>(fields().point_bytes_all());
   node_block_.assign(node_sends_, nullptr);
   remote_disp_.assign(send.peer_count(), 0);
   for (std::size_t i = 0; i < send_order_.size(); ++i) {
@@ -184,9 +186,9 @@ void RmaEngine::locate_destination_blocks() {
 }
 
 void RmaEngine::create_notifications() {
-  const MPI_Comm comm = comm_->get();
-  const PlanSide& send = plan_->send();
-  const PlanSide& recv = plan_->recv();
+  const MPI_Comm comm = this->comm();
+  const PlanSide& send = plan().send();
+  const PlanSide& recv = plan().recv();
   ready_send_.assign(send.peer_count(), MPI_REQUEST_NULL);
   free_recv_.assign(send.peer_count(), MPI_REQUEST_NULL);
   for (std::size_t i = 0; i < send_order_.size(); ++i) {
@@ -205,15 +207,8 @@ void RmaEngine::create_notifications() {
 }
 
 void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8_t* mask) {
-  FERRY_CHECK(plan_ != nullptr, Errc::State, "rma: begin before setup");
-  FERRY_CHECK(!in_flight_, Errc::State,
-              "rma: begin called twice without end. Complete each exchange with end()");
-  fields_.select(mask);
-  for (std::size_t f = 0; f < fields_.size(); ++f) {
-    src_[f] = static_cast<const char*>(src ? src[f] : nullptr);
-    dst_[f] = static_cast<char*>(dst ? dst[f] : nullptr);
-  }
-  in_flight_ = true;
+  check_begin();
+  open_exchange(src, dst, mask);
 
   const std::size_t sends = send_order_.size();
   start_all(ready_recv_, 0, ready_recv_.size());
@@ -222,12 +217,12 @@ void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8
   for (std::size_t i = node_sends_; i < sends; ++i) pack(i, send_buffer_.data() + pack_offset_[i]);
 
   if (free_in_flight_) wait_all(free_recv_, 0, sends);
-  const auto point_bytes = static_cast<std::int64_t>(fields_.point_bytes());
+  const auto point_bytes = static_cast<std::int64_t>(fields().point_bytes());
   for (std::size_t i = node_sends_; i < sends; ++i) {
     const std::size_t k = send_order_[i];
-    const int bytes = static_cast<int>(plan_->send().count(k) * point_bytes);
+    const int bytes = static_cast<int>(plan().send().count(k) * point_bytes);
     FERRY_CALL_MPI(MPI_Put(send_buffer_.data() + pack_offset_[i], bytes, MPI_BYTE,
-                           plan_->send().peers[k], remote_disp_[i], bytes, MPI_BYTE, remote_win_));
+                           plan().send().peers[k], remote_disp_[i], bytes, MPI_BYTE, remote_win_));
   }
   // The destinations' loads (seen through the free notes) before our stores, and
   // our stores before the ready notes.
@@ -238,14 +233,14 @@ void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8
   // A put is only visible at its target after a flush; then the note may go. Done
   // here rather than in end(), so a destination never waits for this rank's end().
   for (std::size_t i = node_sends_; i < sends; ++i)
-    FERRY_CALL_MPI(MPI_Win_flush(plan_->send().peers[send_order_[i]], remote_win_));
+    FERRY_CALL_MPI(MPI_Win_flush(plan().send().peers[send_order_[i]], remote_win_));
   start_all(ready_send_, node_sends_, sends);
   // Own points last, so destinations can read their blocks meanwhile.
-  copies_.copy_self(fields_, src_.data(), dst_.data());
+  copies().copy_self(fields(), this->src(), this->dst());
 }
 
 bool RmaEngine::test() {
-  FERRY_CHECK(in_flight_, Errc::State, "rma: test without begin");
+  check_in_flight();
   // Completed persistent notes turn inactive, so end()'s waits return at once.
   int received = 1, sent = 1;
   if (!ready_recv_.empty())
@@ -258,15 +253,14 @@ bool RmaEngine::test() {
 }
 
 void RmaEngine::end() {
-  FERRY_CHECK(in_flight_, Errc::State, "rma: end without begin");
-  in_flight_ = false;
+  close_exchange();
   const std::size_t sends = send_order_.size();
   wait_all(ready_recv_, 0, ready_recv_.size());
   sync_windows();
-  const PlanSide& recv = plan_->recv();
-  const auto all_bytes = static_cast<std::int64_t>(fields_.point_bytes_all());
+  const PlanSide& recv = plan().recv();
+  const auto all_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
   for (std::size_t k = 0; k < recv.peer_count(); ++k)
-    copies_.unpack(k, fields_, recv_base_ + recv.offsets[k] * all_bytes, dst_.data());
+    copies().unpack(k, fields(), recv_base_ + recv.offsets[k] * all_bytes, dst());
   sync_windows();
 
   // Zero-byte notes of this exchange, and the free notes of the previous one, are
@@ -278,21 +272,13 @@ void RmaEngine::end() {
   free_in_flight_ = true;
 }
 
-Traffic RmaEngine::traffic() const {
-  // One block written or put per destination; the zero-byte notes are not counted.
-  const PlanSide& send = plan_->send();
-  return {static_cast<std::int64_t>(send.peer_count()),
-          send.total() * static_cast<std::int64_t>(fields_.point_bytes_all()),
-          send.peer_count() + plan_->recv().peer_count() > 0 ? 1 : 0};
-}
-
 void RmaEngine::sync_windows() {
   FERRY_CALL_MPI(MPI_Win_sync(shared_win_));
   if (remote_win_ != MPI_WIN_NULL) FERRY_CALL_MPI(MPI_Win_sync(remote_win_));
 }
 
 void RmaEngine::pack(std::size_t i, char* block) {
-  copies_.pack(send_order_[i], fields_, src_.data(), block);
+  copies().pack(send_order_[i], fields(), src(), block);
 }
 
 }  // namespace ferry::detail

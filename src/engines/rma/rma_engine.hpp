@@ -7,10 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engines/field_set.hpp"
-#include "engines/plan_copies.hpp"
+#include "engines/field_engine.hpp"
 #include "ferry/comm.hpp"
-#include "ferry/engine.hpp"
 
 namespace ferry::detail {
 
@@ -40,29 +38,24 @@ namespace ferry::detail {
 /// too, but MPI_Win_start may return before the matching post, which covers puts
 /// and not direct stores into shared memory.
 ///
+/// traffic() counts one block per destination, written or put; the zero-byte notes
+/// are not counted.
+///
 /// Option `shared_memory` (default true): false treats every peer as off-node, so
 /// every block goes through MPI_Put (tests the inter-node path on one node, or
 /// avoids shared windows where they are slow).
-class RmaEngine final : public Engine {
+class RmaEngine final : public FieldEngine {
  public:
-  RmaEngine() = default;
+  RmaEngine();
   RmaEngine(const RmaEngine&) = delete;
   RmaEngine& operator=(const RmaEngine&) = delete;
   ~RmaEngine() override;
 
-  std::string_view name() const override { return "rma"; }
-  Capabilities capabilities() const override {
-    Capabilities c;
-    c.persistent = true;
-    c.one_sided = true;
-    return c;
-  }
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
              const EngineOptions& options) override;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   void end() override;
   bool test() override;
-  Traffic traffic() const override;
 
  private:
   void split_node(bool shared_memory);
@@ -72,15 +65,11 @@ class RmaEngine final : public Engine {
   void pack(std::size_t i, char* block);  // gathers send peer send_order_[i] into block
   void sync_windows();  // MPI_Win_sync on both windows, around every note
 
-  const Plan* plan_ = nullptr;
-  const Comm* comm_ = nullptr;
-  FieldSet fields_;
   Comm node_;                           // ranks whose receive windows this rank can load/store
   MPI_Win shared_win_ = MPI_WIN_NULL;   // receive buffers, allocated over node_
   MPI_Win remote_win_ = MPI_WIN_NULL;   // the same buffers over the whole communicator, or null
   char* recv_base_ = nullptr;           // this rank's receive buffer (in shared_win_)
   std::vector<char> send_buffer_;       // packed blocks for off-node destinations only
-  PlanCopies copies_;
 
   // Send peers, reordered so that on-node destinations come first: plan peer index,
   // then where its block lives (pointer on the node, displacement in remote_win_),
@@ -98,10 +87,6 @@ class RmaEngine final : public Engine {
   std::vector<MPI_Request> ready_recv_;  // from sources (plan recv order)
   std::vector<MPI_Request> free_send_;   // to sources
   bool free_in_flight_ = false;          // free_send_/free_recv_ started by the last end()
-
-  std::vector<const char*> src_;
-  std::vector<char*> dst_;
-  bool in_flight_ = false;
 };
 
 }  // namespace ferry::detail

@@ -1,6 +1,14 @@
 #include "engines/tuning/candidate.hpp"
 
+#include <cstdint>
+
 namespace ferry::detail {
+
+int butterfly_stage_count(int involved_ranks) {
+  int stages = 0;
+  while ((std::int64_t{2} << stages) <= involved_ranks) ++stages;
+  return stages;
+}
 
 std::string Candidate::label() const { return stages.empty() ? engine : engine + ":" + stages; }
 

@@ -12,6 +12,15 @@ namespace ferry::detail {
 /// The engine name whose `stages` option the adaptive engine tunes.
 inline constexpr const char* kButterflyEngine = "butterfly";
 
+/// How many stages the butterfly engine has, so how many characters its `stages`
+/// option takes, for a plan whose senders and receivers are `involved_ranks` distinct
+/// ranks (PlanSignature::involved_ranks): log2 of its kernel, the largest power of
+/// two not above them (0 for fewer than 2 ranks). Part of the option's contract
+/// (docs/user/engines/butterfly.md): the butterfly engine sizes its kernel with it,
+/// and the adaptive engine, which reaches butterfly only through the registry and
+/// this option, sizes its stage masks with it. Not collective.
+int butterfly_stage_count(int involved_ranks);
+
 /// One way of moving a plan's data.
 struct Candidate {
   std::string engine;
