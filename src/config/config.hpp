@@ -75,6 +75,8 @@ struct RegridConfig {
   bool periodic = true;      ///< Bilinear: the source grid wraps around in longitude
   /// Conservative: what the weights of a target cell add up to
   ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
+  /// Bilinear, conservative: what target points no source covers receive
+  Unmapped unmapped = Unmapped::Fill;
   MapOn map_on = MapOn::Dst;
   RemapMode mode = RemapMode::Bfb;
   double fill = 0;           ///< value of masked destination points and rows without links

@@ -102,8 +102,8 @@ Key method_key() {
                       "(OASIS DISTWGT, CDO gendis); `gaussian`: Gaussian weights of them "
                       "(OASIS GAUSWGT); `bilinear`: bilinear on a logically rectangular "
                       "source grid (CDO genbil); `conservative`: first-order conservative "
-                      "from the cell corners, on cells that are longitude-latitude "
-                      "rectangles (CDO gencon; OASIS SCRIPR CONSERV).");
+                      "from the cell corners of any convex cells, great-circle or lon-lat "
+                      "(CDO gencon; OASIS SCRIPR CONSERV).");
   name.choices = {"nearest", "gaussian", "bilinear", "conservative"};
   Key method = optional(
       "method", KeyType::Mapping, "",
@@ -134,7 +134,14 @@ Key method_key() {
                           "cells (a constant stays that constant, also next to masked source "
                           "cells); `destarea` divides by the cell's area (the weights add up "
                           "to the fraction covered)."),
-                   {"conservative"})});
+                   {"conservative"}),
+       for_methods(choice("unmapped", {"fill", "nearest"},
+                          "`bilinear` and `conservative`: what a valid target point that no "
+                          "valid source covers receives: `fill` leaves it to the exchange's "
+                          "`fill` value (OASIS's NF methods); `nearest` gives it the value of "
+                          "its nearest valid source point (OASIS BILINEAR, CONSERV FRACNNEI "
+                          "and DESTNNEI)."),
+                   {"bilinear", "conservative"})});
 }
 
 // A key of an exchange that only a regridded exchange (`weights` or `method`) may give.

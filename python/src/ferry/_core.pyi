@@ -385,11 +385,37 @@ class GridCells:
         corner_lon: numpy.typing.ArrayLike,
         corner_lat: numpy.typing.ArrayLike,
         mask: numpy.typing.ArrayLike | None = None,
+        corner_counts: numpy.typing.ArrayLike | None = None,
+        edges: str = "auto",
+        name: str = "",
     ) -> None: ...
     @property
     def layout(self) -> Layout: ...
     @property
     def corners(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+
+class Grid:
+    """One grid as read_grid reads it: this rank's block of cells."""
+
+    @property
+    def points(self) -> GridPoints: ...
+    @property
+    def cells(self) -> GridCells: ...
+    @property
+    def area(self) -> numpy.ndarray | None: ...
+    @property
+    def nx(self) -> int: ...
+
+def read_grid(
+    comm: Comm,
+    path: str | os.PathLike[str],
+    format: str = "auto",
+    name: str = "",
+    masks: str | os.PathLike[str] = "",
+    areas: str | os.PathLike[str] = "",
+) -> Grid: ...
 
 class Weights:
     """A remapping matrix distributed by rows: read from a file or computed online."""
@@ -408,6 +434,7 @@ class Weights:
     ) -> Weights:
         """Collective: a matrix from the links this rank holds (any share, any order)."""
     def write_scrip(self, comm: Comm, path: str | os.PathLike[str]) -> None: ...
+    def write_esmf(self, comm: Comm, path: str | os.PathLike[str]) -> None: ...
     @property
     def src_size(self) -> int: ...
     @property
@@ -436,10 +463,19 @@ def nearest_neighbour_weights(
     gaussian_variance: float = 0.1,
 ) -> Weights: ...
 def bilinear_weights(
-    comm: Comm, src: GridPoints, dst: GridPoints, nx: int, periodic: bool = True
+    comm: Comm,
+    src: GridPoints,
+    dst: GridPoints,
+    nx: int,
+    periodic: bool = True,
+    unmapped: str = "fill",
 ) -> Weights: ...
 def conservative_weights(
-    comm: Comm, src: GridCells, dst: GridCells, normalisation: str = "fracarea"
+    comm: Comm,
+    src: GridCells,
+    dst: GridCells,
+    normalisation: str = "fracarea",
+    unmapped: str = "fill",
 ) -> Weights: ...
 
 class Remap:
