@@ -46,6 +46,19 @@ struct FieldId { int value = -1; };
 ///   finalize()                          collective: writes restarts and timers
 ///
 /// MPI initialisation and finalisation stay with the caller.
+///
+/// Failures (see docs/user/failures.md): every wait for a partner (a get, a put that
+/// finds the previous value still undelivered, finalize) is bounded by
+/// `watchdog.timeout`, and the collective calls (the constructor, enddef, finalize)
+/// wait at most `watchdog.collective_timeout` for every rank to make them. A call
+/// whose arguments break the rules (a wrong id, time going backwards, a skipped
+/// coupling time, a call in the wrong phase) raises and changes nothing. Any other
+/// error leaves the coupler failed: every later call raises Errc::State, and unless
+/// every rank raises the same error, this rank tells every other rank at once (a
+/// short notice), so that their current or next call raises Errc::State naming this
+/// rank, its component, the call and the error. Destroying a coupler that was not
+/// finalized (an exception, an early return) tells them the same way. No destructor
+/// waits for another rank.
 class Coupler {
  public:
   /// Collective over `comm`, which holds every rank of the coupled application (one or
@@ -56,6 +69,9 @@ class Coupler {
   /// component name the configuration does not know (when it lists components).
   Coupler(MPI_Comm comm, const std::vector<std::string>& components,
           const std::string& config_path);
+  /// Not collective, never waits. If the coupler was not finalized and has not failed,
+  /// tells every other rank that this one left (see abandon()); what MPI may still use
+  /// (buffers of exchanges in flight) is kept until the process ends.
   ~Coupler();
   Coupler(const Coupler&) = delete;
   Coupler& operator=(const Coupler&) = delete;
@@ -103,7 +119,10 @@ class Coupler {
 
   /// Collective over the whole run: checks every declaration against the configuration
   /// (fields declared on one side only, type or bundle mismatches, undeclared fields in
-  /// the configuration) and builds every exchange, failing identically on every rank.
+  /// the configuration), reads the restart files (a field missing, of another size or
+  /// type, or for another time fails, naming the file, the field and what was
+  /// expected), creates the output directory if needed, and builds every exchange,
+  /// failing identically on every rank.
   /// Regridded exchanges read their weight files or compute their weights from the
   /// declared coordinates and masks here; Errc::ArgSize when a file's grid sizes are
   /// not the declared grids', Errc::Arg when metadata a method needs is missing.
@@ -145,9 +164,24 @@ class Coupler {
   Datatype buffer_type(const std::string& buffer) const;
 
   /// Collective over the whole run: completes pending puts, writes restarts for lagged
-  /// fields and accumulations in progress, closes the buffers (steps not read by then
-  /// are dropped), writes timers. No call may follow.
+  /// fields and accumulations in progress (exchanges that name the same restart file
+  /// share it), closes the exchanges and buffers (steps not read by then are dropped),
+  /// writes timers. No call may follow. A failure to write a restart file raises on
+  /// every rank, naming the file; the previous file is left as it was.
   void finalize();
+
+  /// Ends the coupler's life, idempotent: collective finalize() while it runs (between
+  /// enddef and finalize); before enddef, not collective: tells the other ranks that
+  /// this one leaves, as abandon() does; after finalize or a failure, nothing. For
+  /// scoped lifetimes (Python's `with`).
+  void close();
+
+  /// Not collective, never waits: this rank gives up on the run (its own code failed).
+  /// Tells every other rank at once, so that their current or next coupler call raises
+  /// Errc::State naming this rank, its component(s), its last coupler call and `reason`;
+  /// the coupler is failed afterwards. Does nothing after finalize or a failure (the
+  /// other ranks were told then, or raise the same error).
+  void abandon(const std::string& reason);
 
  private:
   struct State;

@@ -21,6 +21,7 @@
 #include "bindings/buffers.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/datatypes.hpp"
+#include "bindings/lifetime.hpp"
 #include "bindings/nd_arrays.hpp"
 #include "ferry/error.hpp"
 
@@ -200,6 +201,13 @@ class CouplerBinding {
     coupler_->finalize();
   }
 
+  void close() {
+    nb::gil_scoped_release unlocked;
+    coupler_->close();
+  }
+
+  void abandon(const std::string& reason) { coupler_->abandon(reason); }
+
  private:
   struct Declared {
     std::string name;
@@ -278,7 +286,7 @@ void bind_coupler(nb::module_& m) {
       .def("__repr__",
            [](const FieldId& id) { return "FieldId(" + std::to_string(id.value) + ")"; });
 
-  nb::class_<CouplerBinding>(
+  auto coupler = nb::class_<CouplerBinding>(
       m, "Coupler",
       "A coupled run seen from one rank; see docs/user/coupler.md.\n\n"
       "  Coupler(comm, components, config)   collective over comm (every rank of the run)\n"
@@ -288,7 +296,9 @@ void bind_coupler(nb::module_& m) {
       "  load / read ...                      time-series buffers (`buffers:` entries)\n"
       "  finalize()                           collective: writes restarts and timers\n\n"
       "`components` is the name (str) or names (list) of the components this rank runs;\n"
-      "`config` the YAML configuration file, the same on every rank.")
+      "`config` the YAML configuration file, the same on every rank.\n\n"
+      "Use it in a `with` block: at the block's end close() finalizes it; when the block\n"
+      "raises, abandon() tells every other rank at once (see docs/user/failures.md).")
       .def(nb::init<nb::handle, const Components&, const std::filesystem::path&>(), "comm"_a,
            "components"_a, "config"_a)
       .def("local_comm", &CouplerBinding::local_comm, "component"_a,
@@ -344,7 +354,19 @@ void bind_coupler(nb::module_& m) {
            "that neither load nor read it).")
       .def("finalize", &CouplerBinding::finalize,
            "Collective over the run: completes pending puts, closes the buffers (steps not\n"
-           "read by then are dropped), writes restarts and timers.");
+           "read by then are dropped), writes restarts and timers.")
+      .def("close", &CouplerBinding::close,
+           "Idempotent: finalize() (collective) between enddef and finalize; before enddef,\n"
+           "not collective: tells the other ranks this one leaves (as abandon); after\n"
+           "finalize or a failure, nothing.")
+      .def("abandon", &CouplerBinding::abandon, "reason"_a,
+           "Not collective, never waits: this rank gives up on the run. Every other rank's\n"
+           "current or next coupler call raises ferry.Error naming this rank, its\n"
+           "component, its last coupler call and `reason`. Nothing after finalize or a\n"
+           "failure.");
+  add_context_manager(
+      coupler, [](CouplerBinding& c) { c.close(); },
+      [](CouplerBinding& c, const std::string& text) { c.abandon(text); });
 }
 
 }  // namespace ferry::python

@@ -102,6 +102,8 @@ struct RegridConfig {
   bool periodic = true;      ///< Bilinear: the source grid wraps around in longitude
   /// Conservative: what the weights of a target cell add up to
   ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
+  /// Bilinear, conservative: what target points no source covers receive
+  Unmapped unmapped = Unmapped::Fill;
   MapOn map_on = MapOn::Dst;
   RemapMode mode = RemapMode::Bfb;
   double fill = 0;           ///< value of masked destination points and rows without links
@@ -155,7 +157,8 @@ struct Config {
   std::string output_directory = ".";   ///< restart, output and timer files
   bool timers = true;                   ///< write timer JSON at finalize
   bool imbalance_timer = false;         ///< time a barrier before each exchange (output.imbalance)
-  double watchdog_seconds = 600;        ///< a get that waits longer fails; 0 = never
+  double watchdog_seconds = 120;        ///< a put or get that waits longer fails; 0 = never
+  double collective_seconds = 600;      ///< enddef, finalize: waiting for every rank; 0 = never
   FileFormat file_format = FileFormat::Ferry;  ///< restart and output files
   /// OASIS format: a lagged entry whose restart file is missing starts from zeros
   /// (a namcouple's $NNOREST T) instead of failing.

@@ -54,6 +54,8 @@ std::string method_mapping(const RegridConfig& r) {
     out += std::string(", periodic: ") + (r.periodic ? "true" : "false");
   if (r.source == WeightSource::Conservative && r.normalisation != defaults.normalisation)
     out += ", normalisation: destarea";
+  const bool covers = r.source == WeightSource::Bilinear || r.source == WeightSource::Conservative;
+  if (covers && r.unmapped != defaults.unmapped) out += ", unmapped: nearest";
   return out + "}";
 }
 
@@ -147,8 +149,14 @@ std::string format_config(const Config& config) {
     if (config.imbalance_timer != defaults.imbalance_timer)
       out << "  imbalance: " << (config.imbalance_timer ? "true" : "false") << "\n";
   }
-  if (config.watchdog_seconds != defaults.watchdog_seconds)
-    out << "watchdog:\n  timeout: " << detail::format_number(config.watchdog_seconds) << "\n";
+  if (config.watchdog_seconds != defaults.watchdog_seconds ||
+      config.collective_seconds != defaults.collective_seconds) {
+    out << "watchdog:\n";
+    if (config.watchdog_seconds != defaults.watchdog_seconds)
+      out << "  timeout: " << detail::format_number(config.watchdog_seconds) << "\n";
+    if (config.collective_seconds != defaults.collective_seconds)
+      out << "  collective_timeout: " << detail::format_number(config.collective_seconds) << "\n";
+  }
   return out.str();
 }
 

@@ -89,6 +89,7 @@ RegridConfig build_regrid(const CheckedMapping& entry) {
     r.normalisation = method.text("normalisation") == "destarea"
                           ? ConservativeNormalisation::DestArea
                           : ConservativeNormalisation::FracArea;
+    r.unmapped = method.text("unmapped") == "nearest" ? Unmapped::Nearest : Unmapped::Fill;
   }
   r.map_on = choice_of(entry, "map_on", {MapOn::Dst, MapOn::Src});
   r.mode = choice_of(entry, "mode", {RemapMode::Bfb, RemapMode::Sum});
@@ -173,6 +174,7 @@ Config build_config(const CheckedMapping& top, const detail::SchemaCheck& schema
   config.timers = output.boolean("timers");
   config.imbalance_timer = output.boolean("imbalance");
   config.watchdog_seconds = top.mapping("watchdog").number("timeout");
+  config.collective_seconds = top.mapping("watchdog").number("collective_timeout");
   return config;
 }
 

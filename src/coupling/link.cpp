@@ -9,7 +9,6 @@
 #include "config/rules.hpp"
 #include "coupling/field_file.hpp"
 #include "coupling/oasis_field_file.hpp"
-#include "coupling/watchdog.hpp"
 #include "util/check.hpp"
 #include "util/log.hpp"
 #include "util/mpi.hpp"
@@ -25,15 +24,20 @@ constexpr double kNever = -std::numeric_limits<double>::infinity();
 
 }  // namespace
 
+std::string where(const config::ExchangeConfig& e) {
+  return detail::cat(e.where.file, ":", e.where.line, ":", e.where.column, ": exchange \"", e.name,
+                     "\"");
+}
+
 Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::unique_ptr<EntryRegrid> regrid,
-           const config::Config& config, detail::Timers& timers)
+           const config::Config& config, const Watchdog& watchdog, detail::Timers& timers)
     : spec_(std::move(spec)),
       clock_(config.start, config.length, spec_.config->period, spec_.config->lag),
       output_directory_(config.output_directory),
       file_format_(config.file_format),
       zero_missing_restarts_(config.zero_missing_restarts),
       outputs_started_(2, 0),
-      watchdog_seconds_(config.watchdog_seconds),
+      watchdog_(watchdog),
       imbalance_timer_(config.imbalance_timer),
       timers_(timers),
       route_(std::move(route)),
@@ -109,8 +113,7 @@ int Link::inquire(std::size_t index, double time) const {
   return status;
 }
 
-int Link::put(std::size_t index, double time, const void* data) {
-  ScopedTimer timer(timers_, name(), TimerCategory::Put);
+void Link::check_put(std::size_t index, double time) const {
   const std::string& field = spec_.source_names[index];
   FERRY_CHECK(!clock_.before(time, last_put_[index]), Errc::Arg, "put(\"", field, "\"): time ", time,
               " s comes before the previous put at ", last_put_[index],
@@ -120,6 +123,15 @@ int Link::put(std::size_t index, double time, const void* data) {
               " s = start + length in the configuration)");
   FERRY_CHECK(!(ready_[index] && clock_.same(time, next_put_)), Errc::State, "put(\"", field,
               "\"): put twice at the coupling time ", time, " s of exchange \"", name(), "\"");
+  FERRY_CHECK(clock_.before(time, next_put_) || clock_.same(time, next_put_), Errc::State, "put(\"",
+              field, "\") at ", time, " s skips the coupling time ", next_put_, " s of exchange \"",
+              name(), "\" (period ", clock_.period(), " s, lag ", clock_.lag(),
+              " s). Put the field at every coupling time (and, with a lag and no restart file, "
+              "once at start - lag right after enddef)");
+}
+
+int Link::put(std::size_t index, double time, const void* data) {
+  ScopedTimer timer(timers_, name(), TimerCategory::Put);
   last_put_[index] = time;
   if (clock_.before(time, next_put_)) {
     if (transforms_.empty()) return kStatusNothing;
@@ -127,11 +139,6 @@ int Link::put(std::size_t index, double time, const void* data) {
     transforms_[index].add(data);
     return kStatusTransformed;
   }
-  FERRY_CHECK(clock_.same(time, next_put_), Errc::State, "put(\"", field, "\") at ", time,
-              " s skips the coupling time ", next_put_, " s of exchange \"", name(), "\" (period ",
-              clock_.period(), " s, lag ", clock_.lag(),
-              " s). Put the field at every coupling time (and, with a lag and no restart file, "
-              "once at start - lag right after enddef)");
 
   // The period's value, transformed or the put itself, goes into the engine when it
   // can hold it and the value is sent in this run; else the link keeps it (staging).
@@ -178,16 +185,15 @@ void Link::time_imbalance(const Comm& side, const std::string& component) {
   // Non-blocking, so that the watchdog turns a rank that never comes into an error.
   MPI_Request request = MPI_REQUEST_NULL;
   FERRY_CALL_MPI(MPI_Ibarrier(side.get(), &request));
-  const double waited = wait_or_fail(
+  const double waited = watchdog_.wait(
       [&] {
         int done = 0;
         FERRY_CALL_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
         return done != 0;
       },
-      watchdog_seconds_,
       [&] {
         return detail::cat("exchange \"", name(), "\": the imbalance timer has waited ",
-                           watchdog_seconds_, " s for the other ranks of component \"", component,
+                           watchdog_.timeout(), " s for the other ranks of component \"", component,
                            "\" to reach this exchange. Make the puts and gets in the same order "
                            "on every rank of a component, or set output.imbalance: false");
       });
@@ -223,9 +229,9 @@ void Link::complete_send(double put_time) {
               " s. On ranks that put and get one exchange, call get before the next put (order "
               "exchanges of one coupling time with sequence)");
   // A put never runs more than one period ahead: the previous value must be delivered.
-  const double waited = wait_or_fail([&] { return exchange_->test(); }, watchdog_seconds_, [&] {
+  const double waited = watchdog_.wait([&] { return exchange_->test(); }, [&] {
     return detail::cat("put for exchange \"", name(), "\" at time ", put_time, " s has waited ",
-                       watchdog_seconds_, " s for component \"", target_component(),
+                       watchdog_.timeout(), " s for component \"", target_component(),
                        "\" to get the value for ", in_flight_target_,
                        " s. Check that every coupling time is got, or raise watchdog.timeout");
   });
@@ -244,14 +250,25 @@ void Link::send(double target) {
     regrid_->apply(send_from_.data(), regrid_->block().data());
     from = regrid_->block().data();
   }
+  wait_to_begin("put", target - clock_.lag());
   ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
   exchange_->begin(from, receive_into_.data());
   in_flight_ = true;
   in_flight_target_ = target;
 }
 
-int Link::get(std::size_t index, double time, void* data) {
-  ScopedTimer timer(timers_, name(), TimerCategory::Get);
+void Link::wait_to_begin(const char* call, double time) {
+  const double waited = watchdog_.wait([&] { return exchange_->can_begin(); }, [&] {
+    return detail::cat(call, " for exchange \"", name(), "\" at time ", time, " s has waited ",
+                       watchdog_.timeout(), " s for the ranks of components \"",
+                       source_component(), "\" and \"", target_component(),
+                       "\" to finish the exchange's previous transfer. Check the sequence of "
+                       "put and get calls of both components, or raise watchdog.timeout");
+  });
+  timers_.add(name(), TimerCategory::Wait, waited);
+}
+
+void Link::check_get(std::size_t index, double time) const {
   const std::string& field = spec_.target_names[index];
   FERRY_CHECK(!clock_.before(time, last_get_[index]), Errc::Arg, "get(\"", field, "\"): time ", time,
               " s comes before the previous get at ", last_get_[index],
@@ -259,11 +276,16 @@ int Link::get(std::size_t index, double time, void* data) {
   FERRY_CHECK(clock_.before(time, clock_.end()), Errc::Arg, "get(\"", field, "\"): time ", time,
               " s is not before the end of the run (", clock_.end(),
               " s = start + length in the configuration)");
+  FERRY_CHECK(clock_.before(time, next_get_[index]) || clock_.same(time, next_get_[index]),
+              Errc::State, "get(\"", field, "\") at ", time, " s skips the coupling time ",
+              next_get_[index], " s of exchange \"", name(), "\" (period ", clock_.period(),
+              " s). Get the field at every coupling time");
+}
+
+int Link::get(std::size_t index, double time, void* data) {
+  ScopedTimer timer(timers_, name(), TimerCategory::Get);
   last_get_[index] = time;
   if (clock_.before(time, next_get_[index])) return kStatusNothing;
-  FERRY_CHECK(clock_.same(time, next_get_[index]), Errc::State, "get(\"", field, "\") at ", time,
-              " s skips the coupling time ", next_get_[index], " s of exchange \"", name(),
-              "\" (period ", clock_.period(), " s). Get the field at every coupling time");
   next_get_[index] = clock_.next(time);
 
   int status = kStatusReceived;
@@ -300,6 +322,7 @@ void Link::receive(double time, std::size_t index, void* data) {
                 "coupling time with sequence)");
     point_arrivals(index, data);
     const std::vector<const void*> no_source(spec_.specs.size(), nullptr);
+    wait_to_begin("get", time);
     ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
     exchange_->begin(no_source.data(), receive_into_.data());
     in_flight_ = true;
@@ -308,9 +331,9 @@ void Link::receive(double time, std::size_t index, void* data) {
   FERRY_CHECK(clock_.same(in_flight_target_, time), Errc::State, "get for exchange \"", name(),
               "\" at time ", time, " s: the value in flight on this rank is for ", in_flight_target_,
               " s. On ranks that put and get one exchange, the lag must match the order of calls");
-  const double waited = wait_or_fail([&] { return exchange_->test(); }, watchdog_seconds_, [&] {
+  const double waited = watchdog_.wait([&] { return exchange_->test(); }, [&] {
     return detail::cat("get for exchange \"", name(), "\" at time ", time, " s has waited ",
-                       watchdog_seconds_, " s for component \"", source_component(),
+                       watchdog_.timeout(), " s for component \"", source_component(),
                        "\" to put it. Check the sequence of put and get calls of both "
                        "components, or raise watchdog.timeout");
   });
@@ -423,9 +446,23 @@ int Link::output(const Comm& comm, const char* side, double time,
   return kStatusOutput;
 }
 
+bool Link::keeps_state() const noexcept {
+  return spec_.config->lag > 0 || spec_.config->transform != config::Transform::Instant;
+}
+
+FieldRecord Link::restart_record(std::size_t f, bool accumulated, double time) const {
+  FieldRecord r;
+  r.name = spec_.source_names[f] + (accumulated ? ":accumulated" : "");
+  r.grid = spec_.source_grid;
+  r.global_size = spec_.source_size;
+  r.components = spec_.specs[f].components;
+  r.type = accumulated ? Datatype::Float64 : spec_.specs[f].type;
+  r.time = time;
+  return r;
+}
+
 void Link::read_restart() {
-  const config::ExchangeConfig& c = *spec_.config;
-  if (c.lag <= 0 && transforms_.empty()) return;
+  if (!keeps_state()) return;
   if (oasis_files()) {
     read_oasis_restart();
     return;
@@ -437,38 +474,33 @@ void Link::read_restart() {
   if (source_comm.rank() == 0) exists = std::ifstream(path).good() ? 1 : 0;
   FERRY_CALL_MPI(MPI_Bcast(&exists, 1, MPI_INT, 0, source_comm.get()));
   // Without a file, a lagged exchange takes its first value from a put at start - lag.
+  // With one, everything the exchange keeps must be in it (other exchanges may share it).
   if (!exists) return;
-
-  auto expected = [&](std::size_t f, const std::string& suffix, double time) {
-    FieldRecord r;
-    r.name = spec_.source_names[f] + suffix;
-    r.grid = spec_.source_grid;
-    r.global_size = spec_.source_size;
-    r.components = spec_.specs[f].components;
-    r.type = suffix.empty() ? spec_.specs[f].type : Datatype::Float64;
-    r.time = time;
-    return r;
-  };
-  if (c.lag > 0) {
-    for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
-      FieldFile::read(source_comm, path, expected(f, "", clock_.start()), *spec_.source_layout,
-                      staging(f));
-      hand_over(f, staging(f), engine_holds_);
+  try {
+    if (spec_.config->lag > 0) {
+      for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
+        FieldFile::read(source_comm, path, restart_record(f, false, clock_.start()),
+                        *spec_.source_layout, staging(f));
+        hand_over(f, staging(f), engine_holds_);
+      }
+      send(clock_.start());
+      if (engine_holds_) staging_ = {};  // the engine holds the values now
+      next_put_ = clock_.next(next_put_);
     }
-    send(clock_.start());
-    if (engine_holds_) staging_ = {};  // the engine holds the values now
-    next_put_ = clock_.next(next_put_);
-  }
-  // An accumulation the previous run left unfinished, for the coupling time next_put_.
-  for (std::size_t f = 0; f < transforms_.size(); ++f) {
-    std::vector<double> state(value_count(spec_.source_layout, f));
-    try {
-      const FieldRecord stored = FieldFile::read(source_comm, path, expected(f, ":accumulated", next_put_),
+    // The accumulation the previous run left, for the coupling time next_put_.
+    for (std::size_t f = 0; f < transforms_.size(); ++f) {
+      std::vector<double> state(value_count(spec_.source_layout, f));
+      const FieldRecord stored = FieldFile::read(source_comm, path, restart_record(f, true, next_put_),
                                                  *spec_.source_layout, state.data());
-      transforms_[f].restore(state, static_cast<int>(stored.numbers.at("count")));
-    } catch (const Error& e) {
-      if (e.code() != Errc::Io) throw;  // no accumulation stored: a fresh period
+      const auto count = stored.numbers.find("count");
+      FERRY_CHECK(count != stored.numbers.end() && count->second >= 0, Errc::Io, "restart file \"",
+                  path, "\": field \"", stored.name,
+                  "\" has no valid attribute \"count\" (the puts accumulated); it was not written "
+                  "by ferry's coupler. Move it away to start without it");
+      transforms_[f].restore(state, static_cast<int>(count->second));
     }
+  } catch (const Error& e) {
+    throw Error(e.code(), detail::cat(where(*spec_.config), ": ", e.what()), e.rank());
   }
 }
 
@@ -544,53 +576,43 @@ void Link::write_oasis_restart() {
                           *spec_.source_layout, transforms_[f].state().data());
 }
 
-void Link::write_restart() {
-  ScopedTimer timer(timers_, name(), TimerCategory::Io);
-  if (oasis_files()) {
-    write_oasis_restart();
-    return;
-  }
-  std::vector<FieldRecord> records;
-  std::vector<const Layout*> layouts;
-  std::vector<const void*> data;
+RestartPart Link::restart_part() const {
+  RestartPart part;
+  if (!spec_.source_member || !keeps_state() || oasis_files()) return part;
+  auto add = [&](FieldRecord record, const void* values) {
+    part.records.push_back(std::move(record));
+    part.layouts.push_back(spec_.source_layout);
+    part.data.push_back(values);
+  };
   for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
-    FieldRecord r;
-    r.name = spec_.source_names[f];
-    r.grid = spec_.source_grid;
-    r.global_size = spec_.source_size;
-    r.components = spec_.specs[f].components;
-    r.type = spec_.specs[f].type;
-    if (pending_) {
-      r.time = clock_.target_of(next_put_ - clock_.period());  // the last coupling put's target
-      records.push_back(r);
-      layouts.push_back(spec_.source_layout);
-      data.push_back(staging_[f].data());
-    }
-    if (f < transforms_.size() && transforms_[f].count() > 0) {
-      r.name += ":accumulated";
-      r.type = Datatype::Float64;
-      r.time = next_put_;
+    // The last coupling put's target lies past the run: the next run gets it first.
+    if (pending_)
+      add(restart_record(f, false, clock_.target_of(next_put_ - clock_.period())),
+          staging_[f].data());
+    // Every accumulation, even of no put yet, so that its absence means a wrong file.
+    if (f < transforms_.size()) {
+      FieldRecord r = restart_record(f, true, next_put_);
       r.numbers["count"] = transforms_[f].count();
-      records.push_back(r);
-      layouts.push_back(spec_.source_layout);
-      data.push_back(transforms_[f].state().data());
+      add(std::move(r), transforms_[f].state().data());
     }
   }
-  if (!records.empty()) FieldFile::write(route_->source, restart_path(), records, layouts, data);
+  return part;
 }
 
-void Link::finalize() {
-  if (in_flight_) {
-    const double waited = wait_or_fail([&] { return exchange_->test(); }, watchdog_seconds_, [&] {
-      return detail::cat("finalize: exchange \"", name(), "\" still waits for component \"",
-                         target_component(), "\" to get the value for ", in_flight_target_,
-                         " s. Every coupling time before the run's end must be got");
-    });
-    timers_.add(name(), TimerCategory::Wait, waited);
-    exchange_->end();
-    in_flight_ = false;
-  }
-  if (spec_.source_member) write_restart();
+void Link::complete() {
+  if (!in_flight_) return;
+  const double waited = watchdog_.wait([&] { return exchange_->test(); }, [&] {
+    return detail::cat("finalize: exchange \"", name(), "\" has waited ", watchdog_.timeout(),
+                       " s for component \"", target_component(), "\" to get the value for ",
+                       in_flight_target_, " s. Every coupling time before the run's end must be got");
+  });
+  timers_.add(name(), TimerCategory::Wait, waited);
+  exchange_->end();
+  in_flight_ = false;
+}
+
+void Link::close() {
+  if (exchange_) exchange_->close();
 }
 
 }  // namespace ferry::coupling

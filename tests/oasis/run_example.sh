@@ -15,7 +15,7 @@
 #     line with program names relative to WORK/build (as "mpiexec -n 1 model1 : -n 1
 #     model2"). Then every CHECK must hold:
 #       exact:FILE:VARIABLE:REFERENCE     the variable equals REFERENCE's bit for bit
-#       close:FILE:VARIABLE:REFERENCE:TOL:UNFILLED  within TOL (see compare_fields)
+#       close:FILE:VARIABLE:REFERENCE:TOL:FILLED  within TOL (see compare_fields)
 #       log:FILE:REFERENCE[:PATTERN]      the lines of the program log FILE that match
 #                                         PATTERN (default "tcx", the tutorial's lines of
 #                                         values sent and received) equal REFERENCE's

@@ -29,6 +29,7 @@ from ferry._core import (
     FieldDirection,
     FieldId,
     GeodesicMesh,
+    Grid,
     GridCells,
     GridId,
     GridPointData,
@@ -53,6 +54,7 @@ from ferry._core import (
     global_sums,
     nearest_neighbour_weights,
     partition_cells,
+    read_grid,
     tuned_allreduce_algorithm,
     tuned_alltoallv_algorithm,
 )
@@ -72,6 +74,7 @@ __all__ = [
     "FieldDirection",
     "FieldId",
     "GeodesicMesh",
+    "Grid",
     "GridCells",
     "GridId",
     "GridPointData",
@@ -96,6 +99,7 @@ __all__ = [
     "global_sums",
     "nearest_neighbour_weights",
     "partition_cells",
+    "read_grid",
     "tuned_allreduce_algorithm",
     "tuned_alltoallv_algorithm",
 ]
