@@ -86,6 +86,8 @@ void method_mapping(YAML::Emitter& out, const RegridConfig& r) {
     boolean_entry(out, "periodic", r.periodic);
   if (r.source == WeightSource::Conservative && r.normalisation != defaults.normalisation)
     entry(out, "normalisation", "destarea");
+  const bool covers = r.source == WeightSource::Bilinear || r.source == WeightSource::Conservative;
+  if (covers && r.unmapped != defaults.unmapped) entry(out, "unmapped", "nearest");
   out << YAML::EndMap;
 }
 
@@ -125,6 +127,8 @@ void write_exchange(YAML::Emitter& out, const ExchangeConfig& x) {
     out << YAML::EndMap;
   }
   if (x.output != defaults.output) boolean_entry(out, "output", x.output);
+  if (x.check_in) boolean_entry(out, "check_in", true);
+  if (x.check_out) boolean_entry(out, "check_out", true);
   if (x.restart != defaults.restart) entry(out, "restart", x.restart);
   write_regrid(out, x.regrid);
   out << YAML::EndMap;
@@ -182,9 +186,13 @@ std::string format_config(const Config& config) {
       boolean_entry(out, "imbalance", config.imbalance_timer);
     out << YAML::EndMap;
   }
-  if (config.watchdog_seconds != defaults.watchdog_seconds) {
+  if (config.watchdog_seconds != defaults.watchdog_seconds ||
+      config.collective_seconds != defaults.collective_seconds) {
     out << YAML::Key << "watchdog" << YAML::Value << YAML::BeginMap;
-    entry(out, "timeout", config.watchdog_seconds);
+    if (config.watchdog_seconds != defaults.watchdog_seconds)
+      entry(out, "timeout", config.watchdog_seconds);
+    if (config.collective_seconds != defaults.collective_seconds)
+      entry(out, "collective_timeout", config.collective_seconds);
     out << YAML::EndMap;
   }
   out << YAML::EndMap;

@@ -30,6 +30,7 @@ from ferry._core import (
     FieldDirection,
     FieldId,
     GeodesicMesh,
+    Grid,
     GridCells,
     GridId,
     GridPointData,
@@ -54,6 +55,7 @@ from ferry._core import (
     global_sums,
     nearest_neighbour_weights,
     partition_cells,
+    read_grid,
     tuned_allreduce_algorithm,
     tuned_alltoallv_algorithm,
 )
@@ -75,6 +77,7 @@ __all__ = [
     "FieldId",
     "FortranComm",
     "GeodesicMesh",
+    "Grid",
     "GridCells",
     "GridId",
     "GridPointData",
@@ -99,6 +102,7 @@ __all__ = [
     "global_sums",
     "nearest_neighbour_weights",
     "partition_cells",
+    "read_grid",
     "tuned_allreduce_algorithm",
     "tuned_alltoallv_algorithm",
 ]

@@ -228,6 +228,7 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   for (const Candidate& c : candidates) engine_for(c);
   search_.emplace(std::move(candidates), butterfly ? stages : 0, margin_percent_ / 100.0);
   local_seconds_.assign(static_cast<std::size_t>(samples_), 0.0);
+  if (kNonblockingReduction) reduction_comm_ = Comm::dup(comm.get());
   profiling_ = true;
   active_ = &engine_for(search_->current());
 }
@@ -316,15 +317,33 @@ void AdaptiveEngine::release(const Candidate& candidate) {
   auto it = std::find_if(engines_.begin(), engines_.end(),
                          [&](const auto& slot) { return slot.first == candidate; });
   if (it == engines_.end()) return;
-  if (keep_candidates_) kept_.push_back(std::move(it->second));
+  if (keep_candidates_)
+    kept_.push_back(std::move(it->second));
+  else
+    it->second->close();
   engines_.erase(it);
 }
 
+void AdaptiveEngine::close() {
+  // Every rank started the reduction at the same exchange, and closes the candidates
+  // in the same order (setup order, then release order).
+  if (reduction_ != MPI_REQUEST_NULL) FERRY_CALL_MPI(MPI_Wait(&reduction_, MPI_STATUS_IGNORE));
+  for (auto& slot : engines_) slot.second->close();
+  for (auto& engine : kept_) engine->close();
+}
+
 AdaptiveEngine::~AdaptiveEngine() {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  // Every rank started the reduction; it completes as the others reach this point too.
-  if (!finalized && reduction_ != MPI_REQUEST_NULL) MPI_Wait(&reduction_, MPI_STATUS_IGNORE);
+  if (reduction_ == MPI_REQUEST_NULL) return;
+  // A reduction in flight completes only as every rank progresses it, which a
+  // destructor must not wait for; MPI may still use its buffers and communicator
+  // (freeing either would crash it), so they live on until the process ends.
+  struct Orphan {
+    Comm comm;
+    std::vector<double> local, slowest;
+  };
+  static std::vector<Orphan> orphans;
+  orphans.push_back({std::move(reduction_comm_), std::move(local_seconds_),
+                     std::move(slowest_seconds_)});
 }
 
 bool AdaptiveEngine::samples_this_exchange(const std::uint8_t* mask) {
@@ -371,6 +390,17 @@ void AdaptiveEngine::start(const void* const* src, void* const* dst, const std::
   exchange_seconds_ = MPI_Wtime() - start;
 }
 
+bool AdaptiveEngine::can_begin() {
+  FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: can_begin before setup");
+  if (reduction_ != MPI_REQUEST_NULL) {
+    int done = 0;
+    FERRY_CALL_MPI(MPI_Test(&reduction_, &done, MPI_STATUS_IGNORE));
+    if (!done) return false;
+    finish_candidate();  // as begin() would have
+  }
+  return active_->can_begin();
+}
+
 bool AdaptiveEngine::test() {
   FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: test before setup");
   if (!profiling_) return active_->test();
@@ -409,7 +439,7 @@ void AdaptiveEngine::start_reduction() {
     return;
   }
   FERRY_CALL_MPI(MPI_Iallreduce(local_seconds_.data(), slowest_seconds_.data(), samples_,
-                                MPI_DOUBLE, MPI_MAX, comm_->get(), &reduction_));
+                                MPI_DOUBLE, MPI_MAX, reduction_comm_.get(), &reduction_));
 }
 
 void AdaptiveEngine::finish_candidate() {

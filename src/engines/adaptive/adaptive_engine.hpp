@@ -40,10 +40,9 @@ namespace ferry::detail {
 /// an entry, then replace it), `candidates` (comma-separated engines to time, default
 /// every candidate of this build), `independent_sides` (true: only candidates whose two
 /// sides progress independently, Capabilities::independent_sides; the coupler sets it,
-/// which leaves out butterfly), `keep_candidates`
-/// (true: release candidates only when the engine is destroyed, because releasing
-/// windows and communicators is collective and would make one side of a put/get wait
-/// for the other; the coupler sets it). Rank 0 reads the cache; the entries that may
+/// which leaves out butterfly), `keep_candidates` (true: close candidates only in
+/// close(), because closing windows is collective and would make one side of a put/get
+/// wait for the other; the coupler sets it). Rank 0 reads the cache; the entries that may
 /// be this plan's ride in the reduction of the plan's signature, so an entry for it
 /// is used at once, without profiling, at the cost of that one collective.
 class AdaptiveEngine final : public Engine {
@@ -53,11 +52,16 @@ class AdaptiveEngine final : public Engine {
   Capabilities capabilities() const override;
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
              const EngineOptions& options) override;
+  /// Completes a reduction in flight and closes every candidate still set up or kept.
+  void close() override;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   void end() override;
   /// While profiling, the exchange starts after a barrier (see begin()).
   void execute(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   bool test() override;
+  /// False while the reduction of the timings is in flight (it decides the next
+  /// candidate), then the candidate's own answer.
+  bool can_begin() override;
   Traffic traffic() const override;
   EngineReport report() const override;
 
@@ -102,6 +106,7 @@ class AdaptiveEngine final : public Engine {
   std::vector<double> local_seconds_;    // this rank's samples of the current candidate
   std::vector<double> slowest_seconds_;  // their max over ranks, once reduced
   MPI_Request reduction_ = MPI_REQUEST_NULL;  // the Iallreduce in flight, if any
+  Comm reduction_comm_;  // its own, so an engine dropped with one in flight leaves it a live one
   bool keep_candidates_ = false;
   std::vector<std::unique_ptr<Engine>> kept_;  // released candidates, with keep_candidates
   int warmed_ = 0;                       // warm-up exchanges made with the current candidate
