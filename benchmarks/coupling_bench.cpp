@@ -14,6 +14,7 @@
 #include "field_data.hpp"
 #include "heap_usage.hpp"
 #include "payload_copy.hpp"
+#include "progress.hpp"
 #include "timing.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -316,6 +317,7 @@ std::vector<CouplingCase> CouplingBench::measure() {
   std::vector<std::function<void()>> steps;
   const std::vector<FieldSpec> specs(static_cast<std::size_t>(fields),
                                      FieldSpec{Datatype::Float64, 1});
+  progress().stage("setting up the bare exchange");
   steps.push_back(prepare(comm_, cases[0], exchange_data, field_bytes_, [&] {
     exchange =
         std::make_unique<Exchange>(comm_.get(), layouts_.src, layouts_.dst, specs, run_.engine);
@@ -327,12 +329,14 @@ std::vector<CouplingCase> CouplingBench::measure() {
       if (exchange_back) exchange_back->execute(exchange_data.data.dst(), exchange_data.back->dst());
     };
   }));
+  progress().stage("setting up the coupler, one entry per field");
   const std::string per_field_config = config_for(cases[1].name, false);
   steps.push_back(prepare(comm_, cases[1], per_field_data, field_bytes_, [&] {
     per_field = std::make_unique<CoupledFields>(comm_, per_field_config, run_, layouts_,
                                                 per_field_data.data, per_field_data.back.get());
     return [&] { per_field->step(); };
   }));
+  progress().stage("setting up the coupler, all fields in one entry");
   const std::string aggregated_config = config_for(cases[2].name, true);
   steps.push_back(prepare(comm_, cases[2], aggregated_data, field_bytes_, [&] {
     aggregated = std::make_unique<CoupledFields>(comm_, aggregated_config, run_, layouts_,
@@ -340,6 +344,7 @@ std::vector<CouplingCase> CouplingBench::measure() {
     return [&] { aggregated->step(); };
   }));
 
+  progress().stage(detail::cat("timing ", run_.steps, " steps of the three cases"));
   const std::vector<Summary> times = time_in_rotation(comm_, run_.steps, steps);
   for (std::size_t k = 0; k < cases.size(); ++k) cases[k].step = times[k];
   per_field->finalize();

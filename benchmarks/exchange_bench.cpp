@@ -7,6 +7,7 @@
 #include "baseline_exchange.hpp"
 #include "ferry/exchange.hpp"
 #include "payload_copy.hpp"
+#include "progress.hpp"
 #include "statistics.hpp"
 #include "timing.hpp"
 #include "util/agree.hpp"
@@ -127,6 +128,7 @@ void ExchangeBench::settle(Exchange& exchange) {
 EngineReport ExchangeBench::tune(const std::string& engine, const EngineOptions& options) {
   const std::vector<FieldSpec> specs(static_cast<std::size_t>(run_.scenario.fields),
                                      FieldSpec{Datatype::Float64, 1});
+  progress().stage("profiling the candidates of " + engine);
   Exchange exchange(comm_.get(), layouts_.src, layouts_.dst, specs, engine, options);
   data_.clear_destination();
   settle(exchange);
@@ -145,6 +147,8 @@ ExchangeResults ExchangeBench::measure(const std::vector<std::string>& engines) 
   std::vector<std::function<void()>> steps;
   results.engines.resize(engines.size());
   for (std::size_t k = 0; k < engines.size(); ++k) {
+    progress().stage("setting up " + engines[k] +
+                     (engines[k] == "adaptive" ? " (it profiles its candidates)" : ""));
     EngineResult& row = results.engines[k];
     row.engine = engines[k];
     transfers.push_back(make_transfers(engines[k]));
@@ -182,6 +186,9 @@ ExchangeResults ExchangeBench::measure(const std::vector<std::string>& engines) 
     check_values(engines[k]);
     steps.push_back([&t] { t.step(); });
   }
+
+  progress().stage(detail::cat("timing ", run_.repeat, " rounds of ", engines.size(),
+                              " engines and the memcpy bound"));
   const std::vector<Summary> times = time_in_rotation(comm_, run_.repeat, steps);
   for (std::size_t k = 0; k < engines.size(); ++k) results.engines[k].exchange = times[k];
   return results;

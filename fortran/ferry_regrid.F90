@@ -45,6 +45,7 @@ module ferry_regrid_mod
   end type ferry_remap
 
   public :: ferry_weights_read, ferry_weights_from_links, ferry_weights_write_scrip
+  public :: ferry_weights_write_esmf, ferry_weights_conservative_polygons
   public :: ferry_weights_nearest_neighbour, ferry_weights_bilinear, ferry_weights_conservative
   public :: ferry_weights_get_sizes, ferry_weights_get_local_rows, ferry_weights_get_links
   public :: ferry_weights_get_method, ferry_weights_destroy
@@ -52,7 +53,7 @@ module ferry_regrid_mod
   public :: ferry_remap_set_mode, ferry_remap_set_fill_value, ferry_remap_set_dst_mask
   public :: ferry_remap_set_option, ferry_remap_setup, ferry_remap_apply, ferry_remap_begin
   public :: ferry_remap_end, ferry_remap_get_traffic, ferry_remap_get_point_data
-  public :: ferry_remap_destroy
+  public :: ferry_remap_close, ferry_remap_destroy
 
   ! The C API, and the shims of ferry_regrid_f.cpp (suffix _f) for the calls that take
   ! a communicator.
@@ -83,6 +84,30 @@ module ferry_regrid_mod
       character(kind=c_char), intent(in) :: path(*)
       integer(c_int) :: ierr
     end function c_write_scrip
+    function c_write_esmf(comm, weights, path) bind(C, name='ferry_weights_write_esmf_f') &
+        result(ierr)
+      import :: c_char, c_int, c_ptr
+      integer(c_int), value :: comm
+      type(c_ptr), value :: weights
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int) :: ierr
+    end function c_write_esmf
+    function c_conservative_polygons(comm, src, src_corners, src_corner_counts, src_corner_lon, &
+                                     src_corner_lat, src_mask, src_edges, dst, dst_corners, &
+                                     dst_corner_counts, dst_corner_lon, dst_corner_lat, &
+                                     dst_mask, dst_edges, normalisation, weights) &
+        bind(C, name='ferry_weights_conservative_polygons_f') result(ierr)
+      import :: c_double, c_int, c_ptr
+      integer(c_int), value :: comm, src_corners, dst_corners, src_edges, dst_edges
+      integer(c_int), value :: normalisation
+      type(c_ptr), value :: src, dst
+      integer(c_int), intent(in), optional :: src_corner_counts(*), dst_corner_counts(*)
+      real(c_double), intent(in) :: src_corner_lon(*), src_corner_lat(*)
+      real(c_double), intent(in) :: dst_corner_lon(*), dst_corner_lat(*)
+      integer(c_int), intent(in), optional :: src_mask(*), dst_mask(*)
+      type(c_ptr), intent(out) :: weights
+      integer(c_int) :: ierr
+    end function c_conservative_polygons
     function c_nearest_neighbour(comm, src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, &
                                  dst_mask, neighbours, weighting, gaussian_variance, weights) &
         bind(C, name='ferry_weights_nearest_neighbour_f') result(ierr)
@@ -243,6 +268,11 @@ module ferry_regrid_mod
       integer(c_int), intent(out) :: present
       integer(c_int) :: ierr
     end function c_get_point_data
+    function c_remap_close(remap) bind(C, name='ferry_remap_close') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: remap
+      integer(c_int) :: ierr
+    end function c_remap_close
     function c_remap_destroy(remap) bind(C, name='ferry_remap_destroy') result(ierr)
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: remap
@@ -304,6 +334,16 @@ contains
     integer, intent(out) :: ierr
     ierr = c_write_scrip(int(comm, c_int), weights%ptr, trim(path) // c_null_char)
   end subroutine ferry_weights_write_scrip
+
+  !> Collective over comm, as ferry_weights_write_scrip: writes an ESMF remapping file
+  !> (col, row, S) that reads back to the same matrix bit for bit.
+  subroutine ferry_weights_write_esmf(comm, weights, path, ierr)
+    integer, intent(in) :: comm
+    type(ferry_weights), intent(in) :: weights
+    character(len=*), intent(in) :: path
+    integer, intent(out) :: ierr
+    ierr = c_write_esmf(int(comm, c_int), weights%ptr, trim(path) // c_null_char)
+  end subroutine ferry_weights_write_esmf
 
   !> Collective over comm: the k = neighbours nearest valid source points of every
   !> valid destination point on the unit sphere, weighted by weighting
@@ -380,6 +420,38 @@ contains
                           dst_corner_lon, dst_corner_lat, dst_mask, int(normalisation, c_int), &
                           weights%ptr)
   end subroutine ferry_weights_conservative
+
+  !> Collective over comm: ferry_weights_conservative for cells of any convex polygons
+  !> (ferry_weights_conservative_polygons in C): each grid also says how its edges run
+  !> (FERRY_CELL_EDGES_*) and optionally the corners of each cell (corner_counts, at
+  !> most corners; absent: every cell has corners, repeated corners allowed).
+  subroutine ferry_weights_conservative_polygons(comm, src, src_corners, src_corner_lon, &
+                                                 src_corner_lat, src_edges, dst, dst_corners, &
+                                                 dst_corner_lon, dst_corner_lat, dst_edges, &
+                                                 normalisation, weights, src_mask, dst_mask, &
+                                                 src_corner_counts, dst_corner_counts, ierr)
+    integer, intent(in) :: comm, src_corners, dst_corners, src_edges, dst_edges, normalisation
+    type(ferry_layout), intent(in) :: src, dst
+    real(c_double), intent(in) :: src_corner_lon(:, :), src_corner_lat(:, :)
+    real(c_double), intent(in) :: dst_corner_lon(:, :), dst_corner_lat(:, :)
+    type(ferry_weights), intent(out) :: weights
+    integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer(c_int), intent(in), optional :: src_corner_counts(:), dst_corner_counts(:)
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_weights_conservative_polygons'
+    type(array_check) :: check
+    call check_cells(check, 'src', src, src_corners, src_corner_lon, src_corner_lat, src_mask, &
+                     src_corner_counts)
+    call check_cells(check, 'dst', dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, &
+                     dst_corner_counts)
+    call agree_checks(comm, routine, check, ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    ierr = c_conservative_polygons(int(comm, c_int), src%ptr, int(src_corners, c_int), &
+                                   src_corner_counts, src_corner_lon, src_corner_lat, src_mask, &
+                                   int(src_edges, c_int), dst%ptr, int(dst_corners, c_int), &
+                                   dst_corner_counts, dst_corner_lon, dst_corner_lat, dst_mask, &
+                                   int(dst_edges, c_int), int(normalisation, c_int), weights%ptr)
+  end subroutine ferry_weights_conservative_polygons
 
   !> Not collective: columns (src_size), rows (dst_size) and links over all ranks.
   subroutine ferry_weights_get_sizes(weights, src_size, dst_size, global_links, ierr)
@@ -641,6 +713,14 @@ contains
     if (present(out)) out = value
   end subroutine set_optional
 
+  !> Collective, idempotent: closes the remap's exchanges; afterwards only queries and destroy.
+  subroutine ferry_remap_close(remap, ierr)
+    type(ferry_remap), intent(in) :: remap
+    integer, intent(out) :: ierr
+    ierr = c_remap_close(remap%ptr)
+  end subroutine ferry_remap_close
+
+  !> Frees the remap; not collective, never waits for another rank.
   subroutine ferry_remap_destroy(remap, ierr)
     type(ferry_remap), intent(inout) :: remap
     integer, intent(out) :: ierr
@@ -669,13 +749,14 @@ contains
 
   ! The arrays of a grid of cells: corner_lon and corner_lat have the shape (corners,
   ! local size of the layout), mask the local size. corners < 1 is left to C.
-  subroutine check_cells(check, side, layout, corners, corner_lon, corner_lat, mask)
+  subroutine check_cells(check, side, layout, corners, corner_lon, corner_lat, mask, &
+                         corner_counts)
     type(array_check), intent(inout) :: check
     character(len=*), intent(in) :: side
     type(ferry_layout), intent(in) :: layout
     integer, intent(in) :: corners
     real(c_double), intent(in) :: corner_lon(:, :), corner_lat(:, :)
-    integer(c_int), intent(in), optional :: mask(:)
+    integer(c_int), intent(in), optional :: mask(:), corner_counts(:)
     integer(c_int64_t) :: n
     character(len=:), allocatable :: why
     call layout_points(check, side, layout, n)
@@ -689,6 +770,10 @@ contains
     if (present(mask)) &
       call check_count(check, side // '_mask', size(mask, kind=c_int64_t), n, &
                        ', the local size of layout ' // side // '. Give one value per ' // &
+                       'cell of the layout, in layout order')
+    if (present(corner_counts)) &
+      call check_count(check, side // '_corner_counts', size(corner_counts, kind=c_int64_t), &
+                       n, ', the local size of layout ' // side // '. Give one count per ' // &
                        'cell of the layout, in layout order')
   end subroutine check_cells
 

@@ -22,6 +22,22 @@ int ferry_weights_write_scrip_f(MPI_Fint comm, const ferry_weights* weights, con
   return ferry_weights_write_scrip(MPI_Comm_f2c(comm), weights, path);
 }
 
+int ferry_weights_write_esmf_f(MPI_Fint comm, const ferry_weights* weights, const char* path) {
+  return ferry_weights_write_esmf(MPI_Comm_f2c(comm), weights, path);
+}
+
+int ferry_weights_conservative_polygons_f(
+    MPI_Fint comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, ferry_weights** weights) {
+  return ferry_weights_conservative_polygons(
+      MPI_Comm_f2c(comm), src, src_corners, src_corner_counts, src_corner_lon, src_corner_lat,
+      src_mask, src_edges, dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
+      dst_mask, dst_edges, normalisation, weights);
+}
+
 int ferry_weights_nearest_neighbour_f(MPI_Fint comm, const ferry_layout* src,
                                       const double* src_lon, const double* src_lat,
                                       const int* src_mask, const ferry_layout* dst,

@@ -14,6 +14,7 @@
 #include "ferry/exchange.hpp"
 #include "ferry/geodesic_mesh.hpp"
 #include "ferry/global_sum.hpp"
+#include "ferry/grid_file.hpp"
 #include "ferry/halo.hpp"
 #include "ferry/layout.hpp"
 #include "ferry/online_weights.hpp"

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ferry/layout.hpp"
@@ -63,12 +64,25 @@ struct NearestNeighbourOptions {
 Weights nearest_neighbour_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
                                   const NearestNeighbourOptions& options = {});
 
+/// What a valid destination point that no valid source point or cell covers receives.
+enum class Unmapped : int {
+  /// No links: Remap gives it its fill value (OASIS's NF methods).
+  Fill = 0,
+  /// One link of weight 1 from the nearest valid source point (by chord; ties to the
+  /// lower id): OASIS's default for BILINEAR and BICUBIC and its FRACNNEI and DESTNNEI
+  /// for CONSERV, and CDO's fill beyond the outermost source rows.
+  Nearest = 1,
+};
+
 /// Logically collective: the source grid of bilinear weights is logically
 /// rectangular, nx x (size / nx) points, point (i, j) with global id j * nx + i.
 struct BilinearOptions {
   std::int64_t nx = 0;
   /// Column nx - 1 and column 0 are neighbours (a global grid).
   bool periodic = true;
+  /// Destination points in no source cell (beyond the outermost source rows, outside a
+  /// regional grid) or in a cell with a masked corner.
+  Unmapped unmapped = Unmapped::Fill;
 };
 
 /// Collective over `comm`. Bilinear weights (SCRIP's algorithm, as CDO genbil): each
@@ -76,7 +90,8 @@ struct BilinearOptions {
 /// (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1) by solving the bilinear map in
 /// longitude and latitude; its links are those four points, in that order, with
 /// weights (1 - a)(1 - b), a (1 - b), a b, (1 - a) b. Destination points in no cell
-/// (beyond the outermost source rows) or in a cell with a masked corner get no links.
+/// (beyond the outermost source rows) or in a cell with a masked corner get no links,
+/// or with Unmapped::Nearest one link from their nearest valid source point.
 /// Candidate cells are those around the destination point's 4 nearest source points
 /// (found as by nearest_neighbour_weights), tried by ascending cell id (the id of
 /// its corner (i, j)): the first that contains the point is used. The same bits for
@@ -85,22 +100,40 @@ struct BilinearOptions {
 Weights bilinear_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
                          const BilinearOptions& options);
 
-/// This rank's cells of one grid, as Coupler::set_corners takes them: `corners`
-/// corners per cell of `layout`, in layout order (cell i has corner_lon[i * corners
-/// + c], c = 0 .. corners - 1, degrees), and optionally a mask (1 = valid, 0 =
-/// masked; empty = every cell valid). Each cell must be a longitude-latitude
-/// rectangle, its edges meridians and parallels, as the cells of regular and
-/// Gaussian grids are: its corners take two latitudes and, off the poles, two
-/// longitudes (the shorter way round, less than 180 degrees apart), each latitude
-/// off the poles with both longitudes. Corners may repeat (a polar cell may give
-/// 3 corners, or 4 with two at the pole); coordinates closer than 1e-9 degrees
-/// count as the same.
+/// How the edges of a grid's cells run from corner to corner.
+enum class CellEdges : int {
+  /// LonLat if every valid cell of the grid is a longitude-latitude rectangle (regular
+  /// and Gaussian grids, reduced ones too), GreatCircle otherwise.
+  Auto = 0,
+  /// Along great circles, as on curvilinear (ORCA), unstructured and icosahedral grids.
+  GreatCircle = 1,
+  /// Along meridians and parallels: every valid cell must be a longitude-latitude
+  /// rectangle (two latitudes and, off the poles, two longitudes less than 180 degrees
+  /// apart, each latitude off the poles with both).
+  LonLat = 2,
+};
+
+/// This rank's cells of one grid, as Coupler::set_corners takes them: up to `corners`
+/// corners per cell of `layout`, in layout order (cell i has corner_lon[i * corners +
+/// c], c = 0 .. corners - 1, degrees), and optionally a mask (1 = valid, 0 = masked;
+/// empty = every cell valid). Corners may repeat (a degenerate or polar cell repeats
+/// one) and run either way round; corners closer than 1e-9 degrees count as the same.
+/// With great-circle edges a valid cell must be convex with 3 or more distinct
+/// corners, given in order around it; masked cells are not looked at beyond their
+/// coordinates being finite, so they may be degenerate (as ORCA's land cells are).
 struct GridCells {
   Layout layout = Layout::none(0);
   int corners = 4;
   std::vector<double> corner_lon;
   std::vector<double> corner_lat;
   std::vector<std::int32_t> mask;
+  /// Empty (every cell has `corners` corners), or the corners of each cell (1 ..
+  /// corners) for unstructured grids: cell i uses the first corner_counts[i] of its
+  /// `corners` slots.
+  std::vector<std::int32_t> corner_counts;
+  CellEdges edges = CellEdges::Auto;
+  /// The grid's name in error messages ("torc"), or "" for "source"/"destination".
+  std::string name;
 };
 
 /// What the weights of a destination cell add up to (SCRIP's names).
@@ -117,27 +150,40 @@ enum class ConservativeNormalisation : int {
 /// Logically collective: the same on every rank.
 struct ConservativeOptions {
   ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
+  /// Valid destination cells that overlap no valid source cell. With Nearest, the
+  /// nearest valid source cell is the one whose centre (the mean direction of its
+  /// corners) is nearest the destination cell's.
+  Unmapped unmapped = Unmapped::Fill;
 };
 
-/// Collective over `comm`. First-order conservative weights (as CDO gencon on
-/// regular and Gaussian grids): valid destination cell d gets a link from every
-/// valid source cell s it overlaps, with weight A(s, d) / N(d), A the exact area on
-/// the unit sphere of the overlap, (overlap in longitude, radians) x (sin(north) -
-/// sin(south)), and N as `options.normalisation` says. Links of a row are ordered by
-/// source id; masked cells and destination cells over no valid source cell get no
-/// links. The weights carry both grids' cell areas (unit sphere), fractions covered
-/// and masks, as CDO's files do. The same bits for any number of ranks and layouts.
+/// Collective over `comm`. First-order conservative weights: valid destination cell d
+/// gets a link from every valid source cell s it overlaps, with weight A(s, d) / N(d),
+/// A the area on the unit sphere of the overlap and N as `options.normalisation` says.
+/// Overlaps are clipped exactly on the sphere: great-circle cells by Sutherland and
+/// Hodgman's algorithm in 3-D (so cells across the date line or holding a pole need
+/// nothing special), longitude-latitude rectangles with their parallels as parallels
+/// (two grids of rectangles overlap in rectangles: (overlap in longitude, radians) x
+/// (sin(north) - sin(south)), as CDO gencon on regular and Gaussian grids). A corner
+/// within 1e-14 (the sine of the angle, 64 nm on the Earth) of the great circle of
+/// another cell's edge counts as on it. Links of a row are ordered by source id;
+/// masked cells and destination cells over no valid source cell get no links. The
+/// weights carry both grids' cell areas (unit sphere; 0 for a masked cell that is not a
+/// valid polygon), fractions covered and masks, as CDO's files do. The same bits for
+/// any number of ranks and layouts.
 ///
 /// Source and destination cells travel to the latitude bands (one per rank, as for
-/// nearest_neighbour_weights) their latitudes reach; each overlap is computed once,
-/// by the band holding the southern edge of the overlap. See docs/user/regrid.md.
+/// nearest_neighbour_weights) their boxes reach; each overlap is computed once, by the
+/// band holding the southern edge of the two boxes' overlap. See docs/user/regrid.md.
 ///
-/// Raises on every rank alike: Errc::ArgSize (corner_lon, corner_lat or mask not of
-/// the layout's local size times corners, or times 1 for the mask), Errc::ArgRange
-/// (a global id outside its grid), Errc::Arg (corners < 3, grid sizes that differ
-/// between ranks, a corner that is not finite or has a latitude outside -90..90, a
-/// cell that is not a longitude-latitude rectangle or has no area, normalisation
-/// not one of the enumerators), Errc::Duplicate (a global id given twice).
+/// Raises on every rank alike, naming the grid, the first bad cell, its rank and its
+/// corners: Errc::ArgSize (corner_lon, corner_lat, corner_counts or mask not of the
+/// layout's local size times corners, or times 1), Errc::ArgRange (a global id outside
+/// its grid), Errc::Arg (corners < 3, a corner count outside 1 .. corners, grid sizes
+/// that differ between ranks, a corner that is not finite or has a latitude outside
+/// -90..90, a valid cell with fewer than 3 distinct corners, corners out of order or
+/// not convex, or no area, a cell that is not a longitude-latitude rectangle with
+/// CellEdges::LonLat, normalisation or edges not one of the enumerators),
+/// Errc::Duplicate (a global id given twice).
 Weights conservative_weights(MPI_Comm comm, const GridCells& src, const GridCells& dst,
                              const ConservativeOptions& options = {});
 

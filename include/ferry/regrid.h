@@ -19,7 +19,7 @@
  * ferry_remap_add_field and the ferry_remap_set_* calls (the same calls on every rank,
  * except set_dst_mask), ferry_remap_setup (collective: routes the rows of the weights
  * and builds the exchanges), then ferry_remap_apply or begin/end as often as wanted,
- * and destroy. The weights may be destroyed after setup. */
+ * then close (collective) and destroy. The weights may be destroyed after setup. */
 #ifndef FERRY_REGRID_H
 #define FERRY_REGRID_H
 
@@ -57,6 +57,13 @@ enum {
   FERRY_NORMALISATION_DESTAREA = 1  /* the fraction of the cell covered */
 };
 
+/* How the edges of a grid's cells run (ferry::CellEdges). */
+enum {
+  FERRY_CELL_EDGES_AUTO = 0,         /* lon-lat if every valid cell is a lon-lat rectangle */
+  FERRY_CELL_EDGES_GREAT_CIRCLE = 1, /* curvilinear, unstructured, icosahedral grids */
+  FERRY_CELL_EDGES_LONLAT = 2        /* meridians and parallels: every valid cell a rectangle */
+};
+
 /* Which grid of a remap (ferry_remap_get_point_data). */
 enum { FERRY_GRID_SRC = 0, FERRY_GRID_DST = 1 };
 
@@ -89,6 +96,9 @@ int ferry_weights_from_links(MPI_Comm comm, int64_t src_size, int64_t dst_size, 
  * remapping file that reads back to the same matrix bit for bit (written as
  * "<path>.partial", renamed when complete). */
 int ferry_weights_write_scrip(MPI_Comm comm, const ferry_weights* weights, const char* path);
+/* Collective over comm: the same as an ESMF file (col, row, S, area_a/b, frac_a/b,
+ * mask_a/b), which ferry_weights_read reads back bit for bit. */
+int ferry_weights_write_esmf(MPI_Comm comm, const ferry_weights* weights, const char* path);
 
 /* Collective over comm: the k = `neighbours` nearest valid source points of every
  * valid destination point on the unit sphere, weighted by `weighting`
@@ -110,8 +120,8 @@ int ferry_weights_bilinear(MPI_Comm comm, const ferry_layout* src, const double*
                            const double* dst_lon, const double* dst_lat, const int* dst_mask,
                            int64_t nx, int periodic, ferry_weights** weights);
 
-/* Collective over comm: first-order conservative weights between grids of
- * longitude-latitude rectangles (regular and Gaussian grids, CDO gencon), normalised
+/* Collective over comm: first-order conservative weights (CDO gencon) between grids of
+ * cells with `corners` corners each, their edges as FERRY_CELL_EDGES_AUTO picks, normalised
  * by `normalisation` (FERRY_NORMALISATION_*), with both grids' cell areas, fractions
  * and masks (ferry::conservative_weights). */
 int ferry_weights_conservative(MPI_Comm comm, const ferry_layout* src, int src_corners,
@@ -119,6 +129,17 @@ int ferry_weights_conservative(MPI_Comm comm, const ferry_layout* src, int src_c
                                const int* src_mask, const ferry_layout* dst, int dst_corners,
                                const double* dst_corner_lon, const double* dst_corner_lat,
                                const int* dst_mask, int normalisation, ferry_weights** weights);
+
+/* Collective over comm: ferry_weights_conservative for cells of any convex polygons
+ * (ferry::conservative_weights): each grid also gives the corners of each cell
+ * (src_corner_counts: one per layout cell, at most src_corners; NULL: every cell has
+ * src_corners, repeated corners allowed) and how its edges run (FERRY_CELL_EDGES_*). */
+int ferry_weights_conservative_polygons(
+    MPI_Comm comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, ferry_weights** weights);
 
 /* Not collective. Any output pointer may be NULL. src_size: columns; dst_size: rows;
  * global_links: links over all ranks. */
@@ -185,6 +206,10 @@ int ferry_remap_get_traffic(const ferry_remap* remap, int64_t* messages, int64_t
  * ferry_conserve (ferry/conservation.h). */
 int ferry_remap_get_point_data(const ferry_remap* remap, int grid, double* area, double* frac,
                                int* mask, int* present);
+/* Collective, idempotent: closes the remap's exchanges (ferry_exchange_close);
+ * afterwards only the queries and destroy. Does nothing on a remap never set up. */
+int ferry_remap_close(ferry_remap* remap);
+/* Not collective, never waits (see ferry.h). */
 int ferry_remap_destroy(ferry_remap** remap);
 
 #ifdef __cplusplus

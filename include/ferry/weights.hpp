@@ -72,6 +72,11 @@ class Weights {
   /// reading the file back gives the same matrix bit for bit. The file is written as
   /// "<path>.partial" and renamed when complete. Raises Errc::Io on every rank alike.
   void write_scrip(MPI_Comm comm, const std::string& path) const;
+  /// Collective, as write_scrip: writes an ESMF remapping file (col, row, S, and the
+  /// point data as area_a/b, frac_a/b, mask_a/b), which Weights::read reads back bit for
+  /// bit. As for write_scrip, every rank writes its own rows, one rank after another
+  /// (this NetCDF has no parallel I/O), so no rank holds more than its rows.
+  void write_esmf(MPI_Comm comm, const std::string& path) const;
 
   std::int64_t src_size() const noexcept { return src_size_; }
   std::int64_t dst_size() const noexcept { return dst_size_; }

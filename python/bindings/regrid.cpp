@@ -16,11 +16,14 @@
 
 #include "bindings/arguments.hpp"
 #include "bindings/bindings.hpp"
+#include "bindings/lifetime.hpp"
 #include "bindings/comm_handle.hpp"
+#include "bindings/describe.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/error.hpp"
+#include "ferry/grid_file.hpp"
 #include "ferry/online_weights.hpp"
 #include "ferry/remap.hpp"
 #include "ferry/weights.hpp"
@@ -53,7 +56,8 @@ GridPoints make_grid_points(const Layout& layout, nb::handle lon, nb::handle lat
 }
 
 GridCells make_grid_cells(const Layout& layout, nb::handle corner_lon, nb::handle corner_lat,
-                          nb::handle mask) {
+                          nb::handle mask, nb::handle corner_counts, nb::handle edges,
+                          const std::string& name) {
   const auto lon = numpy_array<double>(corner_lon, "float64", {2}, "GridCells: corner_lon");
   const auto lat = numpy_array<double>(corner_lat, "float64", {2}, "GridCells: corner_lat");
   if (lon.shape(0) != lat.shape(0) || lon.shape(1) != lat.shape(1))
@@ -61,10 +65,22 @@ GridCells make_grid_cells(const Layout& layout, nb::handle corner_lon, nb::handl
                                    ", " + std::to_string(lon.shape(1)) + "), corner_lat (" +
                                    std::to_string(lat.shape(0)) + ", " +
                                    std::to_string(lat.shape(1)) + "); give both (cells, corners)");
-  return GridCells{layout, static_cast<int>(lon.shape(1)),
-                   std::vector<double>(lon.data(), lon.data() + lon.size()),
-                   std::vector<double>(lat.data(), lat.data() + lat.size()),
-                   mask_from_python(mask, "GridCells: mask")};
+  GridCells cells;
+  cells.layout = layout;
+  cells.corners = static_cast<int>(lon.shape(1));
+  cells.corner_lon.assign(lon.data(), lon.data() + lon.size());
+  cells.corner_lat.assign(lat.data(), lat.data() + lat.size());
+  cells.mask = mask_from_python(mask, "GridCells: mask");
+  if (!corner_counts.is_none())
+    cells.corner_counts =
+        values_from_python<std::int32_t>(corner_counts, "int32", 1, "GridCells: corner_counts");
+  cells.edges = enum_from_python<CellEdges>(edges,
+                                            {{"auto", CellEdges::Auto},
+                                             {"great_circle", CellEdges::GreatCircle},
+                                             {"lonlat", CellEdges::LonLat}},
+                                            "GridCells: edges");
+  cells.name = name;
+  return cells;
 }
 
 template <class T>
@@ -100,16 +116,23 @@ Weights nearest_neighbour(nb::handle comm, const GridPoints& src, const GridPoin
       [&](MPI_Comm c) { return nearest_neighbour_weights(c, src, dst, options); });
 }
 
+Unmapped unmapped_from_python(nb::handle unmapped, const char* function) {
+  return enum_from_python<Unmapped>(unmapped,
+                                    {{"fill", Unmapped::Fill}, {"nearest", Unmapped::Nearest}},
+                                    std::string(function) + ": unmapped");
+}
+
 Weights bilinear(nb::handle comm, const GridPoints& src, const GridPoints& dst, std::int64_t nx,
-                 bool periodic) {
-  // No argument here can fail on one rank only: nothing to agree on first.
-  const MPI_Comm c = comm_from_python(comm, "bilinear_weights");
-  nb::gil_scoped_release unlocked;
-  return bilinear_weights(c, src, dst, BilinearOptions{nx, periodic});
+                 bool periodic, nb::handle unmapped) {
+  BilinearOptions options{nx, periodic, Unmapped::Fill};
+  return agreed_weights(
+      comm, "bilinear_weights",
+      [&] { options.unmapped = unmapped_from_python(unmapped, "bilinear_weights"); },
+      [&](MPI_Comm c) { return bilinear_weights(c, src, dst, options); });
 }
 
 Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst,
-                     nb::handle normalisation) {
+                     nb::handle normalisation, nb::handle unmapped) {
   ConservativeOptions options;
   return agreed_weights(
       comm, "conservative_weights",
@@ -119,8 +142,34 @@ Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst
             {{"fracarea", ConservativeNormalisation::FracArea},
              {"destarea", ConservativeNormalisation::DestArea}},
             "conservative_weights: normalisation");
+        options.unmapped = unmapped_from_python(unmapped, "conservative_weights");
       },
       [&](MPI_Comm c) { return conservative_weights(c, src, dst, options); });
+}
+
+// Weights.write_scrip and write_esmf: the file written by `Write` on the weights'
+// communicator.
+template <void (Weights::*Write)(MPI_Comm, const std::string&) const>
+auto writer(const char* function) {
+  return [function](const Weights& w, nb::handle comm, const std::string& path) {
+    const MPI_Comm c = comm_from_python(comm, function);
+    nb::gil_scoped_release unlocked;
+    (w.*Write)(c, path);
+  };
+}
+
+Grid read(nb::handle comm, const std::string& path, nb::handle format, const std::string& name,
+          const std::string& masks, const std::string& areas) {
+  GridSource source{path, GridFormat::Auto, name, masks, areas};
+  source.format = enum_from_python<GridFormat>(format,
+                                               {{"auto", GridFormat::Auto},
+                                                {"oasis", GridFormat::Oasis},
+                                                {"scrip", GridFormat::Scrip},
+                                                {"unstructured", GridFormat::Unstructured}},
+                                               "read_grid: format");
+  const MPI_Comm c = comm_from_python(comm, "read_grid");
+  nb::gil_scoped_release unlocked;
+  return read_grid(c, source);
 }
 
 Weights from_links(nb::handle comm, std::int64_t src_size, std::int64_t dst_size,
@@ -203,6 +252,11 @@ class RemapBinding {
     remap_->end();
   }
 
+  void close() {
+    nb::gil_scoped_release unlocked;
+    remap_->close();
+  }
+
   nb::ndarray<nb::numpy, const std::int64_t, nb::ndim<1>> rows() const {
     return view(remap_->rows());
   }
@@ -250,11 +304,35 @@ void bind_regrid(nb::module_& m) {
       m, "GridCells",
       "This rank's cells of a grid for conservative weights: its layout and the corners of\n"
       "each cell as arrays of shape (cells, corners) (degrees, layout order), optionally a\n"
-      "mask. Each cell must be a longitude-latitude rectangle. The arrays are copied.")
+      "mask, the corner count of each cell (unstructured grids; None: all), how the edges\n"
+      "run (\"auto\", \"great_circle\", \"lonlat\") and the grid's name for messages. The\n"
+      "arrays are copied.")
       .def(nb::new_(&make_grid_cells), "layout"_a, "corner_lon"_a, "corner_lat"_a,
-           "mask"_a.none() = nb::none())
+           "mask"_a.none() = nb::none(), "corner_counts"_a.none() = nb::none(),
+           "edges"_a = "auto", "name"_a = "")
       .def_ro("layout", &GridCells::layout)
-      .def_ro("corners", &GridCells::corners);
+      .def_ro("corners", &GridCells::corners)
+      .def_ro("name", &GridCells::name);
+
+  nb::class_<Grid>(m, "Grid",
+                   "One grid as read_grid reads it: this rank's block of cells, as points\n"
+                   "(centres) and cells (corners), with the file's areas and row length.")
+      .def_ro("points", &Grid::points, "The cell centres and mask (GridPoints).")
+      .def_ro("cells", &Grid::cells, "The cell corners and mask (GridCells).")
+      .def_prop_ro(
+          "area",
+          [](const Grid& g) -> nb::object {
+            if (g.area.empty()) return nb::none();
+            return nb::cast(view(g.area), nb::rv_policy::copy);
+          },
+          "The file's cell areas (float64, a copy), or None.")
+      .def_ro("nx", &Grid::nx, "Points per row of a logically rectangular grid, else 0.");
+  m.def("read_grid", &read, "comm"_a, "path"_a, "format"_a = "auto", "name"_a = "",
+        "masks"_a = "", "areas"_a = "",
+        "Collective: reads a grid, each rank a block of its cells: an OASIS grids.nc\n"
+        "(name: the grid's prefix; masks, areas: masks.nc and areas.nc), a SCRIP grid file\n"
+        "or a CDO/ICON unstructured grid file (format \"auto\", \"oasis\", \"scrip\",\n"
+        "\"unstructured\"). Errors are the same on every rank.");
 
   nb::class_<Weights>(
       m, "Weights",
@@ -279,16 +357,18 @@ void bind_regrid(nb::module_& m) {
                   "summed within its row (ascending, unique in a row); None numbers the links\n"
                   "by their position over all ranks, rank 0's first (a file's order when each\n"
                   "rank holds a slab of it). Errors are the same on every rank.")
-      .def(
-          "write_scrip",
-          [](const Weights& w, nb::handle comm, const std::string& path) {
-            const MPI_Comm c = comm_from_python(comm, "Weights.write_scrip");
-            nb::gil_scoped_release unlocked;
-            w.write_scrip(c, path);
-          },
-          "comm"_a, "path"_a,
-          "Collective over the communicator the weights were built on: writes a SCRIP file\n"
-          "that Weights.read (and CDO, OASIS) read back.")
+      .def("write_scrip", writer<&Weights::write_scrip>("Weights.write_scrip"), "comm"_a,
+           "path"_a,
+           "Collective over the communicator the weights were built on: writes a SCRIP file\n"
+           "that Weights.read (and CDO, OASIS) read back.")
+      .def("write_esmf", writer<&Weights::write_esmf>("Weights.write_esmf"), "comm"_a, "path"_a,
+           "Collective over the communicator the weights were built on: writes an ESMF file\n"
+           "(col, row, S) that Weights.read reads back.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "Weights",
+                              {"method", "src_size", "dst_size", "global_links", "row_count"});
+           })
       .def_prop_ro("src_size", &Weights::src_size, "Points of the source grid.")
       .def_prop_ro("dst_size", &Weights::dst_size, "Points of the destination grid.")
       .def_prop_ro("global_links", &Weights::global_links, "Links over all ranks.")
@@ -314,16 +394,20 @@ void bind_regrid(nb::module_& m) {
         "DISTWGT, CDO gendis) or \"gaussian\" (OASIS GAUSWGT). The same bits for any\n"
         "number of ranks and layouts.");
   m.def("bilinear_weights", &bilinear, "comm"_a, "src"_a, "dst"_a, "nx"_a, "periodic"_a = true,
+        "unmapped"_a = "fill",
         "Collective: bilinear weights (as CDO genbil) from a logically rectangular source\n"
         "grid of nx columns, point (i, j) with global id j * nx + i; `periodic`: column\n"
-        "nx - 1 neighbours column 0.");
+        "nx - 1 neighbours column 0; unmapped \"nearest\": points in no source cell take\n"
+        "their nearest valid source point (OASIS BILINEAR), \"fill\": no links.");
   m.def("conservative_weights", &conservative, "comm"_a, "src"_a, "dst"_a,
-        "normalisation"_a = "fracarea",
-        "Collective: first-order conservative weights (as CDO gencon) between GridCells,\n"
-        "normalised by the covered area (\"fracarea\", CDO's default) or the destination\n"
-        "cell's area (\"destarea\").");
+        "normalisation"_a = "fracarea", "unmapped"_a = "fill",
+        "Collective: first-order conservative weights (as CDO gencon) between GridCells of\n"
+        "any polygons (great-circle edges) or lon-lat rectangles, normalised by the covered\n"
+        "area (\"fracarea\", CDO's default) or the destination cell's area (\"destarea\");\n"
+        "unmapped \"nearest\" (OASIS FRACNNEI, DESTNNEI): cells over no valid source cell\n"
+        "take their nearest valid source cell.");
 
-  nb::class_<RemapBinding>(
+  auto remap = nb::class_<RemapBinding>(
       m, "Remap",
       "Applies Weights to fields again and again: dst = W src, row by row, in parallel.\n\n"
       "Collective over `comm`, the communicator the weights were built on: every rank\n"
@@ -333,13 +417,16 @@ void bind_regrid(nb::module_& m) {
       "\"src\", `mode` \"bfb\" (the same bits for any ranks and layouts) or \"sum\";\n"
       "`fill_value` for points without links and those `dst_mask` flags (one value per\n"
       "destination point, non-zero = keep the fill value); `engine` and `options` as for\n"
-      "Exchange. Raises ferry.Error, the same on every rank.")
+      "Exchange. Raises ferry.Error, the same on every rank. close() (or the end of a\n"
+      "`with` block) frees it collectively, as for Exchange.")
       .def(nb::init<nb::handle, const Weights&, const Layout&, const Layout&, nb::handle,
                     nb::handle, nb::handle, double, nb::handle, const std::string&,
                     const nb::dict&>(),
            "comm"_a, "weights"_a, "src"_a, "dst"_a, "fields"_a.none() = nb::none(),
            "map_on"_a = "dst", "mode"_a = "bfb", "fill_value"_a = 0.0,
            "dst_mask"_a.none() = nb::none(), "engine"_a = "default", "options"_a = nb::dict())
+      .def("__repr__",
+           [](nb::handle self) { return described(self, "Remap", {"fields"}); })
       .def("apply", &RemapBinding::apply, "src"_a.none(), "dst"_a.none(),
            "Collective: remaps every field from the source arrays into the destination\n"
            "arrays, in place. One array per field (a list, or the array itself for one\n"
@@ -360,7 +447,11 @@ void bind_regrid(nb::module_& m) {
                    "destination layout points, in its order.")
       .def("traffic", &RemapBinding::traffic,
            "What one apply() of every field sends from this rank: a dict of messages,\n"
-           "bytes and rounds.");
+           "bytes and rounds.")
+      .def("close", &RemapBinding::close,
+           "Collective, idempotent: frees what only every rank together can free; afterwards\n"
+           "only the properties work. Does nothing collective after a failure.");
+  add_context_manager(remap, [](RemapBinding& r) { r.close(); });
 }
 
 }  // namespace ferry::python

@@ -269,3 +269,104 @@ def test_bad_arguments_fail_alike_on_every_rank(comm, shared_dir):
         r"Remap.apply: destination field 0 has \d+ values",
         lambda: remap.apply(field(src.ids), np.zeros(dst.local_size + 1)),
     )
+
+
+def rotated_corners(nx, ny, pole_lon, pole_lat):
+    """Corners (degrees) of a regular grid seen from a pole at (pole_lon, pole_lat):
+    curvilinear cells with great-circle edges, shape (nx * ny, 4)."""
+    lon = np.radians(np.linspace(0, 360, nx + 1))
+    lat = np.radians(np.linspace(-90, 90, ny + 1))
+    i, j = np.meshgrid(np.arange(nx), np.arange(ny))
+    i, j = i.ravel(), j.ravel()
+    corner_lon = np.stack([lon[i], lon[i + 1], lon[i + 1], lon[i]], axis=1)
+    corner_lat = np.stack([lat[j], lat[j], lat[j + 1], lat[j + 1]], axis=1)
+    xyz = np.stack(
+        [
+            np.cos(corner_lat) * np.cos(corner_lon),
+            np.cos(corner_lat) * np.sin(corner_lon),
+            np.sin(corner_lat),
+        ],
+        axis=-1,
+    )
+    t, r = np.radians(90 - pole_lat), np.radians(pole_lon)
+    x = xyz[..., 0] * np.cos(t) + xyz[..., 2] * np.sin(t)
+    z = -xyz[..., 0] * np.sin(t) + xyz[..., 2] * np.cos(t)
+    y = xyz[..., 1]
+    x, y = x * np.cos(r) - y * np.sin(r), x * np.sin(r) + y * np.cos(r)
+    return np.degrees(np.arctan2(y, x)), np.degrees(np.arctan2(z, np.hypot(x, y)))
+
+
+def test_conservative_weights_on_curvilinear_cells(comm):
+    """Great-circle cells with per-cell corner counts against lon-lat rectangles: a
+    constant stays exact and every cell of both grids is fully covered."""
+    lon, lat = rotated_corners(24, 12, 30, 50)
+    # A fifth corner slot, unused: each cell says it has 4.
+    lon = np.hstack([lon, np.zeros((len(lon), 1))])
+    lat = np.hstack([lat, np.zeros((len(lat), 1))])
+    src = ferry.Layout.random(len(lon), comm.size, comm.rank, seed=3)
+    counts = np.full(len(src.ids), 4, dtype=np.int32)
+    source = ferry.GridCells(
+        src, lon[src.ids], lat[src.ids], corner_counts=counts, edges="great_circle", name="rotated"
+    )
+    dst = ferry.Layout.block(DST_NX * DST_NY, comm.size, comm.rank)
+    weights = ferry.conservative_weights(comm, source, cells(dst, DST_NX, DST_NY))
+    constant = reference(comm, weights, lambda c: 2.5, dst.ids)
+    assert np.allclose(constant, 2.5, rtol=1e-14, atol=0)
+    assert source.name == "rotated"
+
+
+def test_bad_polygon_cells_fail_everywhere(comm):
+    lon, lat = rotated_corners(24, 12, 30, 50)
+    lon[5] = lon[5, [0, 2, 1, 3]]  # out of order
+    lat[5] = lat[5, [0, 2, 1, 3]]
+    src = ferry.Layout.block(len(lon), comm.size, comm.rank)
+    dst = ferry.Layout.block(DST_NX * DST_NY, comm.size, comm.rank)
+    raises_everywhere(
+        ferry.Errc.ARG,
+        'source grid "bad" cell 5 .* not given in order',
+        lambda: ferry.conservative_weights(
+            comm,
+            ferry.GridCells(src, lon[src.ids], lat[src.ids], name="bad"),
+            cells(dst, DST_NX, DST_NY),
+        ),
+    )
+
+
+@pytest.mark.skipif(
+    not os.path.exists(os.path.join(os.environ.get("FERRY_TEST_GRIDS_DIR", ""), "grids.nc")),
+    reason="no OASIS example grids (FERRY_TEST_GRIDS_DIR)",
+)
+def test_read_grid_orca_and_lmdz(comm):
+    """ORCA2 and LMDZ from OASIS's files, each rank a block; conservative both ways."""
+    folder = os.environ["FERRY_TEST_GRIDS_DIR"]
+
+    def grid(name):
+        return ferry.read_grid(
+            comm,
+            os.path.join(folder, "grids.nc"),
+            name=name,
+            masks=os.path.join(folder, "masks.nc"),
+            areas=os.path.join(folder, "areas.nc"),
+        )
+
+    torc, lmdz = grid("torc"), grid("lmdz")
+    assert torc.nx == 182 and lmdz.nx == 96
+    assert comm.allreduce(len(torc.area)) == 182 * 149
+    weights = ferry.conservative_weights(comm, torc.cells, lmdz.cells)
+    assert weights.global_links == 39193  # as cdo gencon finds
+
+
+def test_unmapped_nearest_fills_every_valid_target(comm):
+    """unmapped="nearest" (OASIS FRACNNEI): target cells over masked sources only take
+    their nearest valid source cell, so every valid target row has a link."""
+    src = ferry.Layout.block(SRC_NX * SRC_NY, comm.size, comm.rank)
+    lon, lat = corners(SRC_NX, SRC_NY)
+    mask = (lat[src.ids].mean(axis=1) > -30).astype(np.int32)  # the south masked
+    source = ferry.GridCells(src, lon[src.ids], lat[src.ids], mask=mask)
+    dst = ferry.Layout.block(DST_NX * DST_NY, comm.size, comm.rank)
+    plain = ferry.conservative_weights(comm, source, cells(dst, DST_NX, DST_NY))
+    filled = ferry.conservative_weights(
+        comm, source, cells(dst, DST_NX, DST_NY), unmapped="nearest"
+    )
+    assert np.all(np.diff(filled.row_start) > 0)
+    assert comm.allreduce(int(np.sum(np.diff(plain.row_start) == 0))) > 0

@@ -76,16 +76,67 @@ ferry::GridCells grid_cells(const ferry_layout* layout, int corners, const doubl
   FERRY_CHECK(corners >= 1, ferry::Errc::Arg, call.function(), ": ", side,
               " corners must be >= 1; got ", corners);
   const std::int64_t n = l.local_size();
-  return ferry::GridCells{
-      l, corners, call.array(corner_lon, n * corners, side + " corner_lon"),
-      call.array(corner_lat, n * corners, side + " corner_lat"),
-      mask ? call.array(mask, n, side + " mask") : std::vector<std::int32_t>{}};
+  ferry::GridCells cells;
+  cells.layout = l;
+  cells.corners = corners;
+  cells.corner_lon = call.array(corner_lon, n * corners, side + " corner_lon");
+  cells.corner_lat = call.array(corner_lat, n * corners, side + " corner_lat");
+  if (mask) cells.mask = call.array(mask, n, side + " mask");
+  return cells;
 }
 
 // src and dst of ferry_remap_apply and _begin: one pointer per field each.
 void check_field_arrays(const void* const* src, void* const* dst, const CCall& call) {
   FERRY_CHECK(src && dst, ferry::Errc::Arg, call.function(),
               ": src or dst is NULL; pass an array of one pointer per field");
+}
+
+// A weight file written by `write` (Weights::write_scrip or write_esmf), after checks
+// agreed over comm.
+int write_weights(const char* function, MPI_Comm comm, const ferry_weights* weights,
+                  const char* path,
+                  void (ferry::Weights::*write)(MPI_Comm, const std::string&) const) {
+  return c_call(function, [&](const CCall& call) {
+    ferry::detail::agree_on(ferry::Comm::view(call.comm(comm)), [&] {
+      call.handle(weights);
+      call.text(path, "path");
+    });
+    (weights->weights.*write)(comm, path);
+  });
+}
+
+// The conservative weight calls of the C API, named `function` in messages.
+int conservative_cells(const char* function, MPI_Comm comm, const ferry_layout* src,
+                       int src_corners, const int* src_corner_counts, const double* src_corner_lon,
+                       const double* src_corner_lat, const int* src_mask, int src_edges,
+                       const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+                       const double* dst_corner_lon, const double* dst_corner_lat,
+                       const int* dst_mask, int dst_edges, int normalisation,
+                       ferry_weights** weights) {
+  ferry::GridCells s, d;
+  ferry::ConservativeOptions options;
+  return agreed_weights(
+      function, comm, weights,
+      [&](const CCall& call) {
+        s = grid_cells(src, src_corners, src_corner_lon, src_corner_lat, src_mask, call, "source");
+        d = grid_cells(dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, call,
+                       "destination");
+        if (src_corner_counts)
+          s.corner_counts = call.array(src_corner_counts, s.layout.local_size(),
+                                       "source corner_counts");
+        if (dst_corner_counts)
+          d.corner_counts = call.array(dst_corner_counts, d.layout.local_size(),
+                                       "destination corner_counts");
+        const char* edges = "FERRY_CELL_EDGES_AUTO, _GREAT_CIRCLE or _LONLAT";
+        s.edges = call.choice<ferry::CellEdges>(src_edges, FERRY_CELL_EDGES_LONLAT, "src_edges",
+                                                edges);
+        d.edges = call.choice<ferry::CellEdges>(dst_edges, FERRY_CELL_EDGES_LONLAT, "dst_edges",
+                                                edges);
+        options.normalisation = call.choice<ferry::ConservativeNormalisation>(
+            normalisation, FERRY_NORMALISATION_DESTAREA, "normalisation",
+            "FERRY_NORMALISATION_FRACAREA or FERRY_NORMALISATION_DESTAREA");
+      },
+      [&] { return ferry::conservative_weights(comm, s, d, options); });
 }
 
 }  // namespace
@@ -121,13 +172,13 @@ int ferry_weights_from_links(MPI_Comm comm, int64_t src_size, int64_t dst_size, 
 }
 
 int ferry_weights_write_scrip(MPI_Comm comm, const ferry_weights* weights, const char* path) {
-  return c_call("ferry_weights_write_scrip", [&](const CCall& call) {
-    ferry::detail::agree_on(ferry::Comm::view(call.comm(comm)), [&] {
-      call.handle(weights);
-      call.text(path, "path");
-    });
-    weights->weights.write_scrip(comm, path);
-  });
+  return write_weights("ferry_weights_write_scrip", comm, weights, path,
+                       &ferry::Weights::write_scrip);
+}
+
+int ferry_weights_write_esmf(MPI_Comm comm, const ferry_weights* weights, const char* path) {
+  return write_weights("ferry_weights_write_esmf", comm, weights, path,
+                       &ferry::Weights::write_esmf);
 }
 
 int ferry_weights_nearest_neighbour(MPI_Comm comm, const ferry_layout* src, const double* src_lon,
@@ -163,7 +214,7 @@ int ferry_weights_bilinear(MPI_Comm comm, const ferry_layout* src, const double*
         s = grid_points(src, src_lon, src_lat, src_mask, call, "source");
         d = grid_points(dst, dst_lon, dst_lat, dst_mask, call, "destination");
       },
-      [&] { return ferry::bilinear_weights(comm, s, d, {nx, periodic != 0}); });
+      [&] { return ferry::bilinear_weights(comm, s, d, {nx, periodic != 0, ferry::Unmapped::Fill}); });
 }
 
 int ferry_weights_conservative(MPI_Comm comm, const ferry_layout* src, int src_corners,
@@ -171,19 +222,22 @@ int ferry_weights_conservative(MPI_Comm comm, const ferry_layout* src, int src_c
                                const int* src_mask, const ferry_layout* dst, int dst_corners,
                                const double* dst_corner_lon, const double* dst_corner_lat,
                                const int* dst_mask, int normalisation, ferry_weights** weights) {
-  ferry::GridCells s, d;
-  ferry::ConservativeOptions options;
-  return agreed_weights(
-      "ferry_weights_conservative", comm, weights,
-      [&](const CCall& call) {
-        s = grid_cells(src, src_corners, src_corner_lon, src_corner_lat, src_mask, call, "source");
-        d = grid_cells(dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, call,
-                       "destination");
-        options.normalisation = call.choice<ferry::ConservativeNormalisation>(
-            normalisation, FERRY_NORMALISATION_DESTAREA, "normalisation",
-            "FERRY_NORMALISATION_FRACAREA or FERRY_NORMALISATION_DESTAREA");
-      },
-      [&] { return ferry::conservative_weights(comm, s, d, options); });
+  return conservative_cells("ferry_weights_conservative", comm, src, src_corners, nullptr,
+                            src_corner_lon, src_corner_lat, src_mask, FERRY_CELL_EDGES_AUTO, dst,
+                            dst_corners, nullptr, dst_corner_lon, dst_corner_lat, dst_mask,
+                            FERRY_CELL_EDGES_AUTO, normalisation, weights);
+}
+
+int ferry_weights_conservative_polygons(
+    MPI_Comm comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, ferry_weights** weights) {
+  return conservative_cells("ferry_weights_conservative_polygons", comm, src, src_corners,
+                            src_corner_counts, src_corner_lon, src_corner_lat, src_mask, src_edges,
+                            dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
+                            dst_mask, dst_edges, normalisation, weights);
 }
 
 int ferry_weights_get_sizes(const ferry_weights* weights, int64_t* src_size, int64_t* dst_size,
@@ -347,6 +401,13 @@ int ferry_remap_get_point_data(const ferry_remap* remap, int grid, double* area,
       if (mask) std::copy(points.mask->begin(), points.mask->end(), mask);
     }
     if (present) *present = flags;
+  });
+}
+
+int ferry_remap_close(ferry_remap* remap) {
+  return c_call("ferry_remap_close", [&](const CCall& call) {
+    auto& r = call.handle(remap);
+    if (r.object) r.object->close();
   });
 }
 

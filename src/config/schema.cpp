@@ -102,8 +102,8 @@ Key method_key() {
                       "(OASIS DISTWGT, CDO gendis); `gaussian`: Gaussian weights of them "
                       "(OASIS GAUSWGT); `bilinear`: bilinear on a logically rectangular "
                       "source grid (CDO genbil); `conservative`: first-order conservative "
-                      "from the cell corners, on cells that are longitude-latitude "
-                      "rectangles (CDO gencon; OASIS SCRIPR CONSERV).");
+                      "from the cell corners of any convex cells, great-circle or lon-lat "
+                      "(CDO gencon; OASIS SCRIPR CONSERV).");
   name.choices = {"nearest", "gaussian", "bilinear", "conservative"};
   Key method = optional(
       "method", KeyType::Mapping, "",
@@ -134,7 +134,14 @@ Key method_key() {
                           "cells (a constant stays that constant, also next to masked source "
                           "cells); `destarea` divides by the cell's area (the weights add up "
                           "to the fraction covered)."),
-                   {"conservative"})});
+                   {"conservative"}),
+       for_methods(choice("unmapped", {"fill", "nearest"},
+                          "`bilinear` and `conservative`: what a valid target point that no "
+                          "valid source covers receives: `fill` leaves it to the exchange's "
+                          "`fill` value (OASIS's NF methods); `nearest` gives it the value of "
+                          "its nearest valid source point (OASIS BILINEAR, CONSERV FRACNNEI "
+                          "and DESTNNEI)."),
+                   {"bilinear", "conservative"})});
 }
 
 // A key of an exchange that only a regridded exchange (`weights` or `method`) may give.
@@ -208,6 +215,12 @@ Key exchanges_key() {
        optional("output", KeyType::Boolean, "false",
                 "Also write every exchanged field to a NetCDF file in `output.directory` "
                 "(the OASIS EXPOUT)."),
+       optional("check_in", KeyType::Boolean, "false",
+                "Log the global minimum, maximum and sum of every field sent, at each coupling "
+                "time (info level; the OASIS CHECKIN)."),
+       optional("check_out", KeyType::Boolean, "false",
+                "Log the global minimum, maximum and sum of every field received, at each "
+                "coupling time (info level; the OASIS CHECKOUT)."),
        restart, weights_key(), method_key(),
        regridding(choice("map_on", {"dst", "src"},
               "Where the sparse product of a regridded exchange runs: `dst` moves the source "
@@ -320,11 +333,23 @@ Key config_schema() {
                     "Costs one barrier per exchange and coupling time, and needs every "
                     "rank of a component to make its puts and gets in the same order.")}),
       with_children(
-          optional("watchdog", KeyType::Mapping, "", "Turns a hang into an error."),
-          {in_seconds(optional("timeout", KeyType::Number, "600",
-                               "A get that waits longer than this many seconds of wall-clock "
-                               "time fails with an error naming the exchange, instead of "
-                               "hanging; 0 waits forever."),
+          optional("watchdog", KeyType::Mapping, "",
+                   "Turns a hang into an error (see docs/user/failures.md)."),
+          {in_seconds(optional("timeout", KeyType::Number, "120",
+                               "A put, get or finalize that waits longer than this many "
+                               "seconds of wall-clock time for a partner fails with an error "
+                               "naming the exchange and the partner, and tells every other "
+                               "rank, instead of hanging; 0 waits forever. Raise it above the "
+                               "longest pause of a component between two coupling calls "
+                               "(writing output, for example)."),
+                      Bound::NonNegative),
+           in_seconds(optional("collective_timeout", KeyType::Number, "600",
+                               "How long the collective calls (building the Coupler, enddef, "
+                               "finalize) wait for every rank of the run to make them; a rank "
+                               "that never comes fails every rank with an error naming its "
+                               "component. Longer than `timeout`: components reach these "
+                               "calls after their own set-up or final output, at their own "
+                               "pace. 0 waits forever."),
                       Bound::NonNegative)}),
   };
   return root;

@@ -89,6 +89,7 @@ RegridConfig build_regrid(const CheckedMapping& entry) {
     r.normalisation = method.text("normalisation") == "destarea"
                           ? ConservativeNormalisation::DestArea
                           : ConservativeNormalisation::FracArea;
+    r.unmapped = method.text("unmapped") == "nearest" ? Unmapped::Nearest : Unmapped::Fill;
   }
   r.map_on = choice_of(entry, "map_on", {MapOn::Dst, MapOn::Src});
   r.mode = choice_of(entry, "mode", {RemapMode::Bfb, RemapMode::Sum});
@@ -116,6 +117,8 @@ ExchangeConfig build_exchange(const CheckedMapping& entry) {
   x.engine = entry.text("engine");
   x.engine_options = entry.text_map("engine_options");
   x.output = entry.boolean("output");
+  x.check_in = entry.boolean("check_in");
+  x.check_out = entry.boolean("check_out");
   x.restart = entry.text("restart");
   x.regrid = build_regrid(entry);
   x.where = entry.where();
@@ -128,8 +131,10 @@ BufferConfig build_buffer(const CheckedMapping& entry) {
   const CheckedMapping target = entry.mapping("target");
   BufferConfig b;
   b.name = entry.text("name");
-  b.source = {source.text("component"), {source.text("field")}};
-  b.target = {target.text("component"), {target.text("field")}};
+  b.source.component = source.text("component");
+  b.source.fields = {source.text("field")};
+  b.target.component = target.text("component");
+  b.target.fields = {target.text("field")};
   b.capacity = entry.integer("capacity");
   b.lossy = entry.text("mode") == "lossy";
   b.where = entry.where();
@@ -169,6 +174,7 @@ Config build_config(const CheckedMapping& top, const detail::SchemaCheck& schema
   config.timers = output.boolean("timers");
   config.imbalance_timer = output.boolean("imbalance");
   config.watchdog_seconds = top.mapping("watchdog").number("timeout");
+  config.collective_seconds = top.mapping("watchdog").number("collective_timeout");
   return config;
 }
 

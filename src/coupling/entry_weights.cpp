@@ -77,7 +77,7 @@ Weights compute(const config::RegridConfig& config, const RegridGrids& grids, co
                                                 block_corners);
     return on_product([&] {
       return conservative_weights(grids.product->get(), cells.src, cells.dst,
-                                  {config.normalisation});
+                                  {config.normalisation, config.unmapped});
     });
   }
   const auto points = product_grids<GridPoints>(config, grids, where, method,
@@ -85,7 +85,7 @@ Weights compute(const config::RegridConfig& config, const RegridGrids& grids, co
   return on_product([&] {
     if (config.source == config::WeightSource::Bilinear)
       return bilinear_weights(grids.product->get(), points.src, points.dst,
-                              {grids.source_nx, config.periodic});
+                              {grids.source_nx, config.periodic, config.unmapped});
     NearestNeighbourOptions options;
     options.neighbours = config.neighbours;
     options.weighting = config.source == config::WeightSource::Gaussian ? NeighbourWeighting::Gaussian

@@ -88,8 +88,8 @@ void register_builtin_engines(Registry& r) {
                               "this build"},
                {"independent_sides", "true or false (default): time only candidates whose "
                                      "sides progress independently (the coupler sets it)"},
-               {"keep_candidates", "true or false (default): release candidates only with "
-                                   "the engine (the coupler sets it)"}}});
+               {"keep_candidates", "true or false (default): close candidates only in the "
+                                   "engine's close() (the coupler sets it)"}}});
 }
 
 Registry& registry() {

@@ -8,6 +8,7 @@
 #include "ferry/online_weights.hpp"
 #include "regrid/blocks.hpp"
 #include "regrid/grid_input.hpp"
+#include "regrid/nearest_fill.hpp"
 #include "regrid/neighbour_search.hpp"
 #include "regrid/weights_builder.hpp"
 #include "util/agree.hpp"
@@ -162,6 +163,9 @@ Weights bilinear_weights(MPI_Comm user_comm, const GridPoints& src, const GridPo
   const std::int64_t nx = options.nx;
   const std::int64_t size = src.layout.global_size();
   detail::agree_on(comm, [&] {
+    FERRY_CHECK(options.unmapped == Unmapped::Fill || options.unmapped == Unmapped::Nearest,
+                Errc::Arg, kCaller, ": unmapped is ", static_cast<int>(options.unmapped),
+                "; give Unmapped::Fill or Unmapped::Nearest");
     FERRY_CHECK(nx >= 2 && size % nx == 0 && size / nx >= 2, Errc::Arg, kCaller,
                 ": the source grid has ", size, " points and nx is ", nx,
                 "; give nx >= 2 dividing the size into 2 or more rows of nx points (point "
@@ -221,9 +225,17 @@ Weights bilinear_weights(MPI_Comm user_comm, const GridPoints& src, const GridPo
     }
   }
 
+  if (options.unmapped == Unmapped::Nearest) {
+    std::vector<WeightLink> fill = regrid::detail::nearest_fill(
+        comm, regrid::detail::located_points(src, true), regrid::detail::located_points(dst, true),
+        dst.layout.global_size(), links);
+    links.insert(links.end(), fill.begin(), fill.end());
+  }
   Weights weights =
       WeightsBuilder::distribute(comm, kCaller, size, dst.layout.global_size(), std::move(links));
-  WeightsBuilder::set_points(weights, {}, {}, "ferry bilinear");
+  WeightsBuilder::set_points(weights, {}, {},
+                             options.unmapped == Unmapped::Nearest ? "ferry bilinear, nearest fill"
+                                                                   : "ferry bilinear");
   return weights;
 }
 

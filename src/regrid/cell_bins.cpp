@@ -29,6 +29,7 @@ CellBins::CellBins(const std::vector<LonLatCell>& cells) {
     for_each_bin(span(c, 0), [&](std::size_t b) { ++start_[b + 1]; });
   for (std::size_t b = 0; b < bins; ++b) start_[b + 1] += start_[b];
   cells_.resize(start_.back());
+  listed_by_.assign(cells.size(), 0);
   std::vector<std::size_t> fill(start_.begin(), start_.end() - 1);
   for (std::size_t k = 0; k < cells.size(); ++k)
     for_each_bin(span(cells[k], 0),
@@ -63,13 +64,19 @@ void CellBins::for_each_bin(const Span& s, Visit visit) const {
 void CellBins::candidates(const LonLatCell& query, std::vector<std::uint32_t>& out) const {
   out.clear();
   if (cells_.empty()) return;
+  if (++queries_ == 0) {  // the stamps wrapped round: start afresh
+    std::fill(listed_by_.begin(), listed_by_.end(), 0);
+    queries_ = 1;
+  }
   // One bin more each way: rounding may put a shared point in neighbouring bins.
   for_each_bin(span(query, 1), [&](std::size_t b) {
-    out.insert(out.end(), cells_.begin() + static_cast<std::ptrdiff_t>(start_[b]),
-               cells_.begin() + static_cast<std::ptrdiff_t>(start_[b + 1]));
+    for (std::size_t k = start_[b]; k < start_[b + 1]; ++k) {
+      const std::uint32_t cell = cells_[k];
+      if (listed_by_[cell] == queries_) continue;
+      listed_by_[cell] = queries_;
+      out.push_back(cell);
+    }
   });
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
 }  // namespace ferry::regrid::detail

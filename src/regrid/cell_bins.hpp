@@ -8,14 +8,15 @@
 
 namespace ferry::regrid::detail {
 
-/// Not collective. A grid of about as many bins as cells over 0..360 degrees of
-/// longitude and the cells' latitudes; each cell is listed in every bin it reaches.
+/// Not collective, not thread-safe. A grid of about as many bins as cells over 0..360
+/// degrees of longitude and the cells' latitudes; each cell is listed in every bin it
+/// reaches.
 class CellBins {
  public:
   explicit CellBins(const std::vector<LonLatCell>& cells);
 
-  /// Replaces `out` with the indices (ascending, each once) of every cell that may
-  /// overlap `query`: a superset of those that do.
+  /// Replaces `out` with the indices (each once, in the order the bins list them) of
+  /// every cell that may overlap `query`: a superset of those that do.
   void candidates(const LonLatCell& query, std::vector<std::uint32_t>& out) const;
 
  private:
@@ -35,6 +36,9 @@ class CellBins {
   double height_ = 180;
   std::vector<std::size_t> start_;  // CSR: bin b lists cells_[start_[b] .. start_[b + 1])
   std::vector<std::uint32_t> cells_;
+  // The query that last listed each cell: a cell in several bins is listed once.
+  mutable std::vector<std::uint32_t> listed_by_;
+  mutable std::uint32_t queries_ = 0;
 };
 
 }  // namespace ferry::regrid::detail

@@ -1,9 +1,6 @@
-// conservative_weights: first-order conservative weights between longitude-latitude cells.
+// conservative_weights: first-order conservative weights between cells on the sphere.
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <sstream>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -11,9 +8,12 @@
 #include "ferry/online_weights.hpp"
 #include "regrid/blocks.hpp"
 #include "regrid/cell_bins.hpp"
+#include "regrid/cell_overlap.hpp"
+#include "regrid/cell_shapes.hpp"
 #include "regrid/grid_input.hpp"
 #include "regrid/latitude_bands.hpp"
 #include "regrid/lonlat_cell.hpp"
+#include "regrid/nearest_fill.hpp"
 #include "regrid/weights_builder.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -23,15 +23,28 @@ namespace ferry {
 namespace {
 
 using regrid::detail::Blocks;
+using regrid::detail::CellShapes;
+using regrid::detail::LatitudeBands;
 using regrid::detail::LonLatCell;
 using detail::route;
+using regrid::detail::Vec3;
 
 const char* const kCaller = "conservative_weights";
+// Overlaps smaller than this part of the destination cell are rounding slivers of
+// cells that only touch: no link.
+constexpr double kNegligibleOverlap = 1e-15;
 
-// A valid cell on its way to latitude band `band`.
+// A cell on its way to latitude band `band`; its `corners` corners (none for a
+// rectangle, which is its box) follow it in the same order.
 struct BandCell {
-  LonLatCell cell;
   std::int64_t id;
+  LonLatCell box;
+  std::int32_t band;
+  std::int32_t corners;
+};
+
+struct BandCorner {
+  Vec3 p;
   std::int32_t band;
 };
 
@@ -52,89 +65,58 @@ struct CellRecord {
   std::int32_t mask;
 };
 
-// "(lon, lat), (lon, lat), ...": a cell's corners for an error message.
-std::string listed(const double* lon, const double* lat, int corners) {
-  std::ostringstream out;
-  for (int c = 0; c < corners; ++c) out << (c ? ", (" : "(") << lon[c] << ", " << lat[c] << ")";
-  return out.str();
-}
-
-// This rank's cells of one grid as rectangles; raises on bad input.
-std::vector<LonLatCell> rectangles(const GridCells& grid, const char* which, int rank) {
-  const auto n = static_cast<std::size_t>(grid.layout.local_size());
-  const int corners = grid.corners;
-  FERRY_CHECK(corners >= 3, Errc::Arg, kCaller, ": the ", which, " cells on rank ", rank, " have ",
-              corners, " corners; give 3 or more (4 for a longitude-latitude rectangle)");
-  const std::size_t expected = n * static_cast<std::size_t>(corners);
-  FERRY_CHECK(grid.corner_lon.size() == expected && grid.corner_lat.size() == expected,
-              Errc::ArgSize, kCaller, ": the ", which, " cells on rank ", rank, " have ",
-              grid.corner_lon.size(), " corner longitudes and ", grid.corner_lat.size(),
-              " corner latitudes, expected ", expected, " (", n, " cells x ", corners,
-              " corners). Give the corners of each layout cell, cell after cell");
-  std::vector<LonLatCell> cells(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double* lon = &grid.corner_lon[i * static_cast<std::size_t>(corners)];
-    const double* lat = &grid.corner_lat[i * static_cast<std::size_t>(corners)];
-    bool finite = true;
-    for (int c = 0; c < corners; ++c)
-      finite = finite && std::isfinite(lon[c]) && std::isfinite(lat[c]) && std::abs(lat[c]) <= 90;
-    const std::int64_t id = grid.layout.ids()[i];
-    FERRY_CHECK(finite, Errc::Arg, kCaller, ": ", which, " cell ", id, " (rank ", rank,
-                ") has corners ", listed(lon, lat, corners),
-                ". Give corners in degrees, finite, latitudes within -90..90");
-    const std::string why = regrid::detail::rectangle_of(lon, lat, corners, cells[i]);
-    FERRY_CHECK(why.empty(), Errc::Arg, kCaller, ": ", which, " cell ", id, " (rank ", rank,
-                ") with corners ", listed(lon, lat, corners),
-                " is not a longitude-latitude rectangle: ", why,
-                ". Give cells whose edges are meridians and parallels (regular and Gaussian "
-                "grids), or use another method");
+// Collective: every cell of `shapes` to each band its box reaches; the cells of this
+// rank's band.
+CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShapes& shapes) {
+  std::vector<BandCell> cells;
+  std::vector<BandCorner> corners;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const LonLatCell& box = shapes.box[i];
+    const auto count =
+        shapes.lonlat ? 0 : static_cast<std::int32_t>(shapes.first[i + 1] - shapes.first[i]);
+    for (int b = bands.band(box.south); b <= bands.band(box.north); ++b) {
+      cells.push_back({shapes.id[i], box, b, count});
+      if (!shapes.lonlat)
+        for (std::uint32_t k = shapes.first[i]; k < shapes.first[i + 1]; ++k)
+          corners.push_back({shapes.corners[k].p, b});
+    }
   }
-  return cells;
-}
-
-// The cells' centres, for the checks every online method shares.
-GridPoints centres(const GridCells& grid, const std::vector<LonLatCell>& cells) {
-  GridPoints points{grid.layout, {}, {}, grid.mask};
-  for (const LonLatCell& c : cells) {
-    points.lon.push_back(c.west + c.width / 2);
-    points.lat.push_back((c.south + c.north) / 2);
+  // Both routes keep each sender's order: the corners arrive cell by cell.
+  cells = route(comm, cells, [](const BandCell& c) { return c.band; });
+  corners = route(comm, corners, [](const BandCorner& c) { return c.band; });
+  CellShapes band;
+  band.lonlat = shapes.lonlat;
+  std::vector<Vec3> polygon;
+  std::size_t next = 0;
+  for (const BandCell& c : cells) {
+    if (c.corners == 0) {
+      band.add_rectangle(c.id, c.box);
+      continue;
+    }
+    polygon.clear();
+    for (std::int32_t k = 0; k < c.corners; ++k) polygon.push_back(corners[next++].p);
+    band.add_polygon(c.id, polygon.data(), polygon.size());
   }
-  return points;
+  return band;
 }
 
-bool valid(const GridCells& grid, std::size_t i) { return grid.mask.empty() || grid.mask[i] != 0; }
-
-// Collective: the valid cells of one grid, each sent to every band its latitudes reach.
-std::vector<BandCell> to_bands(const Comm& comm, const regrid::detail::LatitudeBands& bands,
-                               const GridCells& grid, const std::vector<LonLatCell>& cells) {
-  std::vector<BandCell> out;
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (!valid(grid, i)) continue;
-    for (int b = bands.band(cells[i].south); b <= bands.band(cells[i].north); ++b)
-      out.push_back({cells[i], grid.layout.ids()[i], b});
-  }
-  return route(comm, out, [](const BandCell& c) { return c.band; });
-}
-
-// The overlaps this rank's band computes: those whose southern edge lies in it, so
-// that a pair of cells reaching several bands is counted once.
-std::vector<Overlap> band_overlaps(const regrid::detail::LatitudeBands& bands, int me,
-                                   const std::vector<BandCell>& sources,
-                                   const std::vector<BandCell>& targets) {
-  std::vector<LonLatCell> source_cells;
-  source_cells.reserve(sources.size());
-  for (const BandCell& s : sources) source_cells.push_back(s.cell);
-  const regrid::detail::CellBins bins(source_cells);
+// The overlaps this rank's band computes: those whose boxes overlap from a latitude
+// in it (the southern edge of the two boxes' overlap), so that a pair of cells
+// reaching several bands is counted once.
+std::vector<Overlap> band_overlaps(const LatitudeBands& bands, int me, const CellShapes& sources,
+                                   const CellShapes& targets) {
+  const regrid::detail::CellBins bins(sources.box);
+  regrid::detail::CellOverlap overlap;
   std::vector<Overlap> overlaps;
   std::vector<std::uint32_t> candidates;
-  for (const BandCell& d : targets) {
-    bins.candidates(d.cell, candidates);
-    const double row_area = regrid::detail::cell_area(d.cell);
-    for (std::uint32_t k : candidates) {
-      const BandCell& s = sources[k];
-      if (bands.band(std::max(s.cell.south, d.cell.south)) != me) continue;
-      const double area = regrid::detail::overlap_area(s.cell, d.cell);
-      if (area > 0) overlaps.push_back({d.id, s.id, area, row_area});
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    bins.candidates(targets.box[t], candidates);
+    const double row_area = targets.area[t];
+    for (std::uint32_t s : candidates) {
+      if (bands.band(std::max(sources.box[s].south, targets.box[t].south)) != me) continue;
+      const double area = overlap.area(sources, s, targets, t);
+      if (area > kNegligibleOverlap * row_area)
+        overlaps.push_back({targets.id[t], sources.id[s], area, row_area});
     }
   }
   return overlaps;
@@ -143,13 +125,13 @@ std::vector<Overlap> band_overlaps(const regrid::detail::LatitudeBands& bands, i
 // Collective: area, covered area and mask of every cell of one grid, on the rank
 // holding the cell's block (cells no rank gives: all 0), ordered by id.
 std::vector<CellRecord> cell_records(const Comm& comm, const GridCells& grid,
-                                     const std::vector<LonLatCell>& cells,
+                                     const std::vector<double>& areas,
                                      std::vector<std::pair<std::int64_t, double>> covered) {
   const Blocks blocks(grid.layout.global_size(), comm.size());
   std::vector<CellRecord> mine;
-  for (std::size_t i = 0; i < cells.size(); ++i)
-    mine.push_back({grid.layout.ids()[i], regrid::detail::cell_area(cells[i]), 0,
-                    valid(grid, i) ? 1 : 0});
+  for (std::size_t i = 0; i < areas.size(); ++i)
+    mine.push_back({grid.layout.ids()[i], areas[i], 0,
+                    grid.mask.empty() || grid.mask[i] != 0 ? 1 : 0});
   for (const auto& [id, area] : covered) mine.push_back({id, 0, area, -1});
   std::vector<CellRecord> got =
       route(comm, mine, [&](const CellRecord& r) { return blocks.owner(r.id); });
@@ -174,6 +156,19 @@ std::vector<CellRecord> cell_records(const Comm& comm, const GridCells& grid,
   return records;
 }
 
+// The valid cells as points: each at the mean direction of its corners.
+std::vector<regrid::detail::LocatedPoint> centres(const CellShapes& shapes) {
+  std::vector<regrid::detail::LocatedPoint> points;
+  points.reserve(shapes.size());
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const Vec3& c = shapes.cap[i].centre;
+    points.push_back({{{c.x, c.y, c.z}, shapes.id[i]},
+                      regrid::detail::longitude_of(c) / regrid::detail::kRadiansPerDegree,
+                      regrid::detail::latitude_of(c) / regrid::detail::kRadiansPerDegree});
+  }
+  return points;
+}
+
 GridPointData point_data(const std::vector<CellRecord>& records) {
   GridPointData data{std::vector<double>(), std::vector<double>(), std::vector<std::int32_t>()};
   for (const CellRecord& r : records) {
@@ -190,21 +185,23 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
                              const ConservativeOptions& options) {
   const Comm comm = Comm::dup(user_comm);
   const bool by_frac = options.normalisation == ConservativeNormalisation::FracArea;
-  std::vector<LonLatCell> src_cells;
-  std::vector<LonLatCell> dst_cells;
   detail::agree_on(comm, [&] {
     FERRY_CHECK(by_frac || options.normalisation == ConservativeNormalisation::DestArea,
                 Errc::Arg, kCaller, ": normalisation is ",
                 static_cast<int>(options.normalisation), "; give FracArea or DestArea");
-    src_cells = rectangles(src, "source", comm.rank());
-    dst_cells = rectangles(dst, "destination", comm.rank());
+    FERRY_CHECK(options.unmapped == Unmapped::Fill || options.unmapped == Unmapped::Nearest,
+                Errc::Arg, kCaller, ": unmapped is ", static_cast<int>(options.unmapped),
+                "; give Unmapped::Fill or Unmapped::Nearest");
   });
-  regrid::detail::check_grids(comm, kCaller, centres(src, src_cells), centres(dst, dst_cells));
+  const regrid::detail::CellInput source = regrid::detail::read_cells(comm, kCaller, src, "source");
+  const regrid::detail::CellInput target =
+      regrid::detail::read_cells(comm, kCaller, dst, "destination");
+  regrid::detail::check_grids(comm, kCaller, source.centres, target.centres);
 
-  const regrid::detail::LatitudeBands bands(comm.size());
+  const LatitudeBands bands(comm.size());
   std::vector<Overlap> overlaps =
-      band_overlaps(bands, comm.rank(), to_bands(comm, bands, src, src_cells),
-                    to_bands(comm, bands, dst, dst_cells));
+      band_overlaps(bands, comm.rank(), to_bands(comm, bands, source.shapes),
+                    to_bands(comm, bands, target.shapes));
 
   // Each row whole on its owner, its overlaps by source id: the sum is the same anywhere.
   const Blocks rows(dst.layout.global_size(), comm.size());
@@ -229,13 +226,19 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
     dst_covered.emplace_back(overlaps[first].row, covered);
   }
   overlaps = {};
+  if (options.unmapped == Unmapped::Nearest) {
+    std::vector<WeightLink> fill = regrid::detail::nearest_fill(
+        comm, centres(source.shapes), centres(target.shapes), dst.layout.global_size(), links);
+    links.insert(links.end(), fill.begin(), fill.end());
+  }
 
   Weights weights = WeightsBuilder::distribute(comm, kCaller, src.layout.global_size(),
                                                dst.layout.global_size(), std::move(links));
   WeightsBuilder::set_points(
-      weights, point_data(cell_records(comm, src, src_cells, std::move(src_covered))),
-      point_data(cell_records(comm, dst, dst_cells, std::move(dst_covered))),
-      by_frac ? "ferry conservative, fracarea" : "ferry conservative, destarea");
+      weights, point_data(cell_records(comm, src, source.area, std::move(src_covered))),
+      point_data(cell_records(comm, dst, target.area, std::move(dst_covered))),
+      detail::cat("ferry conservative, ", by_frac ? "fracarea" : "destarea",
+                  options.unmapped == Unmapped::Nearest ? ", nearest fill" : ""));
   return weights;
 }
 

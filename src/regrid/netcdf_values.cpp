@@ -1,6 +1,5 @@
 #include "regrid/netcdf_values.hpp"
 
-
 #include "util/check.hpp"
 
 namespace ferry::regrid::detail {
@@ -62,6 +61,14 @@ std::vector<double> read_reals(const NetcdfFile& file, int varid,
   FERRY_ASSERT(file.var_type(varid) == NC_DOUBLE, "read_reals on a variable of type ",
                file.var_type(varid));
   return read_as<double, double>(file, varid, start, count);
+}
+
+std::vector<double> read_numbers(const NetcdfFile& file, int varid,
+                                 const std::vector<std::size_t>& start,
+                                 const std::vector<std::size_t>& count) {
+  if (is_real_type(file.var_type(varid))) return read_reals(file, varid, start, count);
+  const std::vector<std::int64_t> values = read_integers(file, varid, start, count);
+  return std::vector<double>(values.begin(), values.end());
 }
 
 }  // namespace ferry::regrid::detail

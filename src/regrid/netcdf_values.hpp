@@ -20,6 +20,10 @@ bool is_real_type(nc_type type);
 std::vector<std::int64_t> read_integers(const NetcdfFile& file, int varid,
                                         const std::vector<std::size_t>& start,
                                         const std::vector<std::size_t>& count);
+/// Values of a variable of any numeric type, converted to double. Not collective.
+std::vector<double> read_numbers(const NetcdfFile& file, int varid,
+                                 const std::vector<std::size_t>& start,
+                                 const std::vector<std::size_t>& count);
 /// Values of a float or double variable, converted to double. Not collective.
 std::vector<double> read_reals(const NetcdfFile& file, int varid,
                                const std::vector<std::size_t>& start,

@@ -1,4 +1,4 @@
-// Weights::write_scrip: the matrix and point data back into a SCRIP remapping file.
+// Weights::write_scrip and write_esmf: the matrix and point data into a SCRIP or ESMF file.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -16,7 +16,7 @@ namespace ferry {
 namespace {
 
 using io::NetcdfFile;
-using regrid::detail::kScrip;
+using regrid::detail::WeightFormat;
 
 // Addresses fit NetCDF's int unless a grid has more than 2^31 - 1 points.
 bool int_addresses(const Weights& w) {
@@ -24,34 +24,37 @@ bool int_addresses(const Weights& w) {
 }
 
 // The point data variables one grid's data has.
-std::vector<const char*> point_names(const GridPointData& data, int side) {
+std::vector<const char*> point_names(const WeightFormat& f, const GridPointData& data, int side) {
   std::vector<const char*> names;
-  if (data.area) names.push_back(kScrip.area[side]);
-  if (data.frac) names.push_back(kScrip.frac[side]);
-  if (data.mask) names.push_back(kScrip.mask[side]);
+  if (data.area) names.push_back(f.area[side]);
+  if (data.frac) names.push_back(f.frac[side]);
+  if (data.mask) names.push_back(f.mask[side]);
   return names;
 }
 
-// Rank 0 creates the file: dimensions, variables and attributes, no values.
-void define_file(NetcdfFile& file, const Weights& w) {
+// Rank 0 creates the file: dimensions, variables and attributes, no values. SCRIP's
+// weights are remap_matrix(num_links, 1), ESMF's S(n_s).
+void define_file(NetcdfFile& file, const WeightFormat& f, const Weights& w) {
   file.put_text_att(NC_GLOBAL, "title", "ferry remapping weights");
-  file.put_text_att(NC_GLOBAL, "conventions", "SCRIP");
+  file.put_text_att(NC_GLOBAL, "conventions", f.name);
   file.put_text_att(NC_GLOBAL, "ferry_format_version", regrid::detail::kWeightsFormatVersion);
   file.put_text_att(NC_GLOBAL, "source", detail::cat("ferry ", FERRY_VERSION_STRING));
   if (!w.method().empty()) file.put_text_att(NC_GLOBAL, "map_method", w.method());
   const int size_dims[2] = {
-      file.define_dim(kScrip.src_size, static_cast<std::size_t>(w.src_size())),
-      file.define_dim(kScrip.dst_size, static_cast<std::size_t>(w.dst_size()))};
-  const int links = file.define_dim(kScrip.links, static_cast<std::size_t>(w.global_links()));
-  const int columns = file.define_dim("num_wgts", 1);
+      file.define_dim(f.src_size, static_cast<std::size_t>(w.src_size())),
+      file.define_dim(f.dst_size, static_cast<std::size_t>(w.dst_size()))};
+  const int links = file.define_dim(f.links, static_cast<std::size_t>(w.global_links()));
   const nc_type index_type = int_addresses(w) ? NC_INT : NC_INT64;
-  file.define_var(kScrip.src_index, index_type, {links});
-  file.define_var(kScrip.dst_index, index_type, {links});
-  file.define_var(kScrip.weight, NC_DOUBLE, {links, columns});
+  file.define_var(f.src_index, index_type, {links});
+  file.define_var(f.dst_index, index_type, {links});
+  if (&f == &regrid::detail::kScrip)
+    file.define_var(f.weight, NC_DOUBLE, {links, file.define_dim("num_wgts", 1)});
+  else
+    file.define_var(f.weight, NC_DOUBLE, {links});
   for (int side = 0; side < 2; ++side) {
     const GridPointData& data = side == 0 ? w.src_points() : w.dst_points();
-    for (const char* name : point_names(data, side))
-      file.define_var(name, name == kScrip.mask[side] ? NC_INT : NC_DOUBLE, {size_dims[side]});
+    for (const char* name : point_names(f, data, side))
+      file.define_var(name, name == f.mask[side] ? NC_INT : NC_DOUBLE, {size_dims[side]});
   }
   file.end_define();
 }
@@ -75,7 +78,8 @@ void put_slab(NetcdfFile& file, const char* name, std::int64_t first, std::size_
 
 // The 1-based addresses of this rank's links, by ascending row.
 template <class Index>
-void put_addresses(NetcdfFile& file, const Weights& w, std::int64_t offset) {
+void put_addresses(NetcdfFile& file, const WeightFormat& f, const Weights& w,
+                   std::int64_t offset) {
   const std::size_t n = w.cols().size();
   std::vector<Index> src(n);
   std::vector<Index> dst(n);
@@ -85,38 +89,37 @@ void put_addresses(NetcdfFile& file, const Weights& w, std::int64_t offset) {
       src[k] = static_cast<Index>(w.cols()[k] + 1);
       dst[k] = static_cast<Index>(w.first_row() + i + 1);
     }
-  put_slab(file, kScrip.src_index, offset, n, src.data());
-  put_slab(file, kScrip.dst_index, offset, n, dst.data());
+  put_slab(file, f.src_index, offset, n, src.data());
+  put_slab(file, f.dst_index, offset, n, dst.data());
 }
 
 // Each rank writes its links at `offset` and its blocks of point data.
-void write_part(NetcdfFile& file, const Weights& w, std::int64_t offset) {
+void write_part(NetcdfFile& file, const WeightFormat& f, const Weights& w, std::int64_t offset) {
   if (int_addresses(w))
-    put_addresses<int>(file, w, offset);
+    put_addresses<int>(file, f, w, offset);
   else
-    put_addresses<long long>(file, w, offset);
-  put_slab(file, kScrip.weight, offset, w.values().size(), w.values().data());
+    put_addresses<long long>(file, f, w, offset);
+  put_slab(file, f.weight, offset, w.values().size(), w.values().data());
   for (int side = 0; side < 2; ++side) {
     const GridPointData& data = side == 0 ? w.src_points() : w.dst_points();
     const std::int64_t first = side == 0 ? w.first_src_point() : w.first_row();
-    if (data.area) put_slab(file, kScrip.area[side], first, data.area->size(), data.area->data());
-    if (data.frac) put_slab(file, kScrip.frac[side], first, data.frac->size(), data.frac->data());
-    if (data.mask) put_slab(file, kScrip.mask[side], first, data.mask->size(), data.mask->data());
+    if (data.area) put_slab(file, f.area[side], first, data.area->size(), data.area->data());
+    if (data.frac) put_slab(file, f.frac[side], first, data.frac->size(), data.frac->data());
+    if (data.mask) put_slab(file, f.mask[side], first, data.mask->size(), data.mask->data());
   }
 }
 
-}  // namespace
-
-void Weights::write_scrip(MPI_Comm user_comm, const std::string& path) const {
-  const char* const caller = "Weights::write_scrip";
+// Collective: writes `w` as a file of format `f` (see Weights::write_scrip).
+void write_file(const Weights& w, MPI_Comm user_comm, const std::string& path,
+                const WeightFormat& f, const char* caller) {
   const Comm comm = Comm::dup(user_comm);
   detail::agree_on(comm, [&] {
-    FERRY_CHECK(parts_ == comm.size() && part_ == comm.rank(), Errc::Arg, caller,
-                ": the weights are distributed over ", parts_, " ranks (this is part ", part_,
-                "), the communicator has ", comm.size(), " (this is rank ", comm.rank(),
-                "). Write them on the communicator they were read or built on");
+    FERRY_CHECK(w.parts() == comm.size() && w.part() == comm.rank(), Errc::Arg, caller,
+                ": the weights are distributed over ", w.parts(), " ranks (this is part ",
+                w.part(), "), the communicator has ", comm.size(), " (this is rank ",
+                comm.rank(), "). Write them on the communicator they were read or built on");
   });
-  auto local = static_cast<std::int64_t>(cols_.size());
+  auto local = static_cast<std::int64_t>(w.cols().size());
   std::int64_t offset = 0;
   FERRY_CALL_MPI(MPI_Exscan(&local, &offset, 1, MPI_INT64_T, MPI_SUM, comm.get()));
   if (comm.rank() == 0) offset = 0;  // MPI_Exscan leaves rank 0's result undefined
@@ -128,12 +131,12 @@ void Weights::write_scrip(MPI_Comm user_comm, const std::string& path) const {
     detail::agree_on(comm, [&] {
       if (comm.rank() != 0) return;
       NetcdfFile file(caller, partial, NetcdfFile::Mode::Create);
-      define_file(file, *this);
+      define_file(file, f, w);
       file.close();
     });
     io::in_rank_order(comm, [&] {
       NetcdfFile file(caller, partial, NetcdfFile::Mode::Write);
-      write_part(file, *this, offset);
+      write_part(file, f, w, offset);
       file.close();
     });
     io::move_into_place(comm, caller, partial, path);
@@ -141,6 +144,16 @@ void Weights::write_scrip(MPI_Comm user_comm, const std::string& path) const {
     if (comm.rank() == 0) std::remove(partial.c_str());
     throw;
   }
+}
+
+}  // namespace
+
+void Weights::write_scrip(MPI_Comm comm, const std::string& path) const {
+  write_file(*this, comm, path, regrid::detail::kScrip, "Weights::write_scrip");
+}
+
+void Weights::write_esmf(MPI_Comm comm, const std::string& path) const {
+  write_file(*this, comm, path, regrid::detail::kEsmf, "Weights::write_esmf");
 }
 
 }  // namespace ferry

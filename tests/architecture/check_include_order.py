@@ -44,6 +44,7 @@ PUBLIC_HEADERS = {
     "exchange.hpp": "exchange",
     "collectives.hpp": "collectives",
     "remap.hpp": "regrid", "weights.hpp": "regrid", "online_weights.hpp": "regrid",
+    "grid_file.hpp": "regrid",
     "conservation.hpp": "regrid", "global_sum.hpp": "regrid",
     "halo.hpp": "halo", "cell_partition.hpp": "halo", "geodesic_mesh.hpp": "halo",
     "time_series_buffer.hpp": "buffer",

@@ -411,8 +411,27 @@ static void test_conservative(const Points* src) {
     CHECK(fabs(out[i] - 1.0) <= 1e-13, "conservative: cell %lld: %.17g", (long long)dst.ids[i],
           out[i]);
   test_conserve_remapped(w, src, &dst, out);
-  free(out), free(src_lon), free(src_lat), free(dst_lon), free(dst_lat);
   CHECK_OK(ferry_weights_destroy(&w));
+
+  /* The same cells as great-circle polygons with explicit corner counts: still exact. */
+  int* counts = malloc(((size_t)src->n + 1) * sizeof *counts);
+  for (int64_t i = 0; i < src->n; ++i) counts[i] = 4;
+  CHECK_OK(ferry_weights_conservative_polygons(
+      MPI_COMM_WORLD, src->layout, 4, counts, src_lon, src_lat, NULL,
+      FERRY_CELL_EDGES_GREAT_CIRCLE, dst.layout, 4, NULL, dst_lon, dst_lat, NULL,
+      FERRY_CELL_EDGES_AUTO, FERRY_NORMALISATION_FRACAREA, &w));
+  remap_values(w, src, &dst, 1, out);
+  for (int64_t i = 0; i < dst.n; ++i)
+    CHECK(fabs(out[i] - 1.0) <= 1e-13, "conservative polygons: cell %lld: %.17g",
+          (long long)dst.ids[i], out[i]);
+  CHECK_OK(ferry_weights_destroy(&w));
+  /* A bad edges value fails on every rank. */
+  CHECK(ferry_weights_conservative_polygons(MPI_COMM_WORLD, src->layout, 4, counts, src_lon,
+                                            src_lat, NULL, 7, dst.layout, 4, NULL, dst_lon,
+                                            dst_lat, NULL, FERRY_CELL_EDGES_AUTO,
+                                            FERRY_NORMALISATION_FRACAREA, &w) == FERRY_ERR_ARG,
+        "conservative polygons: edges 7 accepted");
+  free(out), free(counts), free(src_lon), free(src_lat), free(dst_lon), free(dst_lat);
   free_points(&dst);
 }
 

@@ -479,6 +479,19 @@ contains
     call expect_error(ierr, FERRY_ERR_ARG_SIZE, 'dst_corner_lat has the shape (3, ', &
                       'corners of the wrong shape on the last rank')
     call expect(.not. c_associated(w%ptr), 'failed conservative left a handle')
+
+    ! The same cells with great-circle edges and corner counts: still a constant.
+    call cell_corners(ids, 8_int64, 4_int64, dst_corner_lon, dst_corner_lat)
+    call ferry_weights_conservative_polygons(MPI_COMM_WORLD, src, 4, src_corner_lon, &
+                                             src_corner_lat, FERRY_CELL_EDGES_GREAT_CIRCLE, &
+                                             cells, 4, dst_corner_lon, dst_corner_lat, &
+                                             FERRY_CELL_EDGES_AUTO, FERRY_NORMALISATION_FRACAREA, &
+                                             w, src_corner_counts=[(4_c_int, i = 1, size(src_ids))], &
+                                             ierr=ierr)
+    call expect_ok(ierr, 'conservative polygons')
+    call remap_values(w, src, cells, [(1.0_real64, i = 1, size(src_ids))], out)
+    call expect(all(abs(out - 1) <= 1e-13_real64), 'conservative polygons: constant')
+    call ferry_weights_destroy(w, ierr)
     call ferry_layout_destroy(cells, ierr)
   end subroutine test_conservative
 

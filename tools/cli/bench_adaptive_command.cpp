@@ -1,5 +1,6 @@
 // `ferry bench adaptive`: how often the adaptive engine picks a fast engine, under load.
 #include <iostream>
+#include <memory>
 
 #include "adaptive_bench.hpp"
 #include "background_load.hpp"
@@ -11,18 +12,21 @@ namespace ferry::cli {
 
 namespace {
 
-int run(Arguments& args, const Context& context) {
-  const bench::ExchangeBenchConfig scenario = take_scenario_options(args);
+struct AdaptiveOptions {
+  bench::ExchangeBenchConfig scenario;
   bench::AdaptiveBenchConfig config;
-  config.scenario = scenario.scenario;
-  config.groups = scenario.groups;
-  config.runs = static_cast<int>(args.take_int("--runs", config.runs, 1, 100000));
-  config.repeat = static_cast<int>(args.take_int("--repeat", config.repeat, 1, 1 << 20));
-  config.within =
-      static_cast<double>(args.take_int("--within", 10, 0, 1000)) / 100.0;
-  const int load = take_load(args);
-  const bool json = args.take_switch("--json");
-  args.expect_all_taken();
+  int within_percent = 10;
+  int load = 0;
+  bool json = false;
+};
+
+int run(const AdaptiveOptions& o, const Context& context) {
+  bench::AdaptiveBenchConfig config = o.config;
+  config.scenario = o.scenario.scenario;
+  config.groups = o.scenario.groups;
+  config.within = static_cast<double>(o.within_percent) / 100.0;
+  const int load = o.load;
+  const bool json = o.json;
 
   bench::AdaptiveBench bench =
       arg_errors_as_usage([&] { return bench::AdaptiveBench(context.comm, config); });
@@ -38,6 +42,18 @@ int run(Arguments& args, const Context& context) {
               << bench::online_cores() << " cores\n";
   std::cout << std::flush;
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<AdaptiveOptions>();
+  o->scenario.scenario.name = bench::kCustomScenario;
+  add_scenario_options(app, o->scenario);
+  add_int_option(app, "--runs", o->config.runs, 1, 100000);
+  add_int_option(app, "--repeat", o->config.repeat, 1, 1 << 20);
+  add_int_option(app, "--within", o->within_percent, 0, 1000);
+  add_load_option(app, o->load);
+  app.add_flag("--json", o->json);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -62,7 +78,7 @@ Command bench_adaptive_command() {
           "  --within PERCENT       how close to the best is good (default 10)\n" +
           std::string(kLoadOptionHelp) +
           "  --json                 one JSON object per run and line instead of a table\n",
-      run};
+      declare};
 }
 
 }  // namespace ferry::cli

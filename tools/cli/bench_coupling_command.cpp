@@ -1,5 +1,6 @@
 // `ferry bench coupling`: the coupler's put/get against a bare exchange of the same fields.
 #include <iostream>
+#include <memory>
 
 #include "command.hpp"
 #include "coupling_bench.hpp"
@@ -11,21 +12,14 @@ namespace ferry::cli {
 
 namespace {
 
-int run(Arguments& args, const Context& context) {
+struct CouplingOptions {
   bench::CouplingBenchConfig config;
-  config.points = args.take_int("--points", config.points, 1, std::int64_t{1} << 40);
-  config.fields = static_cast<int>(args.take_int("--fields", config.fields, 1, 1 << 20));
-  config.steps = static_cast<int>(args.take_int("--steps", config.steps, 1, 1 << 20));
-  config.engine = args.take_value("--engine").value_or(config.engine);
-  take_grid(args, config.nx, config.ny);
-  config.src_layout = args.take_value("--src").value_or("");
-  config.dst_layout = args.take_value("--dst").value_or("");
-  config.pingpong = args.take_choice("--mode", "oneway", {"oneway", "pingpong"}) == "pingpong";
-  config.bound_repeat =
-      static_cast<int>(args.take_int("--bound-repeat", config.bound_repeat, 1, 1 << 20));
-  config.timers_directory = args.take_value("--timers").value_or("");
-  const bool json = args.take_switch("--json");
-  args.expect_all_taken();
+  bool json = false;
+};
+
+int run(const CouplingOptions& o, const Context& context) {
+  const bench::CouplingBenchConfig& config = o.config;
+  const bool json = o.json;
 
   bench::CouplingBench bench =
       arg_errors_as_usage([&] { return bench::CouplingBench(context.comm, config); });
@@ -36,6 +30,27 @@ int run(Arguments& args, const Context& context) {
                      : bench::coupling_table(bench.run(), cases, bench.memcpy_bound(), mpi))
             << std::flush;
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<CouplingOptions>();
+  bench::CouplingBenchConfig& config = o->config;
+  add_int_option(app, "--points", config.points, 1, std::int64_t{1} << 40);
+  add_int_option(app, "--fields", config.fields, 1, 1 << 20);
+  add_int_option(app, "--steps", config.steps, 1, 1 << 20);
+  app.add_option("--engine", config.engine);
+  add_grid_option(app, config.nx, config.ny);
+  app.add_option("--src", config.src_layout);
+  app.add_option("--dst", config.dst_layout);
+  app.add_option_function<std::string>("--mode",
+                                       [&config](const std::string& mode) {
+                                         config.pingpong = mode == "pingpong";
+                                       })
+      ->check(CLI::IsMember({"oneway", "pingpong"}));
+  add_int_option(app, "--bound-repeat", config.bound_repeat, 1, 1 << 20);
+  app.add_option("--timers", config.timers_directory);
+  app.add_flag("--json", o->json);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -70,7 +85,7 @@ Command bench_coupling_command() {
       "  --timers DIR    keep the couplers' timer files, in DIR/per_field and\n"
       "                  DIR/aggregated (read them with ferry report)\n"
       "  --json          one JSON object per case and line instead of a table\n",
-      run};
+      declare};
 }
 
 }  // namespace ferry::cli

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -17,9 +18,11 @@
 #include "ferry/comm.hpp"
 #include "ferry/engine.hpp"
 #include "ferry/global_sum.hpp"
+#include "ferry/grid_file.hpp"
 #include "ferry/online_weights.hpp"
 #include "ferry/remap.hpp"
 #include "heap_usage.hpp"
+#include "progress.hpp"
 #include "statistics.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
@@ -170,16 +173,126 @@ std::string time_sums(const Comm& comm, const GridPoints& ocean, const std::vect
   return table.str();
 }
 
-int run(Arguments& args, const Context& context) {
-  const int atm_n = static_cast<int>(args.take_int("--atm-n", 340, 2, 8000));
-  const int ocean_nx = static_cast<int>(args.take_int("--ocean-nx", 1152, 4, 1 << 20));
-  const int ocean_ny = static_cast<int>(args.take_int("--ocean-ny", 608, 2, 1 << 20));
-  const int k = static_cast<int>(args.take_int("--neighbours", 5, 1, 64));
-  const int repeat = static_cast<int>(args.take_int("--repeat", 100, 1, 1 << 20));
-  const std::string engine = args.take_value("--engine").value_or("all");
-  const std::string source = args.take_choice("--weights", "online", {"online", "files"});
-  const std::string dir = args.take_value("--dir").value_or("");
-  args.expect_all_taken();
+// This rank's block of an nx x ny lon-lat grid seen from a pole at (pole_lon,
+// pole_lat): a curvilinear ocean with great-circle cells (no rank builds the whole
+// grid). pole_lat 90 gives the regular lon-lat grid, cells with parallels.
+GridCells rotated_cells(const Comm& comm, std::int64_t nx, std::int64_t ny, double pole_lon,
+                        double pole_lat) {
+  GridCells cells;
+  cells.layout = Layout::block(nx * ny, comm.size(), comm.rank());
+  const double t = (90 - pole_lat) * kRadiansPerDegree;
+  const double r = pole_lon * kRadiansPerDegree;
+  auto corner = [&](double lon, double lat) {
+    const double x = std::cos(lat * kRadiansPerDegree) * std::cos(lon * kRadiansPerDegree);
+    const double y = std::cos(lat * kRadiansPerDegree) * std::sin(lon * kRadiansPerDegree);
+    const double z = std::sin(lat * kRadiansPerDegree);
+    const double qx = x * std::cos(t) + z * std::sin(t);
+    const double qz = -x * std::sin(t) + z * std::cos(t);
+    const double vx = qx * std::cos(r) - y * std::sin(r);
+    const double vy = qx * std::sin(r) + y * std::cos(r);
+    const bool regular = pole_lat == 90;
+    cells.corner_lon.push_back(regular ? lon : std::atan2(vy, vx) / kRadiansPerDegree);
+    cells.corner_lat.push_back(regular ? lat
+                                       : std::atan2(qz, std::hypot(vx, vy)) / kRadiansPerDegree);
+  };
+  for (std::int64_t id : cells.layout.ids()) {
+    const double w = static_cast<double>(id % nx) * 360.0 / static_cast<double>(nx);
+    const double e = w + 360.0 / static_cast<double>(nx);
+    const double s = -90 + static_cast<double>(id / nx) * 180.0 / static_cast<double>(ny);
+    const double n = s + 180.0 / static_cast<double>(ny);
+    corner(w, s);
+    corner(e, s);
+    corner(e, n);
+    corner(w, n);
+  }
+  return cells;
+}
+
+// --grid rotated: first-order conservative weights from a rotated-pole curvilinear
+// ocean to a regular lon-lat atmosphere, both made by blocks on the ranks.
+int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t ocean_ny,
+                  std::int64_t atm_nx, std::int64_t atm_ny, int repeat) {
+  const Comm comm = Comm::view(context.comm);
+  const double before = process_status_bytes("VmHWM");
+  const GridCells ocean = rotated_cells(comm, ocean_nx, ocean_ny, -40, 50);
+  const GridCells atm = rotated_cells(comm, atm_nx, atm_ny, 0, 90);
+  std::int64_t links = 0;
+  auto compute = [&] { links = conservative_weights(comm.get(), ocean, atm).global_links(); };
+  compute();  // warm-up
+  const bench::Summary t = bench::time_in_rotation(comm, repeat, {compute}).front();
+  const std::string memory = mib_spread(comm, process_status_bytes("VmHWM") - before);
+  if (context.rank != 0) return 0;
+  std::cout << "ferry bench regrid --grid rotated: first-order conservative weights, ocean "
+            << ocean_nx << " x " << ocean_ny << " rotated-pole cells (great circles) -> "
+            << "atmosphere " << atm_nx << " x " << atm_ny << " lon-lat cells, on "
+            << context.size << " rank(s), " << repeat << " runs\n"
+            << detail::mpi_library_version() << "\nlinks " << links << ", median "
+            << bench::fixed(t.median, 3) << " s, min " << bench::fixed(t.min, 3) << " s, max "
+            << bench::fixed(t.max, 3) << " s (slowest rank)\npeak resident memory growth per "
+            << "rank (max / mean): " << memory << " MiB\n"
+            << std::flush;
+  return 0;
+}
+
+// --grid DIR: first-order conservative weights between the OASIS example grids of DIR
+// (grids.nc, masks.nc, areas.nc), every rank a block of each, timed in rotation.
+int run_conservative(const Context& context, const std::string& dir,
+                     const std::vector<std::string>& pairs, int repeat) {
+  const Comm comm = Comm::view(context.comm);
+  const double before = process_status_bytes("VmHWM");
+  auto grid = [&](const std::string& name) {
+    return read_grid(comm.get(), {dir + "/grids.nc", GridFormat::Oasis, name, dir + "/masks.nc",
+                                  dir + "/areas.nc"});
+  };
+  bench::TextTable table({"source -> target", "links", "median s", "min s", "max s"});
+  for (const std::string& pair : pairs) {
+    const std::size_t arrow = pair.find(':');
+    if (arrow == std::string::npos)
+      throw UsageError("--pairs takes SOURCE:TARGET grid names, as in torc:lmdz; got " + pair);
+    const Grid src = grid(pair.substr(0, arrow));
+    const Grid dst = grid(pair.substr(arrow + 1));
+    std::int64_t links = 0;
+    auto compute = [&] { links = conservative_weights(comm.get(), src.cells, dst.cells).global_links(); };
+    compute();  // warm-up
+    const bench::Summary t = bench::time_in_rotation(comm, repeat, {compute}).front();
+    table.add_row({pair.substr(0, arrow) + " -> " + pair.substr(arrow + 1), std::to_string(links),
+                   bench::fixed(t.median, 4), bench::fixed(t.min, 4), bench::fixed(t.max, 4)});
+  }
+  const std::string memory = mib_spread(comm, process_status_bytes("VmHWM") - before);
+  if (context.rank != 0) return 0;
+  std::cout << "ferry bench regrid --grid: first-order conservative weights on " << context.size
+            << " rank(s), " << repeat << " runs per pair (slowest rank's time)\n"
+            << detail::mpi_library_version() << "\n"
+            << table.str() << "\npeak resident memory growth per rank (max / mean): " << memory
+            << " MiB\n"
+            << std::flush;
+  return 0;
+}
+
+struct RegridOptions {
+  std::string grid;  // "", "rotated" or a directory of OASIS grid files
+  std::string pairs = "torc:lmdz,lmdz:torc";
+  int atm_n = 340;
+  int ocean_nx = 0;  // 0: the mode's default
+  int ocean_ny = 0;
+  int atm_nx = 1440;
+  int atm_ny = 720;
+  int k = 5;
+  int repeat = 0;
+  std::string engine = "all";
+  std::string source = "online";
+  std::string dir;
+};
+
+int run_neighbours(const RegridOptions& o, const Context& context) {
+  const int ocean_nx = o.ocean_nx > 0 ? o.ocean_nx : 1152;
+  const int ocean_ny = o.ocean_ny > 0 ? o.ocean_ny : 608;
+  const int repeat = o.repeat > 0 ? o.repeat : 100;
+  const int atm_n = o.atm_n;
+  const int k = o.k;
+  const std::string& engine = o.engine;
+  const std::string& source = o.source;
+  const std::string& dir = o.dir;
   if (context.size % 2 != 0)
     throw UsageError("bench regrid runs the atmosphere on the first half of the ranks and the "
                      "ocean on the second: give an even number of ranks; got " +
@@ -193,14 +306,21 @@ int run(Arguments& args, const Context& context) {
   const bool on_atm = context.rank < half;
   const int part = on_atm ? context.rank : context.rank - half;
   BenchWeights weights;
-  if (source == "files") weights = read_weights(comm, dir, k);
+  if (source == "files") {
+    bench::progress().stage("reading the weights from " + dir);
+    weights = read_weights(comm, dir, k);
+  }
   const BenchGrid atm_grid = BenchGrid::octahedral(atm_n);
   const BenchGrid ocean_grid = BenchGrid::ocean(ocean_nx, ocean_ny);
   const GridPoints atm = atm_grid.points(on_atm ? Layout::block(atm_grid.size(), half, part)
                                                 : Layout::none(atm_grid.size()));
   const GridPoints ocean = ocean_grid.points(on_atm ? Layout::none(ocean_grid.size())
                                                     : Layout::block(ocean_grid.size(), half, part));
-  if (source == "online") weights = online_weights(comm, atm, ocean, k, dir);
+  if (source == "online") {
+    bench::progress().stage("computing the weights online, " + std::to_string(k) +
+                            " neighbours each way");
+    weights = online_weights(comm, atm, ocean, k, dir);
+  }
 
   std::vector<double> atm_field(atm.lon.size());
   for (std::size_t i = 0; i < atm_field.size(); ++i)
@@ -214,6 +334,7 @@ int run(Arguments& args, const Context& context) {
   std::uint64_t bfb_bits = 0;
   bool bfb_same = true;
   for (const Variant& v : variants) {
+    bench::progress().stage("setting up and timing " + variant_name(v));
     RemapOptions options;
     options.map_on = v.map_on;
     options.mode = v.mode;
@@ -248,6 +369,7 @@ int run(Arguments& args, const Context& context) {
                    bench::fixed(t.min * 1e3, 3), bench::fixed(t.max * 1e3, 3),
                    std::to_string(bytes.max), same});
   }
+  bench::progress().stage("timing the global sums");
   const std::string sums = time_sums(comm, ocean, ocean_field, repeat);
   const std::string memory = mib_spread(comm, process_status_bytes("VmHWM"));
   std::int64_t wet = std::count(ocean.mask.begin(), ocean.mask.end(), 1);
@@ -267,6 +389,37 @@ int run(Arguments& args, const Context& context) {
                          : "error: bfb rows returned different bits; this is a bug in ferry\n")
             << std::flush;
   return bfb_same ? 0 : 1;
+}
+
+int run(const RegridOptions& o, const Context& context) {
+  if (o.grid == "rotated")
+    return run_synthetic(context, o.ocean_nx > 0 ? o.ocean_nx : 1440,
+                         o.ocean_ny > 0 ? o.ocean_ny : 1021, o.atm_nx, o.atm_ny,
+                         o.repeat > 0 ? o.repeat : 3);
+  if (!o.grid.empty()) {
+    std::vector<std::string> pairs;
+    std::istringstream list(o.pairs);
+    for (std::string pair; std::getline(list, pair, ',');) pairs.push_back(pair);
+    return run_conservative(context, o.grid, pairs, o.repeat > 0 ? o.repeat : 10);
+  }
+  return run_neighbours(o, context);
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<RegridOptions>();
+  app.add_option("--grid", o->grid);
+  app.add_option("--pairs", o->pairs);
+  add_int_option(app, "--atm-nx", o->atm_nx, 4, 1 << 20);
+  add_int_option(app, "--atm-ny", o->atm_ny, 2, 1 << 20);
+  add_int_option(app, "--atm-n", o->atm_n, 2, 8000);
+  add_int_option(app, "--ocean-nx", o->ocean_nx, 4, 1 << 20);
+  add_int_option(app, "--ocean-ny", o->ocean_ny, 2, 1 << 20);
+  add_int_option(app, "--neighbours", o->k, 1, 64);
+  add_int_option(app, "--repeat", o->repeat, 1, 1 << 20);
+  app.add_option("--engine", o->engine);
+  app.add_option("--weights", o->source)->check(CLI::IsMember({"online", "files"}));
+  app.add_option("--dir", o->dir);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -295,8 +448,17 @@ Command bench_regrid_command() {
       "                     compute the weights (default) or read them from --dir\n"
       "  --dir DIR          online: also write the weights there as SCRIP files;\n"
       "                     files: read them from there (run in a fresh process to see\n"
-      "                     the reading's peak memory)\n",
-      run};
+      "                     the reading's peak memory)\n"
+      "\n"
+      "mpiexec -n P ferry bench regrid --grid DIR [--pairs torc:lmdz,...] [--repeat R]\n"
+      "instead times first-order conservative weights between the OASIS grids of DIR\n"
+      "(grids.nc, masks.nc, areas.nc; read by blocks on all P ranks), source:target\n"
+      "pairs by name (default torc:lmdz,lmdz:torc), R runs each (default 10).\n"
+      "mpiexec -n P ferry bench regrid --grid rotated [--ocean-nx NX --ocean-ny NY\n"
+      "  --atm-nx NX --atm-ny NY] [--repeat R] times them from a rotated-pole curvilinear\n"
+      "ocean (default 1440 x 1021) to a regular lon-lat atmosphere (default 1440 x 720),\n"
+      "both made by blocks on the ranks, R runs (default 3).\n",
+      declare};
 }
 
 }  // namespace ferry::cli

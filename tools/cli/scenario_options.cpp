@@ -5,43 +5,57 @@
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
+#include <string>
 
 namespace ferry::cli {
 
-bench::ExchangeBenchConfig take_scenario_options(Arguments& args) {
-  bench::ExchangeBenchConfig config;
-  config.scenario.name = args.take_value("--scenario").value_or(bench::kCustomScenario);
-  take_grid(args, config.scenario.nx, config.scenario.ny);
-  config.scenario.src_layout = args.take_value("--src").value_or("");
-  config.scenario.dst_layout = args.take_value("--dst").value_or("");
-  config.scenario.fields = static_cast<int>(args.take_int("--fields", 0, 1, 1 << 20));
-  config.scenario.msgs_per_proc =
-      static_cast<int>(args.take_int("--msgs-per-proc", 0, 1, 1 << 30));
-  config.scenario.points = args.take_int("--points", 0, 1, std::int64_t{1} << 40);
-  config.scenario.points_per_proc =
-      args.take_int("--points-per-proc", 0, 1, std::int64_t{1} << 40);
-  config.groups = bench::parse_groups(args.take_choice("--groups", "split", {"split", "shared"}));
-  return config;
+void add_grid_option(CLI::App& app, std::int64_t& nx, std::int64_t& ny) {
+  app.add_option_function<std::string>("--grid", [&nx, &ny](const std::string& grid) {
+    char x = 0;
+    std::int64_t gx = 0, gy = 0;
+    std::istringstream in(grid);
+    if (!(in >> gx >> x >> gy) || x != 'x' || !in.eof() || gx < 1 || gy < 1)
+      throw CLI::ValidationError("--grid", "expected NXxNY with both >= 1 (say 1024x512); got \"" +
+                                               grid + "\"");
+    nx = gx;
+    ny = gy;
+  });
 }
 
-void take_grid(Arguments& args, std::int64_t& nx, std::int64_t& ny) {
-  const auto grid = args.take_value("--grid");
-  if (!grid) return;
-  char x = 0;
-  std::istringstream in(*grid);
-  if (!(in >> nx >> x >> ny) || x != 'x' || !in.eof() || nx < 1 || ny < 1)
-    throw UsageError("--grid: expected NXxNY with both >= 1 (say 1024x512); got \"" + *grid +
-                     "\"");
+void add_load_option(CLI::App& app, int& load) {
+  app.add_option_function<std::string>("--load", [&load](const std::string& value) {
+    if (value == "cores") {
+      load = bench::online_cores();
+      return;
+    }
+    char* end = nullptr;
+    const long n = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || n < 0 || n > 1024)
+      throw CLI::ValidationError("--load", "expected a count 0..1024 or cores; got \"" + value + "\"");
+    load = static_cast<int>(n);
+  });
 }
 
-int take_load(Arguments& args) {
-  const std::string load = args.take_value("--load").value_or("0");
-  if (load == "cores") return bench::online_cores();
-  char* end = nullptr;
-  const long n = std::strtol(load.c_str(), &end, 10);
-  if (load.empty() || *end != '\0' || n < 0 || n > 1024)
-    throw UsageError("--load: expected a count 0..1024 or cores; got \"" + load + "\"");
-  return static_cast<int>(n);
+void add_scenario_options(CLI::App& app, bench::ExchangeBenchConfig& config) {
+  app.add_option("--scenario", config.scenario.name);
+  add_grid_option(app, config.scenario.nx, config.scenario.ny);
+  app.add_option("--src", config.scenario.src_layout);
+  app.add_option("--dst", config.scenario.dst_layout);
+  add_int_option(app, "--fields", config.scenario.fields, 1, 1 << 20);
+  add_int_option(app, "--msgs-per-proc", config.scenario.msgs_per_proc, 1, 1 << 30);
+  add_int_option(app, "--points", config.scenario.points, 1, std::int64_t{1} << 40);
+  add_int_option(app, "--points-per-proc", config.scenario.points_per_proc, 1,
+                 std::int64_t{1} << 40);
+  app.add_option_function<std::string>("--groups",
+                                       [&config](const std::string& name) {
+                                         config.groups = name == "split" ? bench::Groups::Split
+                                                                         : bench::Groups::Shared;
+                                       })
+      ->check(CLI::IsMember({"split", "shared"}));
+}
+
+void require_scenario(const bench::ExchangeBenchConfig& config) {
+  if (config.scenario.name.empty()) throw UsageError("--scenario is required");
 }
 
 const char* const kLoadOptionHelp =

@@ -16,7 +16,7 @@ using ferry::detail::join;
 const std::vector<std::string> kScriprMethods{"DISTWGT", "GAUSWGT", "BILINEAR", "BICUBIC",
                                               "CONSERV"};
 const std::vector<std::string> kGridTypes{"LR", "D", "U"};
-// OASIS3-MCT 5's normalisations; ferry has the first three (FRACNNEI as FRACAREA).
+// OASIS3-MCT 5's normalisations; ferry has the first four.
 const std::vector<std::string> kNormalisations{"FRACAREA", "DESTAREA", "FRACNNEI", "DESTNNEI",
                                                "FRACARTR", "DESTARTR", "FRACNNTR", "DESTNNTR"};
 const std::vector<std::string> kOrders{"FIRST", "SECOND"};
@@ -199,31 +199,27 @@ void NamcoupleRemapping::set_method(RegridConfig& r, NamcoupleNotes& notes) cons
     }
     r.source = WeightSource::Bilinear;
     r.periodic = source_periodic_.value_or(true);
-    if (s.fill_nearest)
-      notes.differences.push_back(cat(at, ": target points outside the source grid get `fill` "
-                                          "in ferry; OASIS's BILINEAR gives them the nearest "
-                                          "source value (BILINEARNF does not)"));
+    // BILINEAR gives target points outside the source grid the nearest source value;
+    // BILINEARNF leaves them.
+    r.unmapped = s.fill_nearest ? Unmapped::Nearest : Unmapped::Fill;
   } else {  // CONSERV
     if (s.order != "FIRST") {
       notes.not_converted.push_back(cat(at, " (ferry's conservative method is first order",
                                         use_a_file, ")"));
       return;
     }
-    if (!is_one_of(s.normalisation, {"FRACAREA", "DESTAREA", "FRACNNEI"})) {
+    if (!is_one_of(s.normalisation, {"FRACAREA", "DESTAREA", "FRACNNEI", "DESTNNEI"})) {
       notes.not_converted.push_back(cat(at, " (ferry normalises conservative weights by "
-                                            "FRACAREA or DESTAREA", use_a_file, ")"));
+                                            "FRACAREA, DESTAREA, FRACNNEI or DESTNNEI",
+                                        use_a_file, ")"));
       return;
     }
     r.source = WeightSource::Conservative;
-    r.normalisation = s.normalisation == "DESTAREA" ? ConservativeNormalisation::DestArea
-                                                    : ConservativeNormalisation::FracArea;
-    notes.differences.push_back(cat(at, ": ferry's conservative method takes cells that are "
-                                        "longitude-latitude rectangles (set_corners)",
-                                    use_a_file, " for other grids"));
-    if (s.normalisation == "FRACNNEI")
-      notes.differences.push_back(cat(at, ": written as FRACAREA; target cells that no source "
-                                          "cell overlaps get `fill` in ferry, and the nearest "
-                                          "source value with FRACNNEI"));
+    r.normalisation = s.normalisation.rfind("DEST", 0) == 0 ? ConservativeNormalisation::DestArea
+                                                            : ConservativeNormalisation::FracArea;
+    // FRACNNEI and DESTNNEI: a target cell over no valid source cell takes its nearest.
+    r.unmapped = s.normalisation.find("NNEI") != std::string::npos ? Unmapped::Nearest
+                                                                  : Unmapped::Fill;
   }
 }
 

@@ -21,8 +21,9 @@ struct NamcoupleGridSizes {
 
 /// Collects the remapping lines of one entry, then gives its regrid keys.
 ///
-/// SCRIPR DISTWGT, GAUSWGT, BILINEAR and CONSERV (first order, FRACAREA, DESTAREA or
-/// FRACNNEI) become `method`; MAPPING becomes `weights` (or, after SCRIPR, the map_on
+/// SCRIPR DISTWGT, GAUSWGT, BILINEAR (with `unmapped: nearest`, without for
+/// BILINEARNF) and CONSERV (first order, FRACAREA, DESTAREA, or FRACNNEI and DESTNNEI
+/// with `unmapped: nearest`) become `method`; MAPPING becomes `weights` (or, after SCRIPR, the map_on
 /// and mode of the method), with OASIS's defaults src and bfb; CONSERV becomes
 /// `conservation` and `sum`.
 class NamcoupleRemapping {

@@ -277,6 +277,9 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
       candidates.push_back(std::move(b));
   }
   candidates_ = candidates;
+  if (kNonblockingReduction) reduction_comm_ = Comm::dup(comm.get());
+  // A watch window's reduction uses them too, before any search may have sized them.
+  slowest_seconds_.reserve(1);
   local_seconds_.reserve(candidates_.size() * static_cast<std::size_t>(rules_.max_rounds +
                                                                        rules_.warmup_rounds));
 
@@ -394,16 +397,34 @@ void AdaptiveEngine::release_all_but(const std::vector<Candidate>& keep) {
       ++it;
       continue;
     }
-    if (keep_candidates_) kept_.push_back(std::move(*it));
+    if (keep_candidates_)
+      kept_.push_back(std::move(*it));
+    else
+      it->second->close();
     it = engines_.erase(it);
   }
 }
 
+void AdaptiveEngine::close() {
+  // Every rank started the reduction at the same exchange, and closes the candidates
+  // in the same order (setup order, then release order).
+  if (reduction_ != MPI_REQUEST_NULL) FERRY_CALL_MPI(MPI_Wait(&reduction_, MPI_STATUS_IGNORE));
+  for (auto& slot : engines_) slot.second->close();
+  for (auto& slot : kept_) slot.second->close();
+}
+
 AdaptiveEngine::~AdaptiveEngine() {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  // Every rank started the reduction; it completes as the others reach this point too.
-  if (!finalized && reduction_ != MPI_REQUEST_NULL) MPI_Wait(&reduction_, MPI_STATUS_IGNORE);
+  if (reduction_ == MPI_REQUEST_NULL) return;
+  // A reduction in flight completes only as every rank progresses it, which a
+  // destructor must not wait for; MPI may still use its buffers and communicator
+  // (freeing either would crash it), so they live on until the process ends.
+  struct Orphan {
+    Comm comm;
+    std::vector<double> local, slowest;
+  };
+  static std::vector<Orphan> orphans;
+  orphans.push_back({std::move(reduction_comm_), std::move(local_seconds_),
+                     std::move(slowest_seconds_)});
 }
 
 bool AdaptiveEngine::samples_this_exchange(const std::uint8_t* mask) {
@@ -466,6 +487,17 @@ void AdaptiveEngine::start(const void* const* src, void* const* dst, const std::
   exchange_seconds_ = timed ? MPI_Wtime() - start : 0;
 }
 
+bool AdaptiveEngine::can_begin() {
+  FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: can_begin before setup");
+  if (reduction_ != MPI_REQUEST_NULL) {
+    int done = 0;
+    FERRY_CALL_MPI(MPI_Test(&reduction_, &done, MPI_STATUS_IGNORE));
+    if (!done) return false;
+    finish_reduction();  // as begin() would have
+  }
+  return active_->can_begin();
+}
+
 bool AdaptiveEngine::test() {
   FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: test before setup");
   if (!profiling_ && watch_ == 0) return active_->test();
@@ -510,7 +542,7 @@ void AdaptiveEngine::start_reduction(double* local, double* slowest, int count) 
     finish_reduction();
     return;
   }
-  FERRY_CALL_MPI(MPI_Iallreduce(local, slowest, count, MPI_DOUBLE, MPI_MAX, comm_->get(),
+  FERRY_CALL_MPI(MPI_Iallreduce(local, slowest, count, MPI_DOUBLE, MPI_MAX, reduction_comm_.get(),
                                 &reduction_));
 }
 
@@ -577,24 +609,26 @@ void AdaptiveEngine::watch(double seconds) {
   window_fill_ = 0;
   // One double per window; a window's reduction still in flight (begin() not called
   // since) has been waited for by this exchange's begin().
-  window_local_ = median_in_place(window_, window_.size(), window_scratch_);
-  start_reduction(&window_local_, &window_slowest_, 1);
+  local_seconds_.assign(1, median_in_place(window_, window_.size(), window_scratch_));
+  slowest_seconds_.assign(1, 0.0);
+  start_reduction(local_seconds_.data(), slowest_seconds_.data(), 1);
 }
 
 void AdaptiveEngine::finish_window() {
-  last_window_seconds_ = window_slowest_;
+  const double window_slowest = slowest_seconds_.front();
+  last_window_seconds_ = window_slowest;
   if (reference_seconds_ == 0) {
-    reference_seconds_ = window_slowest_;
+    reference_seconds_ = window_slowest;
     return;
   }
-  const double ratio = window_slowest_ / reference_seconds_;
+  const double ratio = window_slowest / reference_seconds_;
   const bool drifted = ratio > 1 + drift_ || ratio < 1 / (1 + drift_);
   drifted_windows_ = drifted ? drifted_windows_ + 1 : 0;
   if (drifted_windows_ < kSustainedWindows) return;
   // Every rank saw the same reduced medians: all start the new search here.
   history_.push_back(cat("after ", watched_, " exchanges with ", chosen_.label(),
                          " its time drifted from ", ms(reference_seconds_), " to ",
-                         ms(window_slowest_), " ms (median of ", watch_,
+                         ms(window_slowest), " ms (median of ", watch_,
                          ", slowest rank) for ", kSustainedWindows,
                          " windows: profiled every candidate again"));
   SearchRules full = rules_;

@@ -30,7 +30,7 @@ namespace ferry::detail {
 /// later call (put/get in the coupler call begin and end at different times on the
 /// two sides). Only exchanges moving the same fields as the first one count (a mask
 /// moving fewer fields would look faster); the others run with the candidate whose
-/// turn it is and are not counted. A candidate out of the running is released at once
+/// turn it is and are not counted. A candidate out of the running is closed at once
 /// (unless keep_candidates). After the decision only the chosen engine remains.
 ///
 /// Watching: after the decision each rank keeps its last `watch` exchange times in a
@@ -57,11 +57,16 @@ class AdaptiveEngine final : public Engine {
   Capabilities capabilities() const override;
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
              const EngineOptions& options) override;
+  /// Completes a reduction in flight and closes every candidate still set up or kept.
+  void close() override;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   void end() override;
   /// While profiling, the exchange starts after a barrier (see begin()).
   void execute(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   bool test() override;
+  /// False while the reduction of the timings is in flight (it decides the next
+  /// candidate), then the candidate's own answer.
+  bool can_begin() override;
   Traffic traffic() const override;
   EngineReport report() const override;
 
@@ -113,9 +118,10 @@ class AdaptiveEngine final : public Engine {
   std::vector<double> local_seconds_;    // this rank's times of the batch
   std::vector<double> slowest_seconds_;  // their max over ranks, once reduced
   MPI_Request reduction_ = MPI_REQUEST_NULL;  // the Iallreduce in flight, if any
+  Comm reduction_comm_;  // its own, so an engine dropped with one in flight leaves it a live one
   bool reducing_window_ = false;         // it carries a watch window, not a batch
-  // Candidates out of the running, with keep_candidates: released only with the engine,
-  // and taken back by a later search.
+  // Candidates out of the running, with keep_candidates: closed only in close(), and
+  // taken back by a later search.
   std::vector<std::pair<Candidate, std::unique_ptr<Engine>>> kept_;
   bool sampling_ = false;                // the exchange in flight moves selection_'s fields
   double exchange_seconds_ = 0;          // time inside its begin() and test() calls
@@ -131,7 +137,6 @@ class AdaptiveEngine final : public Engine {
   std::vector<double> window_;           // this rank's times of the window
   std::vector<double> window_scratch_;   // for its median, without allocating
   std::size_t window_fill_ = 0;
-  double window_local_ = 0, window_slowest_ = 0;
   double reference_seconds_ = 0;         // the first window's median; 0 until then
   double last_window_seconds_ = 0;
   int drifted_windows_ = 0;

@@ -17,6 +17,7 @@
 #include "ferry/error.hpp"
 #include "ferry/online_weights.hpp"
 #include "regrid_test_files.hpp"
+#include "weights_checks.hpp"
 #include "test_support.hpp"
 
 using ferry::ConservativeNormalisation;
@@ -26,6 +27,10 @@ using ferry::GridCells;
 using ferry::Layout;
 using ferry::Weights;
 using ferry_test::rank_of;
+using regrid_test::expect_part_of;
+using regrid_test::expect_same_bits;
+using regrid_test::remap_rows;
+using regrid_test::sum_over_ranks;
 using ferry_test::size_of;
 
 namespace {
@@ -50,7 +55,8 @@ struct Grid {
 
 // This rank's share of `grid` for `layout`: 4 corners per cell, anticlockwise.
 GridCells share(const Grid& grid, const Layout& layout) {
-  GridCells cells{layout, 4, {}, {}, {}};
+  GridCells cells;
+  cells.layout = layout;
   for (std::int64_t id : layout.ids()) {
     const Box& b = grid.cells[static_cast<std::size_t>(id)];
     cells.corner_lon.insert(cells.corner_lon.end(), {b.west, b.east, b.east, b.west});
@@ -149,7 +155,7 @@ void expect_cdo_match(const char* file, ConservativeNormalisation normalisation)
   const int me = rank_of(MPI_COMM_WORLD);
   const Weights w = ferry::conservative_weights(
       MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 31)),
-      share(dst, Layout::random(dst.size(), p, me, 32)), ConservativeOptions{normalisation});
+      share(dst, Layout::random(dst.size(), p, me, 32)), ConservativeOptions{normalisation, ferry::Unmapped::Fill});
   ScratchFile file_out(std::string("cdo_") + file);
   w.write_scrip(MPI_COMM_WORLD, file_out.path());
 
@@ -193,26 +199,6 @@ TEST(ConservativeWeights, MatchesCdoGencon) {
   expect_cdo_match("w_con_box_destarea.nc", ConservativeNormalisation::DestArea);
 }
 
-// The source field remapped with this rank's rows of `w`.
-std::vector<double> remap_rows(const Weights& w, const std::vector<double>& field) {
-  std::vector<double> out;
-  for (std::int64_t r = 0; r < w.row_count(); ++r) {
-    double sum = 0;
-    for (auto k = w.row_start()[static_cast<std::size_t>(r)];
-         k < w.row_start()[static_cast<std::size_t>(r) + 1]; ++k)
-      sum += w.values()[static_cast<std::size_t>(k)] *
-             field[static_cast<std::size_t>(w.cols()[static_cast<std::size_t>(k)])];
-    out.push_back(sum);
-  }
-  return out;
-}
-
-double sum_over_ranks(double local) {
-  double total = 0;
-  MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return total;
-}
-
 // A constant stays that constant and the area integral of a smooth field is conserved,
 // to 1e-14 relative, with either normalisation on a destination covering the sphere.
 TEST(ConservativeWeights, ConstantExactAndIntegralConserved) {
@@ -232,7 +218,7 @@ TEST(ConservativeWeights, ConstantExactAndIntegralConserved) {
        {ConservativeNormalisation::FracArea, ConservativeNormalisation::DestArea}) {
     const Weights w = ferry::conservative_weights(
         MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 41)),
-        share(dst, Layout::random(dst.size(), p, me, 42)), ConservativeOptions{normalisation});
+        share(dst, Layout::random(dst.size(), p, me, 42)), ConservativeOptions{normalisation, ferry::Unmapped::Fill});
     const std::vector<double>& dst_area = *w.dst_points().area;
     for (const double v : remap_rows(w, constant)) EXPECT_NEAR(v, 3.7, 3.7e-14);
     const std::vector<double> remapped = remap_rows(w, smooth);
@@ -261,7 +247,7 @@ TEST(ConservativeWeights, MasksAndNormalisations) {
        {ConservativeNormalisation::FracArea, ConservativeNormalisation::DestArea}) {
     const Weights w = ferry::conservative_weights(
         MPI_COMM_WORLD, share(src, Layout::block(src.size(), p, me)),
-        share(dst, Layout::round_robin(dst.size(), p, me)), ConservativeOptions{normalisation});
+        share(dst, Layout::round_robin(dst.size(), p, me)), ConservativeOptions{normalisation, ferry::Unmapped::Fill});
     const std::vector<double> sums = remap_rows(w, ones);
     for (std::size_t r = 0; r < sums.size(); ++r) {
       const std::int64_t row = w.first_row() + static_cast<std::int64_t>(r);
@@ -277,16 +263,6 @@ TEST(ConservativeWeights, MasksAndNormalisations) {
     }
   }
   EXPECT_GT(sum_over_ranks(static_cast<double>(partial)), 0) << "no partly covered row tested";
-}
-
-void expect_same_bits(const Weights& a, const Weights& b) {
-  EXPECT_EQ(a.row_start(), b.row_start());
-  EXPECT_EQ(a.cols(), b.cols());
-  EXPECT_EQ(a.values(), b.values());
-  EXPECT_EQ(*a.src_points().area, *b.src_points().area);
-  EXPECT_EQ(*a.src_points().frac, *b.src_points().frac);
-  EXPECT_EQ(*a.dst_points().frac, *b.dst_points().frac);
-  EXPECT_EQ(*a.dst_points().mask, *b.dst_points().mask);
 }
 
 // The same bits on any number of ranks (bands) and any layouts: every rank computes
@@ -308,25 +284,7 @@ TEST(ConservativeWeights, SameBitsOnAnyRanksAndLayouts) {
       share(dst, me == 0 ? Layout::block(dst.size(), 1, 0) : Layout::none(dst.size())));
   expect_same_bits(shared, one_rank);
 
-  const std::int64_t first = shared.first_row();
-  const auto begin = alone.row_start()[static_cast<std::size_t>(first)];
-  const auto end = alone.row_start()[static_cast<std::size_t>(first + shared.row_count())];
-  std::vector<std::int64_t> starts;
-  for (std::int64_t r = first; r <= first + shared.row_count(); ++r)
-    starts.push_back(alone.row_start()[static_cast<std::size_t>(r)] - begin);
-  EXPECT_EQ(shared.row_start(), starts);
-  EXPECT_EQ(shared.cols(), std::vector<std::int64_t>(alone.cols().begin() + begin,
-                                                     alone.cols().begin() + end));
-  EXPECT_EQ(shared.values(), std::vector<double>(alone.values().begin() + begin,
-                                                 alone.values().begin() + end));
-  auto block = [](const std::vector<double>& all, std::int64_t at, std::size_t n) {
-    return std::vector<double>(all.begin() + at, all.begin() + at + static_cast<std::ptrdiff_t>(n));
-  };
-  EXPECT_EQ(*shared.src_points().frac,
-            block(*alone.src_points().frac, shared.first_src_point(),
-                  shared.src_points().frac->size()));
-  EXPECT_EQ(*shared.dst_points().frac,
-            block(*alone.dst_points().frac, first, shared.dst_points().frac->size()));
+  expect_part_of(alone, shared);
 }
 
 // Corners at a pole may have any longitude, corners may come in any order and
@@ -357,8 +315,10 @@ TEST(ConservativeWeights, BadCellsFailEverywhere) {
   const int p = size_of(MPI_COMM_WORLD);
   const int me = rank_of(MPI_COMM_WORLD);
   const bool last = me == p - 1;
-  const GridCells good_src = share(src, Layout::block(src.size(), p, me));
-  const GridCells good_dst = share(dst, Layout::block(dst.size(), p, me));
+  // Cells declared lon-lat must be rectangles (Auto would take them as great-circle cells).
+  GridCells good_src = share(src, Layout::block(src.size(), p, me));
+  GridCells good_dst = share(dst, Layout::block(dst.size(), p, me));
+  good_src.edges = good_dst.edges = ferry::CellEdges::LonLat;
   auto expect = [](const GridCells& s, const GridCells& d, Errc code, const std::string& regex) {
     ferry_test::expect_same_error_everywhere(
         [&] { ferry::conservative_weights(MPI_COMM_WORLD, s, d); }, code, regex);

@@ -34,6 +34,16 @@ namespace {
 
 constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180;
 
+// A point on the unit sphere, as the neighbour search places it.
+struct LocatedTest {
+  double x, y, z;
+};
+LocatedTest locate_test(double lon, double lat) {
+  const double l = lon * kRadiansPerDegree;
+  const double f = lat * kRadiansPerDegree;
+  return {std::cos(f) * std::cos(l), std::cos(f) * std::sin(l), std::sin(f)};
+}
+
 // A whole grid, as every rank knows it in these tests.
 struct Grid {
   std::vector<double> lon;
@@ -349,24 +359,36 @@ TEST(OnlineWeights, BadInputFailsEverywhere) {
 
 // Bilinear weights of CDO 2.1's genbil on its own grids (r36x18 -> n16). CDO gives
 // the points beyond the outermost source rows distance weights; ferry gives them none.
-TEST(OnlineBilinearWeights, MatchesCdoGenbil) {
-  if (!std::ifstream(regrid_test::data_path("ready")).good())
-    GTEST_SKIP() << "no CDO-made weight files (is cdo installed?)";
-  const std::string path = regrid_test::data_path("w_bil.nc");
-  auto degrees = [&](const char* name) {
+// The grids of CDO's genbil file (r36x18 -> n16): centres in degrees, the source's
+// row length and outermost latitude.
+struct BilinearCase {
+  std::string path = regrid_test::data_path("w_bil.nc");
+  Grid src{degrees("src_grid_center_lon"), degrees("src_grid_center_lat"), {}};
+  Grid dst{degrees("dst_grid_center_lon"), degrees("dst_grid_center_lat"), {}};
+  std::int64_t nx = static_cast<std::int64_t>(regrid_test::read_all(path, "src_grid_dims")[0]);
+  double outermost = *std::max_element(src.lat.begin(), src.lat.end());
+
+  std::vector<double> degrees(const char* name) const {
     std::vector<double> v = regrid_test::read_all(path, name);
     for (double& x : v) x /= kRadiansPerDegree;
     return v;
-  };
-  const Grid src{degrees("src_grid_center_lon"), degrees("src_grid_center_lat"), {}};
-  const Grid dst{degrees("dst_grid_center_lon"), degrees("dst_grid_center_lat"), {}};
-  const auto nx = static_cast<std::int64_t>(regrid_test::read_all(path, "src_grid_dims")[0]);
-  const double outermost = *std::max_element(src.lat.begin(), src.lat.end());
+  }
+};
+
+TEST(OnlineBilinearWeights, MatchesCdoGenbil) {
+  if (!std::ifstream(regrid_test::data_path("ready")).good())
+    GTEST_SKIP() << "no CDO-made weight files (is cdo installed?)";
+  const BilinearCase grids;
+  const std::string& path = grids.path;
+  const Grid& src = grids.src;
+  const Grid& dst = grids.dst;
+  const std::int64_t nx = grids.nx;
+  const double outermost = grids.outermost;
   const int p = size_of(MPI_COMM_WORLD);
   const int me = rank_of(MPI_COMM_WORLD);
   const Weights w = ferry::bilinear_weights(
       MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 8)),
-      share(dst, Layout::block(dst.size(), p, me)), BilinearOptions{nx, true});
+      share(dst, Layout::block(dst.size(), p, me)), BilinearOptions{nx, true, ferry::Unmapped::Fill});
   ScratchFile file("bilinear");
   w.write_scrip(MPI_COMM_WORLD, file.path());
   const Rows ours = rows_of(regrid_test::read_scrip(file.path()));
@@ -393,6 +415,63 @@ TEST(OnlineBilinearWeights, MatchesCdoGenbil) {
     ++compared;
   }
   EXPECT_GT(compared, static_cast<std::size_t>(dst.size()) * 9 / 10);
+}
+
+// Unmapped::Nearest (OASIS's BILINEAR, CDO's fill): the rows beyond the outermost
+// source rows get one link of weight 1 from their nearest source point; the others are
+// the same bits as without the fill.
+TEST(OnlineBilinearWeights, NearestFillsBeyondTheSourceRows) {
+  if (!std::ifstream(regrid_test::data_path("ready")).good())
+    GTEST_SKIP() << "no CDO-made weight files (is cdo installed?)";
+  const BilinearCase grids;
+  const std::string& path = grids.path;
+  const Grid& src = grids.src;
+  const Grid& dst = grids.dst;
+  const std::int64_t nx = grids.nx;
+  const double outermost = grids.outermost;
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  auto weights = [&](ferry::Unmapped unmapped) {
+    return ferry::bilinear_weights(MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 9)),
+                                   share(dst, Layout::round_robin(dst.size(), p, me)),
+                                   BilinearOptions{nx, true, unmapped});
+  };
+  const Weights plain = weights(ferry::Unmapped::Fill);
+  const Weights filled = weights(ferry::Unmapped::Nearest);
+  std::size_t beyond = 0;
+  for (std::int64_t r = 0; r < filled.row_count(); ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    const std::int64_t row = filled.first_row() + r;
+    const auto k = static_cast<std::size_t>(filled.row_start()[i]);
+    if (std::abs(dst.lat[static_cast<std::size_t>(row)]) <= outermost) {
+      EXPECT_EQ(filled.row_start()[i + 1] - filled.row_start()[i],
+                plain.row_start()[i + 1] - plain.row_start()[i]);
+      EXPECT_EQ(filled.values()[k], plain.values()[static_cast<std::size_t>(plain.row_start()[i])]);
+      continue;
+    }
+    ++beyond;
+    ASSERT_EQ(filled.row_start()[i + 1] - filled.row_start()[i], 1) << "row " << row;
+    EXPECT_EQ(filled.values()[k], 1.0);
+    // The nearest source point by chord, ties to the lower id.
+    const LocatedTest t = locate_test(dst.lon[static_cast<std::size_t>(row)],
+                                      dst.lat[static_cast<std::size_t>(row)]);
+    std::int64_t best = -1;
+    double best_d2 = 0;
+    for (std::int64_t s = 0; s < src.size(); ++s) {
+      const LocatedTest c = locate_test(src.lon[static_cast<std::size_t>(s)],
+                                        src.lat[static_cast<std::size_t>(s)]);
+      const double d2 = (c.x - t.x) * (c.x - t.x) + (c.y - t.y) * (c.y - t.y) +
+                        (c.z - t.z) * (c.z - t.z);
+      if (best < 0 || d2 < best_d2) {
+        best = s;
+        best_d2 = d2;
+      }
+    }
+    EXPECT_EQ(filled.cols()[k], best) << "row " << row;
+  }
+  std::size_t all = beyond;
+  MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_GT(all, 0u);
 }
 
 // A masked corner removes the row; every other row keeps its bits. The same bits for
@@ -457,7 +536,7 @@ TEST(OnlineBilinearWeights, BadShapeFailsEverywhere) {
       [&] {
         ferry::bilinear_weights(MPI_COMM_WORLD, share(src, Layout::block(src.size(), p, me)),
                                 share(dst, Layout::block(dst.size(), p, me)),
-                                BilinearOptions{25, true});
+                                BilinearOptions{25, true, ferry::Unmapped::Fill});
       },
       Errc::Arg, "source grid has 288 points and nx is 25");
 }

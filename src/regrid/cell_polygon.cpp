@@ -1,0 +1,146 @@
+#include "regrid/cell_polygon.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/format.hpp"
+
+namespace ferry::regrid::detail {
+
+namespace {
+
+// Corners closer than 1e-9 degrees (as a chord) are one corner.
+const double kSameCorner = 2 * std::sin(1e-9 * kRadiansPerDegree / 2);
+// A corner this far outside an edge's plane (the sine of the angle) still leaves the
+// cell convex: rounding of corners on one great circle.
+constexpr double kConvexSlack = 1e-12;
+// Boxes grow by this much (degrees) on every side, so rounding never leaves out a
+// cell they should hold.
+constexpr double kBoxMargin = 1e-7;
+
+double degrees(double radians) { return radians / kRadiansPerDegree; }
+
+// The latitude (degrees) nearest to `pole` (+z or -z) on the edge a -> b with unit
+// normal `normal`, if the edge passes the point of its great circle nearest the pole.
+bool edge_extreme(const Vec3& a, const Vec3& b, const Vec3& normal, double pole, double& lat) {
+  const Vec3 axis{0, 0, pole};
+  const Vec3 towards = axis - dot(axis, normal) * normal;
+  if (length(towards) == 0) return false;
+  const Vec3 m = unit(towards);
+  if (dot(cross(a, m), normal) < 0 || dot(cross(m, b), normal) < 0) return false;
+  lat = degrees(latitude_of(m));
+  return true;
+}
+
+}  // namespace
+
+std::string convex_polygon_of(const double* lon, const double* lat, int n, std::vector<Vec3>& out) {
+  out.clear();
+  for (int c = 0; c < n; ++c) {
+    const Vec3 p = sphere_point(lon[c], lat[c]);
+    if (out.empty() || length(p - out.back()) > kSameCorner) out.push_back(p);
+  }
+  while (out.size() > 1 && length(out.front() - out.back()) <= kSameCorner) out.pop_back();
+  const std::size_t m = out.size();
+  if (m < 3)
+    return ferry::detail::cat("it has ", m, m == 1 ? " distinct corner" : " distinct corners",
+                              ", fewer than 3");
+  for (std::size_t i = 0; i < m; ++i)
+    if (length(cross(out[i] - out[(i + 1) % m], out[i] + out[(i + 1) % m])) == 0)
+      return ferry::detail::cat("its corners ", i, " and ", (i + 1) % m,
+                                " are opposite points of the sphere, so the edge between them "
+                                "has no direction");
+  const double area = great_circle_area(out.data(), m);
+  if (area < 0) std::reverse(out.begin(), out.end());
+  std::vector<Vec3> normals(m);
+  edge_normals(out.data(), m, normals.data());
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < m; ++j)
+      if (dot(normals[i], out[j]) < -kConvexSlack)
+        return "it is not convex, or its corners are not given in order around it (a "
+               "corner lies outside the great circle through two neighbouring corners)";
+  if (!(std::abs(area) > 0))
+    return "its corners lie on one great circle, so it has no area";
+  return "";
+}
+
+double great_circle_area(const Vec3* corners, std::size_t n) {
+  std::vector<PolygonCorner> outline(n);
+  for (std::size_t i = 0; i < n; ++i) outline[i] = {corners[i], EdgeKind::GreatCircle};
+  return polygon_area(outline.data(), n);
+}
+
+void edge_normals(const Vec3* corners, std::size_t n, Vec3* normals) {
+  for (std::size_t i = 0; i < n; ++i) normals[i] = edge_normal(corners[i], corners[(i + 1) % n]);
+}
+
+LonLatCell polygon_box(const Vec3* corners, const Vec3* normals, std::size_t n) {
+  bool north_pole = true;
+  bool south_pole = true;
+  double south = 90;
+  double north = -90;
+  for (std::size_t i = 0; i < n; ++i) {
+    north_pole = north_pole && normals[i].z >= 0;
+    south_pole = south_pole && normals[i].z <= 0;
+    const double lat = degrees(latitude_of(corners[i]));
+    south = std::min(south, lat);
+    north = std::max(north, lat);
+    double extreme = 0;
+    if (edge_extreme(corners[i], corners[(i + 1) % n], normals[i], 1, extreme))
+      north = std::max(north, extreme);
+    if (edge_extreme(corners[i], corners[(i + 1) % n], normals[i], -1, extreme))
+      south = std::min(south, extreme);
+  }
+  if (north_pole) north = 90;
+  if (south_pole) south = -90;
+  south = std::max(-90.0, south - kBoxMargin);
+  north = std::min(90.0, north + kBoxMargin);
+  if (north_pole || south_pole) return {0, 360, south, north};
+  // Longitudes the way the edges go, from the first corner's; a corner at a pole has
+  // none and is skipped.
+  double first = 0;
+  bool have_first = false;
+  double west = 0;
+  double east = 0;
+  double at = 0;
+  const Vec3* last = nullptr;
+  for (std::size_t i = 0; i <= n; ++i) {
+    const Vec3& p = corners[i % n];
+    if (std::hypot(p.x, p.y) == 0) continue;
+    if (!have_first) {
+      first = degrees(longitude_of(p));
+      have_first = true;
+    } else {
+      at += degrees(std::atan2(last->x * p.y - last->y * p.x, last->x * p.x + last->y * p.y));
+      west = std::min(west, at);
+      east = std::max(east, at);
+    }
+    last = &p;
+  }
+  const double width = std::min(360.0, east - west + 2 * kBoxMargin);
+  double start = std::fmod(first + west - kBoxMargin, 360.0);
+  if (start < 0) start += 360;
+  return {start >= 360 ? 0 : start, width, south, north};
+}
+
+std::size_t rectangle_polygon(const LonLatCell& cell, PolygonCorner out[4]) {
+  const double east = cell.west + cell.width;
+  const Vec3 corner[4] = {sphere_point(cell.west, cell.south), sphere_point(east, cell.south),
+                          sphere_point(east, cell.north), sphere_point(cell.west, cell.north)};
+  std::size_t n = 0;
+  if (cell.south == -90) {
+    out[n++] = {corner[0], EdgeKind::GreatCircle};
+  } else {
+    out[n++] = {corner[0], EdgeKind::Parallel};
+    out[n++] = {corner[1], EdgeKind::GreatCircle};
+  }
+  if (cell.north == 90) {
+    out[n++] = {corner[2], EdgeKind::GreatCircle};
+  } else {
+    out[n++] = {corner[2], EdgeKind::Parallel};
+    out[n++] = {corner[3], EdgeKind::GreatCircle};
+  }
+  return n;
+}
+
+}  // namespace ferry::regrid::detail

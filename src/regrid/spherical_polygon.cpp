@@ -1,0 +1,275 @@
+#include "regrid/spherical_polygon.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ferry::regrid::detail {
+
+namespace {
+
+// Where a point is against a plane through the centre.
+enum class Side { Out, On, In };
+
+Side side_of(double d) {
+  if (d > kOnPlane) return Side::In;
+  if (d < -kOnPlane) return Side::Out;
+  return Side::On;
+}
+
+// asin(s) / s - 1 for the arc of sine s and cosine c (at most half a turn): a series
+// for short arcs, where the quotient would lose its digits.
+double arc_over_sine_minus_one(double s, double c) {
+  if (c > 0 && s < 0.1) {
+    const double s2 = s * s;
+    return s2 * (1.0 / 6 + s2 * (3.0 / 40 + s2 * (5.0 / 112 + s2 * (35.0 / 1152 +
+           s2 * (63.0 / 2816 + s2 * (231.0 / 13312 + s2 * (143.0 / 10240)))))));
+  }
+  return std::atan2(s, c) / s - 1;
+}
+
+// t - sin(t), by its series for small t.
+double angle_less_sine(double t) {
+  if (std::abs(t) < 0.1) {
+    const double t2 = t * t;
+    return t * t2 * (1.0 / 6 - t2 * (1.0 / 120 - t2 * (1.0 / 5040 - t2 * (1.0 / 362880))));
+  }
+  return t - std::sin(t);
+}
+
+// The first moment is half the integral of (x - o) cross dx around the polygon, for any
+// fixed point o (the integral of dx vanishes); with o a corner every term is small and
+// keeps its digits. The part of the great-circle edge a -> b: the arc is (a - o) x (b -
+// a) as for a straight edge, plus (arc / sine - 1) a x (b - a) for its bulge.
+Vec3 edge_moment(const Vec3& a, const Vec3& b, const Vec3& o) {
+  const Vec3 step = b - a;
+  const Vec3 twice_cross = cross(a - b, a + b);  // 2 a x b = 2 a x (b - a)
+  const double sine = length(twice_cross) / 2;
+  if (sine == 0) return {0, 0, 0};
+  const double bulge = arc_over_sine_minus_one(sine, dot(a, b));
+  return 0.5 * (cross(a - o, step) + (bulge / 2) * twice_cross);
+}
+
+// Signed longitude difference (radians) from p to q the shorter way round.
+double longitude_step(const Vec3& p, const Vec3& q) {
+  return std::atan2(p.x * q.y - p.y * q.x, p.x * q.x + p.y * q.y);
+}
+
+// The sliver between the parallel edge p -> q and the great circle through its ends,
+// as the parallel edge's correction of the polygon with a great-circle edge there.
+double parallel_sliver(const Vec3& p, const Vec3& q) {
+  const double s = p.z;
+  const double cross_z = p.x * q.y - p.y * q.x;
+  const double dot_xy = p.x * q.x + p.y * q.y;
+  const double step = std::atan2(cross_z, dot_xy);
+  if (s == 0 || step == 0) return 0;
+  // The edge bulges away from its pole: a sliver of the cell on its equator side
+  // when it runs east in the north (or west in the south), outside it otherwise.
+  const double sign = (step > 0) == (s > 0) ? 1 : -1;
+  const double abs_s = std::abs(s);
+  const double c2 = (1 - s) * (1 + s);
+  // The cap sector between the parallel and the pole, less the great-circle triangle
+  // of the pole and the two ends: isosceles, its sides the colatitude x, tan^2(x / 2)
+  // = (1 - cos x) / (1 + cos x), its angle at the pole the step.
+  const double t2 = (1 - abs_s) / (1 + abs_s);
+  const double sector = std::abs(step) * (1 - abs_s);
+  const double triangle =
+      2 * std::atan(t2 * (std::abs(cross_z) / c2) / (1 + t2 * (dot_xy / c2)));
+  return sign * (sector - triangle);
+}
+
+// The part of the parallel edge p -> q in the first moment (see edge_moment): the
+// integral of (x - p) x dx along it is c^2 (t - sin t) times the pole's axis (c the
+// radius of the parallel, t the signed longitude step), plus (p - o) x (q - p).
+Vec3 parallel_moment(const Vec3& p, const Vec3& q, const Vec3& o) {
+  const double c2 = (1 - p.z) * (1 + p.z);
+  const Vec3 along{0, 0, c2 * angle_less_sine(longitude_step(p, q))};
+  return 0.5 * (along + cross(p - o, q - p));
+}
+
+// The point of the parallel z = s at longitude `lon` (radians).
+Vec3 parallel_point(double s, double lon) {
+  const double c = std::sqrt((1 - s) * (1 + s));
+  return {c * std::cos(lon), c * std::sin(lon), s};
+}
+
+// A parallel edge cut by a plane: the edge runs from longitude `start` the way of
+// `direction` (+1 east, -1 west) for `width` radians at z = s; d(u) is the signed
+// distance to the plane `normal` after u radians.
+struct ParallelEdge {
+  double s, start, direction, width;
+  double c;              // radius of the parallel
+  double amplitude, phase, offset;  // d(u) = amplitude cos(lon(u) - phase) + offset
+
+  ParallelEdge(const Vec3& p, const Vec3& q, const Vec3& normal) {
+    s = p.z;
+    start = std::atan2(p.y, p.x);
+    const double step = longitude_step(p, q);
+    direction = step >= 0 ? 1 : -1;
+    width = std::abs(step);
+    c = std::sqrt((1 - s) * (1 + s));
+    amplitude = c * std::hypot(normal.x, normal.y);
+    phase = std::atan2(normal.y, normal.x);
+    offset = normal.z * s;
+  }
+  double lon(double u) const { return start + direction * u; }
+  double distance(double u) const { return amplitude * std::cos(lon(u) - phase) + offset; }
+  Vec3 point(double u) const { return parallel_point(s, lon(u)); }
+
+  // The places 0 < u < width (strictly, by a margin) where the edge meets the plane,
+  // ascending; returns how many (0 to 2).
+  int crossings(double u[2]) const {
+    if (amplitude == 0) return 0;
+    const double k = -offset / amplitude;
+    if (!(std::abs(k) <= 1)) return 0;
+    const double spread = std::acos(k);
+    int count = 0;
+    for (const double at : {phase + spread, phase - spread}) {
+      // The angle from the start to `at` in the edge's direction, in [0, 2 pi).
+      double along = std::fmod(direction * (at - start), 2 * kPi);
+      if (along < 0) along += 2 * kPi;
+      const double margin = 1e-15;
+      if (along > margin && along < width - margin) u[count++] = along;
+    }
+    if (count == 2 && u[0] > u[1]) std::swap(u[0], u[1]);
+    if (count == 2 && u[0] == u[1]) count = 1;
+    return count;
+  }
+};
+
+// Whether the parallel edge p -> q may cross the plane `normal` other than as a
+// great-circle edge would (once, between ends on different sides): its ends on
+// different sides, or on the same side with the edge's point nearest to (or farthest
+// from) the plane between them, at the longitude of the plane's normal or opposite.
+bool parallel_may_cross(const Vec3& p, const Vec3& q, const Vec3& normal, Side sa, Side sb) {
+  if ((sa == Side::Out) != (sb == Side::Out)) return true;
+  // The edge runs the shorter way round: a direction u lies within it if it is
+  // between p and q in the plane z = 0.
+  const double turn = p.x * q.y - p.y * q.x;
+  auto within = [&](double ux, double uy) {
+    const double from_p = p.x * uy - p.y * ux;
+    const double to_q = ux * q.y - uy * q.x;
+    return turn >= 0 ? from_p > 0 && to_q > 0 : from_p < 0 && to_q < 0;
+  };
+  const double c = std::sqrt((1 - p.z) * (1 + p.z));
+  const double amplitude = c * std::hypot(normal.x, normal.y);
+  const double offset = normal.z * p.z;
+  if (sa == Side::Out)  // both out: does the edge reach in where it is nearest?
+    return within(normal.x, normal.y) && amplitude + offset > kOnPlane;
+  return within(-normal.x, -normal.y) && offset - amplitude < -kOnPlane;
+}
+
+// Whether the corners bound a region: 3 or more, or 2 joined by a parallel and a great
+// circle (the sliver between a parallel and a great circle crossing it twice).
+bool bounds_region(const std::vector<PolygonCorner>& corners) {
+  if (corners.size() >= 3) return true;
+  return corners.size() == 2 &&
+         (corners[0].next == EdgeKind::Parallel || corners[1].next == EdgeKind::Parallel);
+}
+
+}  // namespace
+
+double polygon_area(const PolygonCorner* corners, std::size_t n) {
+  if (n < 2) return 0;
+  // Each fan triangle's area is 2 atan2(t, d) (Van Oosterom and Strackee, the triple
+  // product from corner differences); the sum of the angles is the argument of the
+  // product of the d + i t, scaled by 1/4 (d is near 4 for small triangles).
+  const Vec3& a = corners[0].p;
+  double re = 1;
+  double im = 0;
+  for (std::size_t i = 1; i + 1 < n; ++i) {
+    const Vec3& b = corners[i].p;
+    const Vec3& c = corners[i + 1].p;
+    const double t = dot(a, cross(b - a, c - a)) / 4;
+    const double d = (1 + dot(a, b) + dot(b, c) + dot(c, a)) / 4;
+    const double next_re = re * d - im * t;
+    im = re * t + im * d;
+    re = next_re;
+  }
+  double area = 2 * std::atan2(im, re);
+  for (std::size_t i = 0; i < n; ++i)
+    if (corners[i].next == EdgeKind::Parallel)
+      area += parallel_sliver(corners[i].p, corners[(i + 1) % n].p);
+  return area;
+}
+
+Vec3 polygon_moment(const PolygonCorner* corners, std::size_t n) {
+  Vec3 moment{0, 0, 0};
+  if (n < 2) return moment;
+  const Vec3& o = corners[0].p;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3& a = corners[i].p;
+    const Vec3& b = corners[(i + 1) % n].p;
+    moment = moment + (corners[i].next == EdgeKind::Parallel ? parallel_moment(a, b, o)
+                                                             : edge_moment(a, b, o));
+  }
+  return moment;
+}
+
+void PolygonClipper::clip_by_plane(const std::vector<PolygonCorner>& in, const Vec3& normal,
+                                   std::vector<PolygonCorner>& out, bool& cut) {
+  // Corners are first collected with the kind of the edge they were reached by; an
+  // edge along the plane (a bridge from an exit to the next entry) is a great circle.
+  out.clear();
+  const std::size_t n = in.size();
+  auto reach = [&](const Vec3& p, EdgeKind by) { out.push_back({p, by}); };
+  for (std::size_t i = 0; i < n; ++i) {
+    const PolygonCorner& a = in[i];
+    const PolygonCorner& b = in[(i + 1) % n];
+    const double da = dot(normal, a.p);
+    const double db = dot(normal, b.p);
+    const Side sa = side_of(da);
+    const Side sb = side_of(db);
+    if (sa == Side::Out) cut = true;
+    if (a.next == EdgeKind::GreatCircle || !parallel_may_cross(a.p, b.p, normal, sa, sb)) {
+      if ((sa == Side::In && sb == Side::Out) || (sa == Side::Out && sb == Side::In)) {
+        // The same formula for a -> b and b -> a: a positive combination of the ends.
+        const Vec3 x = da > db ? unit(da * b.p - db * a.p) : unit(db * a.p - da * b.p);
+        reach(x, EdgeKind::GreatCircle);
+      }
+      if (sb != Side::Out) reach(b.p, sa == Side::Out ? EdgeKind::GreatCircle : a.next);
+      continue;
+    }
+    // A parallel may meet the plane twice: split it where it does and walk the parts.
+    cut = true;
+    const ParallelEdge edge(a.p, b.p, normal);
+    double at[2];
+    const int cuts = edge.crossings(at);
+    double bounds[4] = {0, 0, 0, edge.width};
+    for (int k = 0; k < cuts; ++k) bounds[k + 1] = at[k];
+    bounds[cuts + 1] = edge.width;
+    bool inside = sa != Side::Out;
+    for (int part = 0; part <= cuts; ++part) {
+      const double middle = (bounds[part] + bounds[part + 1]) / 2;
+      const bool part_inside = edge.distance(middle) >= -kOnPlane;
+      if (part_inside && !inside) reach(edge.point(bounds[part]), EdgeKind::GreatCircle);
+      if (!part_inside && inside && part > 0) reach(edge.point(bounds[part]), EdgeKind::Parallel);
+      inside = part_inside;
+    }
+    if (inside)
+      reach(b.p, EdgeKind::Parallel);
+    else if (sb == Side::On)
+      reach(b.p, EdgeKind::GreatCircle);
+  }
+  // Each corner's kind becomes that of the edge leaving it: the kind the next corner
+  // was reached by.
+  const std::size_t m = out.size();
+  if (m == 0) return;
+  const EdgeKind first = out[0].next;
+  for (std::size_t k = 0; k + 1 < m; ++k) out[k].next = out[k + 1].next;
+  out[m - 1].next = first;
+}
+
+const std::vector<PolygonCorner>& PolygonClipper::clip(const PolygonCorner* subject,
+                                                       std::size_t n, const Vec3* normals,
+                                                       std::size_t m, bool& cut) {
+  current_.assign(subject, subject + n);
+  cut = false;
+  for (std::size_t k = 0; k < m && bounds_region(current_); ++k) {
+    clip_by_plane(current_, normals[k], next_, cut);
+    std::swap(current_, next_);
+  }
+  if (!bounds_region(current_)) current_.clear();
+  return current_;
+}
+
+}  // namespace ferry::regrid::detail
