@@ -97,7 +97,6 @@ std::vector<GradientTerm> gradient_stencils(const Comm& comm, std::int64_t cells
     }
     const double det = xx * yy - xy * xy;
     if (!(det > kSingular * xx * yy)) continue;
-    std::sort(near.begin(), near.end(), [](const Place& a, const Place& b) { return a.id < b.id; });
     // d f / d lon becomes the eastward gradient per radian of arc, as SCRIP's weights
     // take it: divided by cos(lat0) (the centroid is never at a pole).
     const double east = 1 / std::cos(lat0);

@@ -338,20 +338,22 @@ ErrorStats interpolation_error(const ferry::Weights& w, const ferry::Grid& src,
 
 // OASIS 4.0's statistics for the same method and grids (the reference folder's
 // test_interpolation/error_stats.tsv) against ferry's: the same points, the maximum no
-// larger than 1e-6 relative, the mean no larger than `mean_slack` times OASIS's.
+// larger than `max_slack` times OASIS's, the mean no larger than `mean_slack` times OASIS's.
 // SCRIP takes ORCA's edges as straight in longitude and latitude, ferry (and CDO,
 // whose weights give ferry's statistics to the digits shown in docs/user/regrid.md) as
 // great circles: their conservative means differ by a few percent.
 void expect_like_oasis(const char* name, const ErrorStats& ours, double oasis_max,
-                       double oasis_mean, std::int64_t oasis_points, double mean_slack) {
+                       double oasis_mean, std::int64_t oasis_points, double mean_slack,
+                       double max_slack = 1 + 1e-6) {
   SCOPED_TRACE(name);
   std::ostringstream text;
   text << "max " << ours.max << " % (OASIS " << oasis_max << "), mean " << ours.mean
        << " % (OASIS " << oasis_mean << "), " << ours.points << " points";
   testing::Test::RecordProperty(name, text.str());
   EXPECT_EQ(ours.points, oasis_points) << text.str();
-  EXPECT_LE(ours.max, oasis_max * (1 + 1e-6)) << text.str();
+  EXPECT_LE(ours.max, oasis_max * max_slack) << text.str();
   EXPECT_LE(ours.mean, oasis_mean * mean_slack) << text.str();
+  if (rank_of(MPI_COMM_WORLD) == 0) std::printf("%s: %s\n", name, text.str().c_str());
 }
 
 // test_interpolation's analytic field through ferry's online weights on torc <-> lmdz,
@@ -370,6 +372,34 @@ TEST_F(RealGrids, AnalyticErrorsLikeOasis) {
   expect_like_oasis("lmdz_torc_conserv_fracarea",
                     interpolation_error(conservative(lmdz, torc), lmdz, torc), 1.0472123766161172,
                     0.23951765534069341, 16501, 1.001);
+}
+
+// The same with second order (OASIS's CONSERV FRACNNEI SECOND, whose source model
+// computes the gradients with test_interpolation's gradient_conserv; ferry computes them
+// itself by least squares over the 8 nearest cells). torc -> lmdz: OASIS max 61.03 %
+// (by the north fold, where SCRIP's straight lon-lat edges go wrong), mean 0.326 %;
+// ferry measured max 1.404 %, mean 0.0774 %. lmdz -> torc: OASIS max 0.537 %, mean
+// 0.00695 %; ferry measured max 0.636 %, mean 0.0110 % (its 3 x 3 least-squares
+// gradients on the regular source are smoother than gradient_conserv's centred
+// differences of the 4 neighbours; 4 or 12 neighbours, or distance weights, did not
+// do better: docs/user/regrid.md), so that direction allows 1.2 x OASIS's max and
+// 1.6 x its mean.
+TEST_F(RealGrids, SecondOrderAnalyticErrorsLikeOasis) {
+  const ferry::Grid torc = ferry::read_grid(MPI_COMM_SELF, oasis("torc"));
+  const ferry::Grid lmdz = ferry::read_grid(MPI_COMM_SELF, oasis("lmdz"));
+  ferry::ConservativeOptions options;
+  options.order = 2;
+  options.unmapped = ferry::Unmapped::Nearest;
+  auto second = [&](const ferry::Grid& s, const ferry::Grid& d) {
+    return ferry::conservative_weights(MPI_COMM_WORLD, shared(s.cells, 23), shared(d.cells, 24),
+                                       options);
+  };
+  expect_like_oasis("torc_lmdz_conserv2nd_fracnnei",
+                    interpolation_error(second(torc, lmdz), torc, lmdz), 61.025017770533765,
+                    0.32647819796091082, 4965, 1.0);
+  expect_like_oasis("lmdz_torc_conserv2nd_fracnnei",
+                    interpolation_error(second(lmdz, torc), lmdz, torc), 0.53671007766045742,
+                    6.9499777301141787E-003, 16501, 1.6, 1.2);
 }
 
 }  // namespace
