@@ -41,8 +41,10 @@ struct CellShapes {
   /// The centroid (radians) about which second-order remapping expands a field in
   /// cell i: the mean latitude, and the longitude about which the integral of
   /// (longitude - lon) cos(latitude) vanishes (SCRIP's longitude moment), within half a
-  /// turn of the cell's cap centre. The same corners give the same bits anywhere.
-  void centroid(std::size_t i, double& lon, double& lat) const;
+  /// turn of the cell's cap centre; for a cell around a pole, whose eastward direction
+  /// turns a whole turn, the longitude of its cap centre. Returns whether the cell goes
+  /// round a pole. The same corners give the same bits anywhere.
+  bool centroid(std::size_t i, double& lon, double& lat) const;
   /// Appends cell `id`, a rectangle of a lonlat grid.
   void add_rectangle(std::int64_t id, const LonLatCell& rectangle);
   /// Appends cell `id`, a convex polygon: its corners anticlockwise (normals, box, area

@@ -118,11 +118,13 @@ std::vector<Overlap> band_overlaps(const LatitudeBands& bands, int me, const Cel
   regrid::detail::CellOverlap overlap;
   std::vector<Overlap> overlaps;
   std::vector<std::uint32_t> candidates;
-  // Second order: each source cell's centroid (radians).
+  // Second order: each source cell's centroid (radians), and whether it goes round a
+  // pole, where it has no eastward direction: its links get no longitude moments.
   std::vector<double> centre_lon(moments ? sources.size() : 0);
   std::vector<double> centre_lat(centre_lon.size());
+  std::vector<char> polar(centre_lon.size());
   for (std::size_t s = 0; s < centre_lon.size(); ++s)
-    sources.centroid(s, centre_lon[s], centre_lat[s]);
+    polar[s] = sources.centroid(s, centre_lon[s], centre_lat[s]);
   regrid::detail::LonLatMoments m;
   for (std::size_t t = 0; t < targets.size(); ++t) {
     bins.candidates(targets.box[t], candidates);
@@ -133,7 +135,8 @@ std::vector<Overlap> band_overlaps(const LatitudeBands& bands, int me, const Cel
                                                              centre_lon[s], centre_lat[s], m)
                                   : overlap.area(sources, s, targets, t);
       if (area > kNegligibleOverlap * row_area)
-        overlaps.push_back({targets.id[t], sources.id[s], area, row_area, m.lat, m.lon});
+        overlaps.push_back({targets.id[t], sources.id[s], area, row_area, m.lat,
+                            moments && polar[s] ? 0 : m.lon});
     }
   }
   return overlaps;
@@ -276,7 +279,7 @@ ConservativeLinks conservative_links(const Comm& comm, const GridCells& src, con
   if (moments) {
     for (std::size_t i = 0; i < source.shapes.size(); ++i) {
       double lon = 0, lat = 0;
-      source.shapes.centroid(i, lon, lat);
+      (void)source.shapes.centroid(i, lon, lat);
       out.src_centroids.push_back(
           regrid::detail::locate(lon / regrid::detail::kRadiansPerDegree,
                                  lat / regrid::detail::kRadiansPerDegree, source.shapes.id[i]));

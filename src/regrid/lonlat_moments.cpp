@@ -1,5 +1,6 @@
 #include "regrid/lonlat_moments.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ferry::regrid::detail {
@@ -15,6 +16,11 @@ constexpr double kNode[kNodes] = {
 constexpr double kWeight[kNodes] = {
     0.0506142681451881, 0.1111905172266872, 0.1568533229389436, 0.1813418916891810,
     0.1813418916891810, 0.1568533229389436, 0.1111905172266872, 0.0506142681451881};
+
+// Great-circle edges are integrated in pieces turning by at most about this much in
+// longitude (radians), and at most kMostPieces of them.
+constexpr double kPieceTurn = 0.05;
+constexpr double kMostPieces = 64;
 
 // An angle moved into -pi .. pi.
 double wrapped(double angle) { return std::remainder(angle, 2 * kPi); }
@@ -68,22 +74,28 @@ LonLatMoments polygon_lonlat_moments(const PolygonCorner* corners, std::size_t n
       continue;
     }
     // The integrals of H dz, H = lon (lat - lat0), lon^2 / 2 cos(lat) and lon cos(lat):
-    // x(t) = u / |u| with u = a + t (b - a), so dz/dt = (d_z - x_z (x . d)) / |u|.
+    // x(t) = u / |u| with u = a + t (b - a), so dz/dt = (d_z - x_z (x . d)) / |u|. An
+    // edge near a pole turns fast in longitude: it is cut into pieces of about
+    // kPieceTurn radians of longitude each, so the rule sees a smooth integrand.
     const Vec3 d = b - a;
+    const double turn = std::abs(std::atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y));
+    const int pieces = static_cast<int>(std::min(kMostPieces, std::ceil(turn / kPieceTurn)));
     double lat_sum = 0;
     double lon_sum = 0;
     double cos_sum = 0;
-    for (int k = 0; k < kNodes; ++k) {
-      const Vec3 u = a + kNode[k] * d;
-      const double r = length(u);
-      const Vec3 x = (1 / r) * u;
-      const double dz = kWeight[k] * (d.z - x.z * dot(x, d)) / r;
-      const double lon = walk.at(x);
-      const double cos_lat = std::hypot(x.x, x.y);
-      lat_sum += lon * (latitude(x.z) - lat0) * dz;
-      lon_sum += lon * lon / 2 * cos_lat * dz;
-      cos_sum += lon * cos_lat * dz;
-    }
+    for (int piece = 0; piece < std::max(pieces, 1); ++piece)
+      for (int k = 0; k < kNodes; ++k) {
+        const double t = (piece + kNode[k]) / std::max(pieces, 1);
+        const Vec3 u = a + t * d;
+        const double r = length(u);
+        const Vec3 x = (1 / r) * u;
+        const double dz = kWeight[k] * (d.z - x.z * dot(x, d)) / r / std::max(pieces, 1);
+        const double lon = walk.at(x);
+        const double cos_lat = std::hypot(x.x, x.y);
+        lat_sum += lon * (latitude(x.z) - lat0) * dz;
+        lon_sum += lon * lon / 2 * cos_lat * dz;
+        cos_sum += lon * cos_lat * dz;
+      }
     m.lat += lat_sum;
     m.lon += lon_sum;
     m.cos += cos_sum;
@@ -108,6 +120,7 @@ LonLatMoments polygon_lonlat_moments(const PolygonCorner* corners, std::size_t n
     m.lat += full * (lat_integral(pole) - lat_integral(start_z));
     m.lon += full * (start_lon + full / 2) * cos_part;
     m.cos += full * cos_part;
+    m.around_pole = true;
   }
   return m;
 }

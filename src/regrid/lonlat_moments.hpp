@@ -19,14 +19,19 @@ struct LonLatMoments {
   double lon = 0;
   /// Of cos(latitude).
   double cos = 0;
+  /// Whether the region goes round a pole (its longitudes then span a whole turn, and
+  /// `lon` depends on where the boundary starts).
+  bool around_pole = false;
 };
 
 /// Not collective. The moments of a polygon (corners anticlockwise, edges great circles
 /// or parallels), about (lon0, lat0) in radians. With z = sin(latitude) the area
 /// element is d(lon) dz, so each integral is a line integral in dz around the boundary
 /// (Green's theorem in the lon-z plane): parallels add nothing; a great-circle edge is
-/// integrated by Gauss-Legendre quadrature (8 nodes: to about 1e-15 relative for edges
-/// up to a few degrees long); a polygon around a pole is closed through the pole.
+/// integrated by Gauss-Legendre quadrature (8 nodes per piece of about 3 degrees of
+/// longitude, so edges near a pole are cut finer: to about 1e-13 relative, except for
+/// edges passing within about 1e-3 of their length of a pole); a polygon around a pole
+/// is closed through the pole.
 LonLatMoments polygon_lonlat_moments(const PolygonCorner* corners, std::size_t n, double lon0,
                                      double lat0);
 
