@@ -19,42 +19,14 @@
 #include "test_support.hpp"
 #include "weights_checks.hpp"
 
-using ferry::ConservativeGradientWeights;
 using ferry::ConservativeOptions;
-using ferry::Errc;
 using ferry::Layout;
 using ferry::Weights;
-using ferry_test::rank_of;
-using ferry_test::size_of;
-using regrid_test::expect_part_of;
-using regrid_test::expect_same_bits;
-using regrid_test::PolygonGrid;
-using regrid_test::remap_rows;
 using regrid_test::share;
 
 namespace {
 
 constexpr double kDegree = regrid_test::kTestPi / 180;
-
-struct Pair {
-  const char* name;
-  PolygonGrid src;
-  PolygonGrid dst;
-};
-
-// Great circles both ways (the geodesic mesh has a pentagon around each pole, the
-// rotated grids triangles at their poles), mixed with rectangles, rectangles.
-std::vector<Pair> pairs() {
-  return {{"rotated -> geodesic", regrid_test::rotated_grid(30, 16, 20, 50),
-           regrid_test::geodesic_grid(6)},
-          {"geodesic -> rotated", regrid_test::geodesic_grid(5),
-           regrid_test::rotated_grid(24, 12, 150, 20)},
-          {"lonlat -> rotated", regrid_test::lonlat_grid(36, 18, -5),
-           regrid_test::rotated_grid(24, 12, -40, 70)},
-          {"geodesic -> lonlat", regrid_test::geodesic_grid(6), regrid_test::lonlat_grid(30, 15, 3)},
-          {"lonlat -> lonlat", regrid_test::lonlat_grid(36, 18, -5),
-           regrid_test::lonlat_grid(30, 15, 3)}};
-}
 
 // The mean latitude (radians) of a lon-lat rectangle from `south` to `north` (degrees):
 // the integral of lat cos(lat) over that of cos(lat).
@@ -87,11 +59,11 @@ std::vector<double> column_integrals(const Weights& w, const Weights& value) {
 // metres of a geographic pole (the quadrature's hardest case, 2.8e-9 absolute), below
 // 1e-13 elsewhere.
 TEST(SecondOrderWeights, GradientsKeepEveryCellsTotal) {
-  const int p = size_of(MPI_COMM_WORLD);
-  const int me = rank_of(MPI_COMM_WORLD);
-  for (const Pair& pair : pairs()) {
+  const int p = ferry_test::size_of(MPI_COMM_WORLD);
+  const int me = ferry_test::rank_of(MPI_COMM_WORLD);
+  for (const regrid_test::GridPair& pair : regrid_test::grid_pairs()) {
     SCOPED_TRACE(pair.name);
-    const ConservativeGradientWeights w = ferry::conservative_gradient_weights(
+    const ferry::ConservativeGradientWeights w = ferry::conservative_gradient_weights(
         MPI_COMM_WORLD, share(pair.src, Layout::random(pair.src.size(), p, me, 81), true),
         share(pair.dst, Layout::random(pair.dst.size(), p, me, 82)));
     const double area = 4 * regrid_test::kTestPi / static_cast<double>(pair.src.size());
@@ -109,25 +81,25 @@ TEST(SecondOrderWeights, GradientsKeepEveryCellsTotal) {
 // order-2 weights, whose least-squares gradients are exact for a field linear in
 // latitude.
 TEST(SecondOrderWeights, LinearInLatitudeIsExact) {
-  const int p = size_of(MPI_COMM_WORLD);
-  const int me = rank_of(MPI_COMM_WORLD);
-  const PolygonGrid src = regrid_test::lonlat_grid(36, 18, -5);
-  const PolygonGrid dst = regrid_test::lonlat_grid(30, 15, 3);
+  const int p = ferry_test::size_of(MPI_COMM_WORLD);
+  const int me = ferry_test::rank_of(MPI_COMM_WORLD);
+  const regrid_test::PolygonGrid src = regrid_test::lonlat_grid(36, 18, -5);
+  const regrid_test::PolygonGrid dst = regrid_test::lonlat_grid(30, 15, 3);
   std::vector<double> field;
   for (std::size_t i = 0; i < src.lat.size(); ++i)
     field.push_back(mean_latitude(src.lat[i][0], src.lat[i][2]));
   const Layout src_layout = Layout::random(src.size(), p, me, 83);
   const Layout dst_layout = Layout::random(dst.size(), p, me, 84);
-  const ConservativeGradientWeights w = ferry::conservative_gradient_weights(
+  const ferry::ConservativeGradientWeights w = ferry::conservative_gradient_weights(
       MPI_COMM_WORLD, share(src, src_layout), share(dst, dst_layout));
   const std::vector<double> ones(field.size(), 1.0);
-  const std::vector<double> value = remap_rows(w.value, field);
-  const std::vector<double> gradient = remap_rows(w.lat_gradient, ones);
+  const std::vector<double> value = regrid_test::remap_rows(w.value, field);
+  const std::vector<double> gradient = regrid_test::remap_rows(w.lat_gradient, ones);
   ConservativeOptions options;
   options.order = 2;
   const Weights folded = ferry::conservative_weights(MPI_COMM_WORLD, share(src, src_layout),
                                                      share(dst, dst_layout), options);
-  const std::vector<double> second = remap_rows(folded, field);
+  const std::vector<double> second = regrid_test::remap_rows(folded, field);
   ASSERT_EQ(second.size(), value.size());
   for (std::size_t r = 0; r < value.size(); ++r) {
     const auto row = static_cast<std::size_t>(w.value.first_row()) + r;
@@ -140,12 +112,10 @@ TEST(SecondOrderWeights, LinearInLatitudeIsExact) {
 // The same bits on any number of ranks and any layouts, with masked cells on both
 // sides: the three matrices and the folded order-2 weights.
 TEST(SecondOrderWeights, SameBitsOnAnyRanksAndLayouts) {
-  const int p = size_of(MPI_COMM_WORLD);
-  const int me = rank_of(MPI_COMM_WORLD);
-  for (Pair& pair : pairs()) {
+  const int p = ferry_test::size_of(MPI_COMM_WORLD);
+  const int me = ferry_test::rank_of(MPI_COMM_WORLD);
+  for (const regrid_test::GridPair& pair : regrid_test::masked_grid_pairs()) {
     SCOPED_TRACE(pair.name);
-    for (std::int64_t i = 0; i < pair.src.size(); ++i) pair.src.mask.push_back(i % 5 == 2 ? 0 : 1);
-    for (std::int64_t i = 0; i < pair.dst.size(); ++i) pair.dst.mask.push_back(i % 9 == 4 ? 0 : 1);
     const auto ns = pair.src.size();
     const auto nd = pair.dst.size();
     ConservativeOptions options;
@@ -163,21 +133,21 @@ TEST(SecondOrderWeights, SameBitsOnAnyRanksAndLayouts) {
                              Layout::random(nd, p, me, 86), true);
     const auto one = both(MPI_COMM_WORLD, me == p - 1 ? Layout::block(ns, 1, 0) : Layout::none(ns),
                           me == 0 ? Layout::block(nd, 1, 0) : Layout::none(nd), false);
-    expect_same_bits(random.first.value, one.first.value);
-    expect_same_bits(random.first.lat_gradient, one.first.lat_gradient);
-    expect_same_bits(random.first.lon_gradient, one.first.lon_gradient);
-    expect_same_bits(random.second, one.second);
-    expect_part_of(alone.first.value, random.first.value);
-    expect_part_of(alone.first.lat_gradient, random.first.lat_gradient);
-    expect_part_of(alone.first.lon_gradient, random.first.lon_gradient);
-    expect_part_of(alone.second, random.second);
+    regrid_test::expect_same_bits(random.first.value, one.first.value);
+    regrid_test::expect_same_bits(random.first.lat_gradient, one.first.lat_gradient);
+    regrid_test::expect_same_bits(random.first.lon_gradient, one.first.lon_gradient);
+    regrid_test::expect_same_bits(random.second, one.second);
+    regrid_test::expect_part_of(alone.first.value, random.first.value);
+    regrid_test::expect_part_of(alone.first.lat_gradient, random.first.lat_gradient);
+    regrid_test::expect_part_of(alone.first.lon_gradient, random.first.lon_gradient);
+    regrid_test::expect_part_of(alone.second, random.second);
   }
 }
 
 TEST(SecondOrderWeights, BadOrderFailsEverywhere) {
-  const int p = size_of(MPI_COMM_WORLD);
-  const int me = rank_of(MPI_COMM_WORLD);
-  const PolygonGrid g = regrid_test::lonlat_grid(12, 6, 0);
+  const int p = ferry_test::size_of(MPI_COMM_WORLD);
+  const int me = ferry_test::rank_of(MPI_COMM_WORLD);
+  const regrid_test::PolygonGrid g = regrid_test::lonlat_grid(12, 6, 0);
   ConservativeOptions options;
   options.order = 3;
   try {
@@ -185,7 +155,7 @@ TEST(SecondOrderWeights, BadOrderFailsEverywhere) {
                                 share(g, Layout::block(g.size(), p, me)), options);
     ADD_FAILURE() << "order 3 accepted";
   } catch (const ferry::Error& e) {
-    EXPECT_EQ(e.code(), Errc::Arg);
+    EXPECT_EQ(e.code(), ferry::Errc::Arg);
     EXPECT_NE(std::string(e.what()).find("order is 3"), std::string::npos) << e.what();
   }
 }
