@@ -54,6 +54,8 @@ std::string method_mapping(const RegridConfig& r) {
     out += std::string(", periodic: ") + (r.periodic ? "true" : "false");
   if (r.source == WeightSource::Conservative && r.normalisation != defaults.normalisation)
     out += ", normalisation: destarea";
+  if (r.source == WeightSource::Conservative && r.order != defaults.order)
+    out += ", order: " + std::to_string(r.order);
   const bool covers = r.source == WeightSource::Bilinear || r.source == WeightSource::Conservative;
   if (covers && r.unmapped != defaults.unmapped) out += ", unmapped: nearest";
   return out + "}";
