@@ -138,6 +138,41 @@ def test_conservative_weights_keep_a_constant_and_the_integral(comm):
     assert integral == pytest.approx(source_integral, rel=1e-12)
 
 
+def test_second_order_conservative_weights_remap_latitude_exactly(comm):
+    # A field equal to the latitude (radians) at each source cell's centroid, with its
+    # gradient 1, through the three matrices, and through order 2 with the gradients
+    # made from the field: each destination cell's mean latitude.
+    src, dst = layouts(comm)
+
+    def mean_latitude(nx, ny, ids):
+        edges = np.radians(-90.0 + np.arange(ny + 1) * 180.0 / ny)
+        s, n = edges[ids // nx], edges[ids // nx + 1]
+        return (n * np.sin(n) + np.cos(n) - s * np.sin(s) - np.cos(s)) / (np.sin(n) - np.sin(s))
+
+    src_cells, dst_cells = cells(src, SRC_NX, SRC_NY), cells(dst, DST_NX, DST_NY)
+    value, lat_gradient, lon_gradient = ferry.conservative_gradient_weights(
+        comm, src_cells, dst_cells
+    )
+    assert value.global_links == lat_gradient.global_links == lon_gradient.global_links
+    exact = mean_latitude(DST_NX, DST_NY, dst.ids)
+    got = np.zeros(dst.local_size)
+    ferry.Remap(comm, value, src, dst).apply(mean_latitude(SRC_NX, SRC_NY, src.ids), got)
+    slope = np.zeros(dst.local_size)
+    ferry.Remap(comm, lat_gradient, src, dst).apply(np.ones(src.local_size), slope)
+    np.testing.assert_allclose(got + slope, exact, rtol=0, atol=1e-13)
+
+    second = ferry.conservative_weights(comm, src_cells, dst_cells, order=2)
+    assert second.global_links > value.global_links  # the neighbours' links too
+    folded = np.zeros(dst.local_size)
+    ferry.Remap(comm, second, src, dst).apply(mean_latitude(SRC_NX, SRC_NY, src.ids), folded)
+    np.testing.assert_allclose(folded, exact, rtol=0, atol=1e-13)
+    raises_everywhere(
+        ferry.Errc.ARG,
+        "order is 3",
+        lambda: ferry.conservative_weights(comm, src_cells, dst_cells, order=3),
+    )
+
+
 def test_links_from_any_share_give_the_rows_they_say(comm):
     # Row r: source points (3 r + j) mod size, weights (j + 1) / 6, summed in order j.
     src, dst = layouts(comm)

@@ -428,7 +428,15 @@ def conservative_weights(
     dst: GridCells,
     normalisation: str = "fracarea",
     unmapped: str = "fill",
+    order: int = 1,
 ) -> Weights: ...
+def conservative_gradient_weights(
+    comm: Comm,
+    src: GridCells,
+    dst: GridCells,
+    normalisation: str = "fracarea",
+    unmapped: str = "fill",
+) -> tuple[Weights, Weights, Weights]: ...
 
 class Remap:
     """Applies Weights to fields again and again: dst = W src, in parallel."""
