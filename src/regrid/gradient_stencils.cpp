@@ -142,10 +142,20 @@ std::vector<WeightLink> fold_gradients(const Comm& comm, std::int64_t src_size,
   }
   gradient_links = {};
   parts = route(comm, std::move(parts), [&](const Part& p) { return rows.owner(p.row); });
-  std::sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
-    if (a.row != b.row) return a.row < b.row;
-    return a.col != b.col ? a.col < b.col : a.via < b.via;
-  });
+  // By row (counting), then each row by (column, via): a fixed order for every sum.
+  const std::int64_t first_row = rows.first(comm.rank());
+  std::vector<std::size_t> start(static_cast<std::size_t>(rows.count(comm.rank())) + 1, 0);
+  for (const Part& p : parts) ++start[static_cast<std::size_t>(p.row - first_row) + 1];
+  for (std::size_t r = 1; r < start.size(); ++r) start[r] += start[r - 1];
+  std::vector<Part> by_row(parts.size());
+  std::vector<std::size_t> next(start.begin(), start.end() - 1);
+  for (const Part& p : parts) by_row[next[static_cast<std::size_t>(p.row - first_row)]++] = p;
+  parts = {};
+  for (std::size_t r = 0; r + 1 < start.size(); ++r)
+    std::sort(by_row.begin() + static_cast<std::ptrdiff_t>(start[r]),
+              by_row.begin() + static_cast<std::ptrdiff_t>(start[r + 1]),
+              [](const Part& a, const Part& b) { return a.col != b.col ? a.col < b.col : a.via < b.via; });
+  parts = std::move(by_row);
   std::vector<WeightLink> folded;
   for (std::size_t first = 0, last = 0; first < parts.size(); first = last) {
     double weight = 0;

@@ -32,20 +32,24 @@ double latitude(double z) { return std::asin(std::fmax(-1.0, std::fmin(1.0, z)))
 // and are passed over (a convex polygon turns by less than half a turn there).
 class LongitudeWalk {
  public:
-  explicit LongitudeWalk(double lon0) : lon0_(lon0) {}
+  explicit LongitudeWalk(double lon0) : cos0_(std::cos(lon0)), sin0_(std::sin(lon0)) {}
   // The longitude of p on the walk's branch; call in order along the boundary.
   double at(const Vec3& p) {
     if (p.x == 0 && p.y == 0) return last_;
-    const double lon = std::atan2(p.y, p.x) - lon0_;
-    last_ = started_ ? last_ + wrapped(lon - last_) : wrapped(lon);
-    started_ = true;
-    return last_;
+    // The longitude relative to lon0 is that of p turned by -lon0 about the axis.
+    const double lon = std::atan2(p.y * cos0_ - p.x * sin0_, p.x * cos0_ + p.y * sin0_);
+    if (!started_) {
+      started_ = true;
+      return last_ = lon;
+    }
+    return last_ = lon + 2 * kPi * std::round((last_ - lon) / (2 * kPi));
   }
   // Moves the walk by a known step (along a parallel edge, which may be long).
   void step(double by) { last_ += by; }
 
  private:
-  double lon0_;
+  double cos0_;
+  double sin0_;
   double last_ = 0;
   bool started_ = false;
 };

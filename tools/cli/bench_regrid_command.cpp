@@ -206,21 +206,30 @@ GridCells rotated_cells(const Comm& comm, std::int64_t nx, std::int64_t ny, doub
   return cells;
 }
 
-// --grid rotated: first-order conservative weights from a rotated-pole curvilinear
-// ocean to a regular lon-lat atmosphere, both made by blocks on the ranks.
+// "first-order" or "second-order", as the reports name conservative weights.
+std::string order_name(const ConservativeOptions& options) {
+  return options.order == 2 ? "second-order" : "first-order";
+}
+
+// --grid rotated: conservative weights from a rotated-pole curvilinear ocean to a
+// regular lon-lat atmosphere, both made by blocks on the ranks.
 int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t ocean_ny,
-                  std::int64_t atm_nx, std::int64_t atm_ny, int repeat) {
+                  std::int64_t atm_nx, std::int64_t atm_ny, int repeat,
+                  const ConservativeOptions& options) {
   const Comm comm = Comm::view(context.comm);
   const double before = process_status_bytes("VmHWM");
   const GridCells ocean = rotated_cells(comm, ocean_nx, ocean_ny, -40, 50);
   const GridCells atm = rotated_cells(comm, atm_nx, atm_ny, 0, 90);
   std::int64_t links = 0;
-  auto compute = [&] { links = conservative_weights(comm.get(), ocean, atm).global_links(); };
+  auto compute = [&] {
+    links = conservative_weights(comm.get(), ocean, atm, options).global_links();
+  };
   compute();  // warm-up
   const bench::Summary t = bench::time_in_rotation(comm, repeat, {compute}).front();
   const std::string memory = mib_spread(comm, process_status_bytes("VmHWM") - before);
   if (context.rank != 0) return 0;
-  std::cout << "ferry bench regrid --grid rotated: first-order conservative weights, ocean "
+  std::cout << "ferry bench regrid --grid rotated: " << order_name(options)
+            << " conservative weights, ocean "
             << ocean_nx << " x " << ocean_ny << " rotated-pole cells (great circles) -> "
             << "atmosphere " << atm_nx << " x " << atm_ny << " lon-lat cells, on "
             << context.size << " rank(s), " << repeat << " runs\n"
@@ -232,10 +241,11 @@ int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t oc
   return 0;
 }
 
-// --grid DIR: first-order conservative weights between the OASIS example grids of DIR
-// (grids.nc, masks.nc, areas.nc), every rank a block of each, timed in rotation.
+// --grid DIR: conservative weights between the OASIS example grids of DIR (grids.nc,
+// masks.nc, areas.nc), every rank a block of each, timed in rotation.
 int run_conservative(const Context& context, const std::string& dir,
-                     const std::vector<std::string>& pairs, int repeat) {
+                     const std::vector<std::string>& pairs, int repeat,
+                     const ConservativeOptions& options) {
   const Comm comm = Comm::view(context.comm);
   const double before = process_status_bytes("VmHWM");
   auto grid = [&](const std::string& name) {
@@ -250,7 +260,9 @@ int run_conservative(const Context& context, const std::string& dir,
     const Grid src = grid(pair.substr(0, arrow));
     const Grid dst = grid(pair.substr(arrow + 1));
     std::int64_t links = 0;
-    auto compute = [&] { links = conservative_weights(comm.get(), src.cells, dst.cells).global_links(); };
+    auto compute = [&] {
+      links = conservative_weights(comm.get(), src.cells, dst.cells, options).global_links();
+    };
     compute();  // warm-up
     const bench::Summary t = bench::time_in_rotation(comm, repeat, {compute}).front();
     table.add_row({pair.substr(0, arrow) + " -> " + pair.substr(arrow + 1), std::to_string(links),
@@ -258,7 +270,8 @@ int run_conservative(const Context& context, const std::string& dir,
   }
   const std::string memory = mib_spread(comm, process_status_bytes("VmHWM") - before);
   if (context.rank != 0) return 0;
-  std::cout << "ferry bench regrid --grid: first-order conservative weights on " << context.size
+  std::cout << "ferry bench regrid --grid: " << order_name(options)
+            << " conservative weights on " << context.size
             << " rank(s), " << repeat << " runs per pair (slowest rank's time)\n"
             << detail::mpi_library_version() << "\n"
             << table.str() << "\npeak resident memory growth per rank (max / mean): " << memory
@@ -269,6 +282,8 @@ int run_conservative(const Context& context, const std::string& dir,
 
 int run(Arguments& args, const Context& context) {
   const std::string grid_dir = args.take_value("--grid").value_or("");
+  ConservativeOptions options;
+  if (!grid_dir.empty()) options.order = static_cast<int>(args.take_int("--order", 1, 1, 2));
   if (grid_dir == "rotated") {
     const int repeat = static_cast<int>(args.take_int("--repeat", 3, 1, 1 << 20));
     const std::int64_t ocean_nx = args.take_int("--ocean-nx", 1440, 4, 1 << 20);
@@ -276,7 +291,7 @@ int run(Arguments& args, const Context& context) {
     const std::int64_t atm_nx = args.take_int("--atm-nx", 1440, 4, 1 << 20);
     const std::int64_t atm_ny = args.take_int("--atm-ny", 720, 2, 1 << 20);
     args.expect_all_taken();
-    return run_synthetic(context, ocean_nx, ocean_ny, atm_nx, atm_ny, repeat);
+    return run_synthetic(context, ocean_nx, ocean_ny, atm_nx, atm_ny, repeat, options);
   }
   if (!grid_dir.empty()) {
     const int repeat = static_cast<int>(args.take_int("--repeat", 10, 1, 1 << 20));
@@ -284,7 +299,7 @@ int run(Arguments& args, const Context& context) {
     std::istringstream list(args.take_value("--pairs").value_or("torc:lmdz,lmdz:torc"));
     for (std::string pair; std::getline(list, pair, ',');) pairs.push_back(pair);
     args.expect_all_taken();
-    return run_conservative(context, grid_dir, pairs, repeat);
+    return run_conservative(context, grid_dir, pairs, repeat, options);
   }
   const int atm_n = static_cast<int>(args.take_int("--atm-n", 340, 2, 8000));
   const int ocean_nx = static_cast<int>(args.take_int("--ocean-nx", 1152, 4, 1 << 20));
@@ -413,11 +428,14 @@ Command bench_regrid_command() {
       "                     the reading's peak memory)\n"
       "\n"
       "mpiexec -n P ferry bench regrid --grid DIR [--pairs torc:lmdz,...] [--repeat R]\n"
-      "instead times first-order conservative weights between the OASIS grids of DIR\n"
+      "  [--order 1|2]\n"
+      "instead times conservative weights (first order, or second with --order 2)\n"
+      "between the OASIS grids of DIR\n"
       "(grids.nc, masks.nc, areas.nc; read by blocks on all P ranks), source:target\n"
       "pairs by name (default torc:lmdz,lmdz:torc), R runs each (default 10).\n"
       "mpiexec -n P ferry bench regrid --grid rotated [--ocean-nx NX --ocean-ny NY\n"
-      "  --atm-nx NX --atm-ny NY] [--repeat R] times them from a rotated-pole curvilinear\n"
+      "  --atm-nx NX --atm-ny NY] [--repeat R] [--order 1|2] times them from a rotated-pole\n"
+      "curvilinear\n"
       "ocean (default 1440 x 1021) to a regular lon-lat atmosphere (default 1440 x 720),\n"
       "both made by blocks on the ranks, R runs (default 3).\n",
       run};
