@@ -100,6 +100,32 @@ struct BilinearOptions {
 Weights bilinear_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
                          const BilinearOptions& options);
 
+/// SCRIP's bicubic remapping (CDO genbic's four weights per link) as four matrices with
+/// the same links: dst = value f + i_gradient df/di + j_gradient df/dj + ij_gradient
+/// d2f/didj, the derivatives taken along the source grid's index directions, per index
+/// step (CDO computes them as centred differences of the neighbouring points, half the
+/// difference of (i + 1, j) and (i - 1, j), one-sided next to masked points and the
+/// outermost rows; OASIS passes them to oasis_put as fld2..fld4).
+struct BicubicGradientWeights {
+  Weights value;
+  Weights i_gradient;
+  Weights j_gradient;
+  Weights ij_gradient;
+};
+
+/// Collective over `comm`. Bicubic weights (SCRIP's algorithm, as CDO genbic) for
+/// gradients the caller gives: each valid destination point is located in a cell of
+/// four source points as by bilinear_weights (the same cells, positions (a, b) and
+/// link order), and the links of those four corners get the products of the cubic
+/// Hermite bases in a and b: the value basis times the value basis (`value`), the
+/// slope basis in a times the value basis in b (`i_gradient`), and so on. Points in no
+/// cell or in a cell with a masked corner get no links, or with Unmapped::Nearest one
+/// link of value weight 1 (gradient weights 0) from their nearest valid source point.
+/// The same bits for any number of ranks and layouts. Raises like bilinear_weights.
+BicubicGradientWeights bicubic_gradient_weights(MPI_Comm comm, const GridPoints& src,
+                                                const GridPoints& dst,
+                                                const BilinearOptions& options);
+
 /// How the edges of a grid's cells run from corner to corner.
 enum class CellEdges : int {
   /// LonLat if every valid cell of the grid is a longitude-latitude rectangle (regular
