@@ -126,6 +126,18 @@ BicubicGradientWeights bicubic_gradient_weights(MPI_Comm comm, const GridPoints&
                                                 const GridPoints& dst,
                                                 const BilinearOptions& options);
 
+/// Collective over `comm`. Bicubic weights with the gradients made from the field
+/// itself, as CDO's remap computes them for genbic weights: d/di = (f(i + 1, j) -
+/// f(i - 1, j)) / 2 and d/dj likewise, a masked neighbour (or one beyond the outermost
+/// rows, or beyond the ends of a grid that is not periodic) replaced by the point itself
+/// and the half dropped, d2/didj from the four diagonal neighbours with CDO's
+/// replacements for masked ones; folded into one matrix, so each destination point links
+/// the 4 corners of its cell and their neighbours (up to 16 points). Each weight is
+/// summed in one fixed order: the same bits for any number of ranks and layouts. Raises
+/// like bilinear_weights.
+Weights bicubic_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
+                        const BilinearOptions& options);
+
 /// How the edges of a grid's cells run from corner to corner.
 enum class CellEdges : int {
   /// LonLat if every valid cell of the grid is a longitude-latitude rectangle (regular

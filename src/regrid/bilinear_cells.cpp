@@ -26,15 +26,6 @@ constexpr double kEdgeTolerance = 1e-12;
 // The nearest source points whose surrounding cells are tried.
 constexpr int kNearest = 4;
 
-// A source point as the cells need it, on its way to `to`.
-struct Corner {
-  std::int64_t id;
-  double lon;  // radians
-  double lat;
-  std::int32_t mask;
-  std::int32_t to;
-};
-
 struct Request {
   std::int64_t id;
   std::int32_t from;
@@ -73,7 +64,7 @@ void cells_around(std::int64_t id, std::int64_t nx, std::int64_t ny, bool period
 // Solves the bilinear map of a cell for the point (SCRIP's iteration, in radians,
 // longitudes taken within half a turn of the point's). True, with the position
 // (a, b) in the cell, if it converges inside the cell.
-bool position_in_cell(const Corner* corner[4], double plon, double plat, double& a, double& b) {
+bool position_in_cell(const SourcePoint* corner[4], double plon, double plat, double& a, double& b) {
   double lon[4];
   double lat[4];
   for (int c = 0; c < 4; ++c) {
@@ -110,47 +101,45 @@ bool position_in_cell(const Corner* corner[4], double plon, double plat, double&
   return false;
 }
 
-// Collective: the coordinates and masks of the source points `ids` (ascending,
-// unique), fetched from a directory of all source points spread by id blocks.
-std::vector<Corner> fetch_corners(const Comm& comm, const GridPoints& src,
-                                  const std::vector<std::int64_t>& ids) {
+}  // namespace
+
+std::vector<SourcePoint> fetch_source_points(const Comm& comm, const GridPoints& src,
+                                             const std::vector<std::int64_t>& ids) {
   const Blocks blocks(src.layout.global_size(), comm.size());
-  std::vector<Corner> mine;
+  std::vector<SourcePoint> mine;
   mine.reserve(src.lon.size());
   for (std::size_t i = 0; i < src.lon.size(); ++i)
     mine.push_back({src.layout.ids()[i], src.lon[i] * kRadiansPerDegree,
                     src.lat[i] * kRadiansPerDegree,
                     src.mask.empty() ? 1 : src.mask[i], 0});
-  std::vector<Corner> directory =
-      route(comm, mine, [&](const Corner& c) { return blocks.owner(c.id); });
+  std::vector<SourcePoint> directory =
+      route(comm, mine, [&](const SourcePoint& c) { return blocks.owner(c.id); });
   mine = {};
   std::sort(directory.begin(), directory.end(),
-            [](const Corner& x, const Corner& y) { return x.id < y.id; });
+            [](const SourcePoint& x, const SourcePoint& y) { return x.id < y.id; });
 
   std::vector<Request> requests;
   requests.reserve(ids.size());
   for (std::int64_t id : ids) requests.push_back({id, comm.rank()});
   const std::vector<Request> asked = route(
       comm, requests, [&](const Request& r) { return blocks.owner(r.id); });
-  std::vector<Corner> answers;
+  std::vector<SourcePoint> answers;
   answers.reserve(asked.size());
   for (const Request& r : asked) {
     const auto at = std::lower_bound(directory.begin(), directory.end(), r.id,
-                                     [](const Corner& c, std::int64_t id) { return c.id < id; });
+                                     [](const SourcePoint& c, std::int64_t id) { return c.id < id; });
     FERRY_ASSERT(at != directory.end() && at->id == r.id, "source point ", r.id,
                  " missing from the directory");
-    Corner c = *at;
+    SourcePoint c = *at;
     c.to = r.from;
     answers.push_back(c);
   }
-  std::vector<Corner> corners =
-      route(comm, answers, [](const Corner& c) { return c.to; });
+  std::vector<SourcePoint> corners =
+      route(comm, answers, [](const SourcePoint& c) { return c.to; });
   std::sort(corners.begin(), corners.end(),
-            [](const Corner& x, const Corner& y) { return x.id < y.id; });
+            [](const SourcePoint& x, const SourcePoint& y) { return x.id < y.id; });
   return corners;
 }
-
-}  // namespace
 
 std::vector<CellHit> locate_in_cells(const Comm& comm, const char* caller, const GridPoints& src,
                                      const GridPoints& dst, const BilinearOptions& options) {
@@ -190,10 +179,10 @@ std::vector<CellHit> locate_in_cells(const Comm& comm, const char* caller, const
   }
   std::sort(needed.begin(), needed.end());
   needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
-  const std::vector<Corner> corners = fetch_corners(comm, src, needed);
+  const std::vector<SourcePoint> corners = fetch_source_points(comm, src, needed);
   auto corner_of = [&](std::int64_t id) {
     return &*std::lower_bound(corners.begin(), corners.end(), id,
-                              [](const Corner& c, std::int64_t x) { return c.id < x; });
+                              [](const SourcePoint& c, std::int64_t x) { return c.id < x; });
   };
   std::vector<CellHit> hits;
   for (std::size_t q = 0; q < lists.queries.size(); ++q) {
@@ -204,7 +193,7 @@ std::vector<CellHit> locate_in_cells(const Comm& comm, const char* caller, const
          c < static_cast<std::size_t>(cell_start[q + 1]); ++c) {
       CellHit hit{p.point.id, {}, 0, 0, false};
       cell_corners(cells[c], nx, hit.corner);
-      const Corner* corner[4] = {corner_of(hit.corner[0]), corner_of(hit.corner[1]),
+      const SourcePoint* corner[4] = {corner_of(hit.corner[0]), corner_of(hit.corner[1]),
                                  corner_of(hit.corner[2]), corner_of(hit.corner[3])};
       if (!position_in_cell(corner, plon, plat, hit.a, hit.b)) continue;
       hit.valid = corner[0]->mask && corner[1]->mask && corner[2]->mask && corner[3]->mask;

@@ -9,6 +9,21 @@
 
 namespace ferry::regrid::detail {
 
+/// A source point's place (radians) and mask, on its way to rank `to`.
+struct SourcePoint {
+  std::int64_t id;
+  double lon;
+  double lat;
+  std::int32_t mask;
+  std::int32_t to;
+};
+
+/// Collective over `comm`: the source points `ids` (ascending, unique, any on any
+/// rank), fetched from a directory of every source point spread by id blocks; sorted
+/// by id.
+std::vector<SourcePoint> fetch_source_points(const Comm& comm, const GridPoints& src,
+                                             const std::vector<std::int64_t>& ids);
+
 /// A destination point in a source cell: the cell's corners (i, j), (i + 1, j),
 /// (i + 1, j + 1), (i, j + 1) and the point's position (a, b) in it (0..1 each, by the
 /// bilinear map in longitude and latitude), and whether every corner is valid.

@@ -195,7 +195,7 @@ std::vector<WeightLink> weight_links(const std::vector<regrid::detail::GradientL
   std::vector<WeightLink> out;
   out.reserve(links.size());
   for (const regrid::detail::GradientLink& l : links)
-    out.push_back({l.row, l.col, which == 0 ? l.value : which == 1 ? l.lat : l.lon, l.col});
+    out.push_back({l.row, l.col, which == 0 ? l.value : l.gradient[which - 1], l.col});
   return out;
 }
 
@@ -262,7 +262,7 @@ ConservativeLinks conservative_links(const Comm& comm, const GridCells& src, con
     const double norm = by_frac ? covered : overlaps[first].row_area;
     for (std::size_t k = first; k < last; ++k) {
       const Overlap& o = overlaps[k];
-      out.links.push_back({o.row, o.col, o.area / norm, o.lat / norm, o.lon / norm});
+      out.links.push_back({o.row, o.col, o.area / norm, {o.lat / norm, o.lon / norm, 0}});
       src_covered.emplace_back(o.col, o.area);
     }
     dst_covered.emplace_back(overlaps[first].row, covered);
@@ -272,7 +272,7 @@ ConservativeLinks conservative_links(const Comm& comm, const GridCells& src, con
     std::vector<WeightLink> fill = regrid::detail::nearest_fill(
         comm, centres(source.shapes), centres(target.shapes), dst.layout.global_size(),
         weight_links(out.links, 0));
-    for (const WeightLink& l : fill) out.links.push_back({l.row, l.col, l.weight, 0, 0});
+    for (const WeightLink& l : fill) out.links.push_back({l.row, l.col, l.weight, {0, 0, 0}});
   }
   out.src_points = point_data(cell_records(comm, src, source.area, std::move(src_covered)));
   out.dst_points = point_data(cell_records(comm, dst, target.area, std::move(dst_covered)));

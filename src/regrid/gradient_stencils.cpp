@@ -105,11 +105,11 @@ std::vector<GradientTerm> gradient_stencils(const Comm& comm, std::int64_t cells
     for (const Place& p : near) {
       const double lon = east * (yy * p.lon - xy * p.lat) / det;
       const double lat = (xx * p.lat - xy * p.lon) / det;
-      row.push_back({query.point.id, p.id, lat, lon});
+      row.push_back({query.point.id, p.id, {lat, lon, 0}});
       self_lat -= lat;
       self_lon -= lon;
     }
-    row.push_back({query.point.id, query.point.id, self_lat, self_lon});
+    row.push_back({query.point.id, query.point.id, {self_lat, self_lon, 0}});
     std::sort(row.begin(), row.end(),
               [](const GradientTerm& a, const GradientTerm& b) { return a.from < b.from; });
     terms.insert(terms.end(), row.begin(), row.end());
@@ -130,15 +130,19 @@ std::vector<WeightLink> fold_gradients(const Comm& comm, std::int64_t src_size,
   std::vector<GradientLink> gradient_links;
   for (const GradientLink& l : links) {
     parts.push_back({l.row, l.col, -1, l.value});
-    if (l.lat != 0 || l.lon != 0) gradient_links.push_back(l);
+    if (l.gradient[0] != 0 || l.gradient[1] != 0 || l.gradient[2] != 0)
+      gradient_links.push_back(l);
   }
   gradient_links = route(comm, std::move(gradient_links),
                          [&](const GradientLink& l) { return cells.owner(l.col); });
   for (const GradientLink& l : gradient_links) {
     auto at = std::lower_bound(terms.begin(), terms.end(), l.col,
                                [](const GradientTerm& t, std::int64_t cell) { return t.cell < cell; });
-    for (; at != terms.end() && at->cell == l.col; ++at)
-      parts.push_back({l.row, at->from, l.col, l.lat * at->lat + l.lon * at->lon});
+    for (; at != terms.end() && at->cell == l.col; ++at) {
+      double weight = 0;
+      for (int k = 0; k < kGradients; ++k) weight += l.gradient[k] * at->gradient[k];
+      parts.push_back({l.row, at->from, l.col, weight});
+    }
   }
   gradient_links = {};
   parts = route(comm, std::move(parts), [&](const Part& p) { return rows.owner(p.row); });

@@ -1,4 +1,4 @@
-// Source gradients for second-order conservative remapping, as linear stencils.
+// Source gradients as linear stencils, and folding them into remapping weights.
 #pragma once
 
 #include <cstdint>
@@ -10,14 +10,17 @@
 
 namespace ferry::regrid::detail {
 
-/// One term of the gradient of the field at source cell `cell`: d f / d lat and the
-/// eastward gradient per radian of arc, d f / d lon / cos(lat), there receive `lat`
-/// and `lon` times f at cell `from`.
+/// Up to three gradients of a field at each source point: second-order conservative
+/// uses d f / d lat and the eastward gradient per radian of arc (d f / d lon /
+/// cos(lat)), bicubic d f / di, d f / dj and d2 f / didj.
+inline constexpr int kGradients = 3;
+
+/// One term of the gradients of the field at source point `cell`: gradient k there
+/// receives gradient[k] times f at point `from`.
 struct GradientTerm {
   std::int64_t cell;
   std::int64_t from;
-  double lat;
-  double lon;
+  double gradient[kGradients];
 };
 
 /// Collective over `comm`. The gradient of a field given at the centroids of the valid
@@ -32,14 +35,13 @@ std::vector<GradientTerm> gradient_stencils(const Comm& comm, std::int64_t cells
                                             const std::vector<LocatedPoint>& centroids,
                                             int neighbours);
 
-/// A link of second-order remapping: destination `row` receives `value` times the
-/// field at source `col`, plus `lat` and `lon` times its gradients there.
+/// A link of remapping with gradients: destination `row` receives `value` times the
+/// field at source `col`, plus gradient[k] times its gradient k there.
 struct GradientLink {
   std::int64_t row;
   std::int64_t col;
   double value;
-  double lat;
-  double lon;
+  double gradient[kGradients];
 };
 
 /// Collective over `comm`. The matrix that applies `links` (any share on any rank) with
