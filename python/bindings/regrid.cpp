@@ -120,13 +120,36 @@ Unmapped unmapped_from_python(nb::handle unmapped, const char* function) {
                                     std::string(function) + ": unmapped");
 }
 
-Weights bilinear(nb::handle comm, const GridPoints& src, const GridPoints& dst, std::int64_t nx,
-                 bool periodic, nb::handle unmapped) {
+// A weight call on a logically rectangular source grid (bilinear_weights,
+// bicubic_weights, bicubic_gradient_weights) from Python.
+template <class Result>
+Result rectangular(Result (*make)(MPI_Comm, const GridPoints&, const GridPoints&,
+                                  const BilinearOptions&),
+                   const char* function, nb::handle comm, const GridPoints& src,
+                   const GridPoints& dst, std::int64_t nx, bool periodic, nb::handle unmapped) {
   BilinearOptions options{nx, periodic, Unmapped::Fill};
   return agreed_weights(
-      comm, "bilinear_weights",
-      [&] { options.unmapped = unmapped_from_python(unmapped, "bilinear_weights"); },
-      [&](MPI_Comm c) { return bilinear_weights(c, src, dst, options); });
+      comm, function, [&] { options.unmapped = unmapped_from_python(unmapped, function); },
+      [&](MPI_Comm c) { return make(c, src, dst, options); });
+}
+
+Weights bilinear(nb::handle comm, const GridPoints& src, const GridPoints& dst, std::int64_t nx,
+                 bool periodic, nb::handle unmapped) {
+  return rectangular(&bilinear_weights, "bilinear_weights", comm, src, dst, nx, periodic,
+                     unmapped);
+}
+
+Weights bicubic(nb::handle comm, const GridPoints& src, const GridPoints& dst, std::int64_t nx,
+                bool periodic, nb::handle unmapped) {
+  return rectangular(&bicubic_weights, "bicubic_weights", comm, src, dst, nx, periodic, unmapped);
+}
+
+nb::tuple bicubic_gradient(nb::handle comm, const GridPoints& src, const GridPoints& dst,
+                           std::int64_t nx, bool periodic, nb::handle unmapped) {
+  BicubicGradientWeights w = rectangular(&bicubic_gradient_weights, "bicubic_gradient_weights",
+                                         comm, src, dst, nx, periodic, unmapped);
+  return nb::make_tuple(std::move(w.value), std::move(w.i_gradient), std::move(w.j_gradient),
+                        std::move(w.ij_gradient));
 }
 
 // The options of the conservative weight calls, as `function` takes them from Python.
@@ -406,6 +429,17 @@ void bind_regrid(nb::module_& m) {
         "grid of nx columns, point (i, j) with global id j * nx + i; `periodic`: column\n"
         "nx - 1 neighbours column 0; unmapped \"nearest\": points in no source cell take\n"
         "their nearest valid source point (OASIS BILINEAR), \"fill\": no links.");
+  m.def("bicubic_weights", &bicubic, "comm"_a, "src"_a, "dst"_a, "nx"_a, "periodic"_a = true,
+        "unmapped"_a = "fill",
+        "Collective: bicubic weights (SCRIP's, as CDO genbic) on the same cells as\n"
+        "bilinear_weights, with the gradients made from the field as CDO's remap makes them\n"
+        "(centred index differences, one-sided next to masked points) folded in.");
+  m.def("bicubic_gradient_weights", &bicubic_gradient, "comm"_a, "src"_a, "dst"_a, "nx"_a,
+        "periodic"_a = true, "unmapped"_a = "fill",
+        "Collective: bicubic weights for gradients the caller gives, as four Weights with\n"
+        "the same links (value, i_gradient, j_gradient, ij_gradient): dst = value f +\n"
+        "i_gradient df/di + j_gradient df/dj + ij_gradient d2f/didj, derivatives per index\n"
+        "step along the source grid's rows and columns (CDO genbic's four weights).");
   m.def("conservative_weights", &conservative, "comm"_a, "src"_a, "dst"_a,
         "normalisation"_a = "fracarea", "unmapped"_a = "fill", "order"_a = 1,
         "Collective: conservative weights (as CDO gencon) between GridCells of any polygons\n"

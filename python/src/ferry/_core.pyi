@@ -422,6 +422,22 @@ def bilinear_weights(
     periodic: bool = True,
     unmapped: str = "fill",
 ) -> Weights: ...
+def bicubic_weights(
+    comm: Comm,
+    src: GridPoints,
+    dst: GridPoints,
+    nx: int,
+    periodic: bool = True,
+    unmapped: str = "fill",
+) -> Weights: ...
+def bicubic_gradient_weights(
+    comm: Comm,
+    src: GridPoints,
+    dst: GridPoints,
+    nx: int,
+    periodic: bool = True,
+    unmapped: str = "fill",
+) -> tuple[Weights, Weights, Weights, Weights]: ...
 def conservative_weights(
     comm: Comm,
     src: GridCells,
