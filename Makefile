@@ -29,8 +29,7 @@ test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT)
 
 demo: build
-	examples/coupled/run_demo.sh $(BUILD_DIR)
-	mpiexec -n 2 $(BUILD_DIR)/bin/ferry bench exchange --scenario gamil --engine all --repeat 10
+	examples/coupled/run_demo.sh --bench $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -15,6 +15,7 @@
 #include "ferry/comm.hpp"
 #include "ferry/time_series_buffer.hpp"
 #include "json_line.hpp"
+#include "progress.hpp"
 #include "statistics.hpp"
 #include "text_table.hpp"
 #include "util/check.hpp"
@@ -172,6 +173,8 @@ class BufferBench {
       const std::int64_t steps = static_cast<std::int64_t>(n) * config_.steps_per_n;
       // Rotation: load from other processes hits every method alike.
       std::vector<Run> runs[kMethods];
+      progress().stage(detail::cat("N = ", n, " of ", config_.max_n, ": ", steps, " steps, ",
+                                   kMethods, " methods"));
       for (int r = 0; r < config_.repeat; ++r) {
         runs[0].push_back(combine(bare_copy(steps), "memcpy"));
         runs[1].push_back(combine(ring_copy(steps, ring_.data(), g_copy), "ring-copy"));

@@ -6,6 +6,7 @@
 
 #include "ferry/collectives.hpp"
 #include "ferry/comm.hpp"
+#include "progress.hpp"
 #include "timing.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -121,9 +122,11 @@ std::vector<CollectiveRow> run_collectives(MPI_Comm user_comm, const SweepConfig
   });
   std::vector<CollectiveRow> rows;
   for (std::int64_t bytes : sweep_sizes(config.max_bytes)) {
+    progress().stage(detail::cat("alltoallv algorithms at ", bytes, " bytes"));
     for (CollectiveRow& row : alltoallv_rows(comm, config, bytes)) rows.push_back(std::move(row));
   }
   for (std::int64_t bytes : sweep_sizes(config.max_bytes)) {
+    progress().stage(detail::cat("allreduce algorithms at ", bytes, " bytes"));
     for (CollectiveRow& row : allreduce_rows(comm, config, bytes)) rows.push_back(std::move(row));
   }
   return rows;

@@ -8,13 +8,6 @@ const char* groups_name(Groups groups) noexcept {
   return groups == Groups::Split ? "split" : "shared";
 }
 
-Groups parse_groups(const std::string& name) {
-  if (name == "split") return Groups::Split;
-  if (name == "shared") return Groups::Shared;
-  throw Error(Errc::Arg, detail::cat("unknown component groups \"", name,
-                                     "\"; expected split or shared"));
-}
-
 Roles assign_roles(Groups requested, int comm_size, int rank) {
   FERRY_CHECK(comm_size >= 1 && rank >= 0 && rank < comm_size, Errc::Arg,
               "assign_roles: rank ", rank, " is outside a communicator of ", comm_size, " ranks");

@@ -11,8 +11,6 @@ namespace ferry::bench {
 enum class Groups { Split, Shared };
 
 const char* groups_name(Groups groups) noexcept;
-/// "split" or "shared"; Errc::Arg otherwise.
-Groups parse_groups(const std::string& name);
 
 /// This rank's parts in the two components; part -1 means "not a member".
 struct Roles {

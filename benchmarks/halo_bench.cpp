@@ -9,6 +9,7 @@
 #include "ferry/geodesic_mesh.hpp"
 #include "field_data.hpp"
 #include "payload_copy.hpp"
+#include "progress.hpp"
 #include "timing.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -100,6 +101,7 @@ std::vector<std::int64_t> scatter(const Comm& comm, const std::vector<std::int64
 
 HaloBench::HaloBench(MPI_Comm comm, const HaloBenchConfig& config) : comm_(Comm::dup(comm)) {
   detail::agree_on(comm_, [&] { check_config(config); });
+  progress().stage("building and partitioning the mesh");
   run_.config = config;
   run_.ranks = comm_.size();
   run_.frequency = GeodesicMesh::frequency_for(config.cells);
@@ -172,6 +174,7 @@ HaloResults HaloBench::measure(const std::vector<HaloVariant>& variants) {
     row.label = variants[v].label;
     options.engine = variants[v].engine;
     options.engine_options = variants[v].options;
+    progress().stage("setting up " + row.label);
     FERRY_CALL_MPI(MPI_Barrier(comm_.get()));
     const double start = MPI_Wtime();
     halos.push_back(std::make_unique<Halo>(comm_.get(), graph_, options));
@@ -208,6 +211,8 @@ HaloResults HaloBench::measure(const std::vector<HaloVariant>& variants) {
   PayloadCopy copy(static_cast<std::size_t>(payload));
   copy.run();  // warm-up
   steps.insert(steps.begin(), [&copy] { copy.run(); });
+  progress().stage(detail::cat("timing ", run_.config.repeat, " rounds of ", variants.size(),
+                              " halos and the memcpy bound"));
   const std::vector<Summary> times = time_in_rotation(comm_, run_.config.repeat, steps);
   results.memcpy_bound = times[0];
   for (std::size_t v = 0; v < variants.size(); ++v) results.rows[v].exchange = times[v + 1];

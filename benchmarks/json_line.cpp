@@ -3,45 +3,24 @@
 #include <cmath>
 #include <cstdio>
 
+#include "util/json_text.hpp"
+
 namespace ferry::bench {
 
-namespace {
-
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
+using detail::json_string;
 
 JsonLine& JsonLine::add_raw(const std::string& key, const std::string& json) {
   if (!body_.empty()) body_ += ", ";
-  body_ += quoted(key) + ": " + json;
+  body_ += json_string(key) + ": " + json;
   return *this;
 }
 
 JsonLine& JsonLine::add(const std::string& key, const std::string& value) {
-  return add_raw(key, quoted(value));
+  return add_raw(key, json_string(value));
 }
 
 JsonLine& JsonLine::add(const std::string& key, const char* value) {
-  return add_raw(key, quoted(value));
+  return add_raw(key, json_string(value));
 }
 
 JsonLine& JsonLine::add(const std::string& key, double value) {

@@ -1,4 +1,4 @@
-// A one-line JSON object written by hand: benchmark results, one object per line.
+// One-line JSON objects: benchmark and report results, one object per line.
 #pragma once
 
 #include <cstdint>

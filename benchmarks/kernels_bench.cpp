@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ferry/comm.hpp"
+#include "progress.hpp"
 #include "timing.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -77,6 +78,8 @@ std::vector<KernelRow> run_kernels(MPI_Comm user_comm, const SweepConfig& config
   std::vector<KernelRow> rows;
   for (std::int64_t bytes : sizes)
     for (Direction direction : {Direction::Unidirectional, Direction::Bidirectional}) {
+      progress().stage(detail::cat("protocols at ", bytes, " bytes, ",
+                                   direction == Direction::Unidirectional ? "one way" : "both ways"));
       if (transfers) {
         const std::vector<KernelRow> measured =
             measure(pair, *transfers, bytes, direction, config.repeat);

@@ -1,7 +1,8 @@
 #include "text_table.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <cstdio>
 #include <utility>
 
 namespace ferry::bench {
@@ -19,22 +20,15 @@ std::string TextTable::str() const {
     for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
   std::string out;
   for (const auto& row : rows_) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      const std::string pad(width[c] - row[c].size(), ' ');
-      if (c > 0) out += "  ";
-      out += c == 0 ? row[c] + pad : pad + row[c];
-    }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    out += '\n';
+    std::string line = fmt::format("{:<{}}", row[0], width[0]);
+    for (std::size_t c = 1; c < row.size(); ++c) line += fmt::format("  {:>{}}", row[c], width[c]);
+    line.erase(line.find_last_not_of(' ') + 1);
+    out += line + '\n';
   }
   return out;
 }
 
-std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
+std::string fixed(double value, int decimals) { return fmt::format("{:.{}f}", value, decimals); }
 
 std::string milliseconds(double seconds) { return fixed(seconds * 1e3, 4); }
 

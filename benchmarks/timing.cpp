@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "progress.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
 
@@ -19,6 +20,7 @@ std::vector<Summary> time_in_rotation(const Comm& comm, int repeat,
       steps[k]();
       samples[k].push_back(max_over_ranks(comm, MPI_Wtime() - start));
     }
+    progress().step(r + 1, repeat);
   }
   std::vector<Summary> summaries;
   for (auto& s : samples) summaries.push_back(summarize(std::move(s)));

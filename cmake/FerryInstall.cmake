@@ -22,6 +22,47 @@ if(TARGET ferry_fortran)
   install(EXPORT ferryFortranTargets NAMESPACE ferry::
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
 endif()
+# The OASIS3-MCT API (ferry::oasis, mod_oasis.mod and its siblings, oasis_c.h) in a
+# third export set: find_package(ferry COMPONENTS oasis), or the pkg-config file
+# ferry-oasis.pc for models built with make.
+set(FERRY_OASIS_BUILT OFF)
+if(TARGET ferry_oasis)
+  set(FERRY_OASIS_BUILT ON)
+  install(TARGETS ferry_oasis EXPORT ferryOasisTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  get_target_property(ferry_oasis_module_dir ferry_oasis Fortran_MODULE_DIRECTORY)
+  install(DIRECTORY ${ferry_oasis_module_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ferry/oasis)
+  install(FILES ${PROJECT_SOURCE_DIR}/compat/oasis/include/oasis_c.h
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ferry/oasis)
+  install(EXPORT ferryOasisTargets NAMESPACE ferry:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
+  export(EXPORT ferryOasisTargets NAMESPACE ferry:: FILE ${PROJECT_BINARY_DIR}/ferryOasisTargets.cmake)
+  # pkg-config: the link line of a static or shared libferry_oasis and what it needs.
+  get_target_property(ferry_type ferry TYPE)
+  set(FERRY_OASIS_PRIVATE_LIBS "")
+  if(ferry_type STREQUAL "STATIC_LIBRARY")
+    set(FERRY_OASIS_PRIVATE_LIBS "-lyaml-cpp -lnetcdf -lstdc++")
+    if(FERRY_HAVE_METIS)
+      string(PREPEND FERRY_OASIS_PRIVATE_LIBS "-lmetis ")
+    endif()
+  endif()
+  # Relocatable: the prefix is found from where the .pc file lies.
+  file(RELATIVE_PATH FERRY_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+  configure_file(${PROJECT_SOURCE_DIR}/compat/oasis/ferry-oasis.pc.in
+    ${PROJECT_BINARY_DIR}/ferry-oasis.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/ferry-oasis.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
+# The build tree is a package too (ferry_DIR=<build>): tests build programs against
+# it without installing first.
+export(EXPORT ferryTargets NAMESPACE ferry:: FILE ${PROJECT_BINARY_DIR}/ferryTargets.cmake)
+foreach(find_module FindNetCDF FindMETIS)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/${find_module}.cmake
+    ${PROJECT_BINARY_DIR}/${find_module}.cmake COPYONLY)
+endforeach()
+if(TARGET ferry_fortran)
+  export(EXPORT ferryFortranTargets NAMESPACE ferry:: FILE ${PROJECT_BINARY_DIR}/ferryFortranTargets.cmake)
+endif()
 # The MPI C++ wrapper of this build, which ferryConfig.cmake hands to FindMPI; none
 # when MPI came without one (the compiler itself is MPI's, as SimGrid's smpicxx).
 set(FERRY_MPI_CXX_WRAPPER "")
@@ -42,3 +83,27 @@ if(FERRY_HAVE_METIS)
   install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindMETIS.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
 endif()
+
+# Makefile builds: ferry.pc and ferry-fortran.pc (pkg-config) and the ferry-config
+# script print the same flags. A static libferry brings its private libraries (and
+# the C++ runtime, for C and Fortran programs) into every link line.
+include(${PROJECT_SOURCE_DIR}/cmake/FerryPkgConfig.cmake)
+set(FERRY_CONFIG_LIBS_PRIVATE "")
+get_target_property(_ferry_type ferry TYPE)
+if(_ferry_type STREQUAL "STATIC_LIBRARY")
+  set(FERRY_CONFIG_LIBS_PRIVATE "${NetCDF_LIBRARY} -lyaml-cpp")
+  if(FERRY_HAVE_METIS)
+    string(APPEND FERRY_CONFIG_LIBS_PRIVATE " ${METIS_LIBRARY}")
+  endif()
+  string(APPEND FERRY_CONFIG_LIBS_PRIVATE " -lstdc++ -lm")
+endif()
+ferry_install_pkg_config(NAME ferry
+  DESCRIPTION "Couple parallel simulation codes: move fields between MPI decompositions"
+  CFLAGS "-I\${includedir}" LIBS -lferry ${FERRY_CONFIG_LIBS_PRIVATE})
+if(FERRY_FORTRAN_BUILT)
+  ferry_install_pkg_config(NAME ferry-fortran DESCRIPTION "ferry's Fortran module (use ferry)"
+    REQUIRES ferry CFLAGS "-I\${includedir}/ferry/fortran" LIBS -lferry_fortran)
+endif()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/pkgconfig/ferry-config.in
+  ${PROJECT_BINARY_DIR}/ferry-config @ONLY)
+install(PROGRAMS ${PROJECT_BINARY_DIR}/ferry-config DESTINATION ${CMAKE_INSTALL_BINDIR})

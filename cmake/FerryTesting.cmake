@@ -59,3 +59,36 @@ function(ferry_add_mpi_test)
     endif()
   endforeach()
 endfunction()
+
+# ferry_add_fault_case(NAME n RANKS np WATCHDOG s COMMAND program args...
+#                      [EXPECT "rank=regex" ...] [EXPECT_OUTPUT regex ...]
+#                      [EXIT zero|nonzero|any] [MPIEXEC_FLAGS flags...] [ENVIRONMENT vars...])
+#
+# A fault-injection case (tests/faults/, label faults): runs
+# `mpiexec -n np MPIEXEC_FLAGS program args` under tests/faults/run_fault.py, which
+# kills it and fails unless every rank has ended within the watchdog time s + 5 s, the
+# ranks printed the EXPECT lines and the job ended with the EXIT status (default
+# nonzero). The CTest timeout is longer than that limit, so a hang is reported by the
+# case itself, with its output.
+function(ferry_add_fault_case)
+  cmake_parse_arguments(F "" "NAME;RANKS;WATCHDOG;EXIT"
+                        "COMMAND;EXPECT;EXPECT_OUTPUT;MPIEXEC_FLAGS;ENVIRONMENT" ${ARGN})
+  if(NOT F_EXIT)
+    set(F_EXIT nonzero)
+  endif()
+  math(EXPR within "${F_WATCHDOG} + 5")
+  math(EXPR timeout "${within} + 30")
+  set(checks --within ${within} --exit ${F_EXIT})
+  foreach(expectation IN LISTS F_EXPECT)
+    list(APPEND checks --expect "${expectation}")
+  endforeach()
+  foreach(pattern IN LISTS F_EXPECT_OUTPUT)
+    list(APPEND checks --expect-output "${pattern}")
+  endforeach()
+  add_test(NAME faults.${F_NAME}
+    COMMAND ${Python_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/faults/run_fault.py ${checks} --
+            ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${F_RANKS} ${MPIEXEC_PREFLAGS}
+            ${F_MPIEXEC_FLAGS} ${F_COMMAND})
+  set_tests_properties(faults.${F_NAME} PROPERTIES PROCESSORS ${F_RANKS} TIMEOUT ${timeout}
+    LABELS "faults;mpi;np${F_RANKS}" ENVIRONMENT "${FERRY_TEST_ENVIRONMENT};${F_ENVIRONMENT}")
+endfunction()

@@ -43,7 +43,7 @@ module ferry_buffer_mod
   public :: ferry_buffer_expose, ferry_buffer_connect, ferry_buffer_load, ferry_buffer_close
   public :: ferry_buffer_get_capacity, ferry_buffer_attach, ferry_buffer_reader_read
   public :: ferry_buffer_reader_get_steps, ferry_buffer_reader_done
-  public :: ferry_buffer_reader_destroy, ferry_buffer_destroy
+  public :: ferry_buffer_reader_destroy, ferry_buffer_free, ferry_buffer_destroy
 
   !> Reads into an array of any rank of real(8), real(4), integer(4) or integer(8),
   !> matching the buffer's type.
@@ -134,6 +134,11 @@ module ferry_buffer_mod
       type(c_ptr), intent(inout) :: reader
       integer(c_int) :: ierr
     end function c_reader_destroy
+    function c_free(buffer) bind(C, name='ferry_buffer_free') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: buffer
+      integer(c_int) :: ierr
+    end function c_free
     function c_destroy(buffer) bind(C, name='ferry_buffer_destroy') result(ierr)
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: buffer
@@ -293,7 +298,7 @@ contains
     ierr = c_done(reader%ptr)
   end subroutine ferry_buffer_reader_done
 
-  !> Frees the reader (part of the collective teardown over the parent).
+  !> Frees the reader; not collective, never waits.
   subroutine ferry_buffer_reader_destroy(reader, ierr)
     type(ferry_buffer_reader), intent(inout) :: reader
     integer, intent(out) :: ierr
@@ -303,8 +308,17 @@ contains
     reader%type = -1
   end subroutine ferry_buffer_reader_destroy
 
-  !> Frees the buffer. Collective over the parent together with the readers'
-  !> destroy: the window is freed when a rank's last handle goes.
+  !> Collective over the parent, idempotent: frees the buffer's window once every rank
+  !> is done with it (the requester closes first if it has not). Call
+  !> ferry_buffer_reader_done before.
+  subroutine ferry_buffer_free(buffer, ierr)
+    type(ferry_buffer), intent(in) :: buffer
+    integer, intent(out) :: ierr
+    ierr = c_free(buffer%ptr)
+  end subroutine ferry_buffer_free
+
+  !> Frees the buffer; not collective, never waits. Without ferry_buffer_free first,
+  !> its window stays until MPI_Finalize.
   subroutine ferry_buffer_destroy(buffer, ierr)
     type(ferry_buffer), intent(inout) :: buffer
     integer, intent(out) :: ierr

@@ -27,7 +27,7 @@ module ferry_coupler_mod
   public :: ferry_coupler_set_coordinates, ferry_coupler_set_corners, ferry_coupler_set_areas
   public :: ferry_coupler_set_mask, ferry_coupler_partition_points
   public :: ferry_coupler_enddef, ferry_coupler_put, ferry_coupler_get
-  public :: ferry_coupler_finalize, ferry_coupler_destroy
+  public :: ferry_coupler_finalize, ferry_coupler_abandon, ferry_coupler_destroy
 
   !> Puts or gets a field from an array of any rank of real(8), real(4), integer(4)
   !> or integer(8), matching the field's declared type.
@@ -166,6 +166,13 @@ module ferry_coupler_mod
       type(c_ptr), value :: coupler
       integer(c_int) :: ierr
     end function c_coupler_finalize
+    function c_coupler_abandon(coupler, reason) bind(C, name='ferry_coupler_abandon') &
+        result(ierr)
+      import :: c_char, c_int, c_ptr
+      type(c_ptr), value :: coupler
+      character(kind=c_char), intent(in) :: reason(*)
+      integer(c_int) :: ierr
+    end function c_coupler_abandon
     function c_coupler_destroy(coupler) bind(C, name='ferry_coupler_destroy') result(ierr)
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: coupler
@@ -365,7 +372,17 @@ contains
     ierr = c_coupler_finalize(coupler%ptr)
   end subroutine ferry_coupler_finalize
 
-  !> Frees the coupler and its communicators; call it before MPI_Finalize.
+  !> Not collective, never waits: this rank gives up on the run (its own code failed);
+  !> every other rank's current or next coupler call fails naming this rank and reason.
+  subroutine ferry_coupler_abandon(coupler, reason, ierr)
+    type(ferry_coupler), intent(in) :: coupler
+    character(len=*), intent(in) :: reason
+    integer, intent(out) :: ierr
+    ierr = c_coupler_abandon(coupler%ptr, trim(reason) // c_null_char)
+  end subroutine ferry_coupler_abandon
+
+  !> Frees the coupler; not collective, never waits. Call it before MPI_Finalize. A
+  !> coupler not finalized (an error path) tells the other ranks, as abandon does.
   subroutine ferry_coupler_destroy(coupler, ierr)
     type(ferry_coupler), intent(inout) :: coupler
     integer, intent(out) :: ierr

@@ -23,7 +23,8 @@ module ferry_exchange_mod
 
   public :: ferry_exchange_create, ferry_exchange_add_field, ferry_exchange_set_option
   public :: ferry_exchange_setup, ferry_exchange_execute, ferry_exchange_begin
-  public :: ferry_exchange_end, ferry_exchange_get_engine, ferry_exchange_destroy
+  public :: ferry_exchange_end, ferry_exchange_get_engine, ferry_exchange_close
+  public :: ferry_exchange_destroy
 
   !> Moves every field (or, with mask, those whose mask is .true.): src(f) and dst(f)
   !> are c_loc() of field f's arrays, f = 1 .. exchange%fields in add_field order.
@@ -94,6 +95,11 @@ module ferry_exchange_mod
       type(c_ptr), intent(out) :: engine
       integer(c_int) :: ierr
     end function c_exchange_get_engine
+    function c_exchange_close(exchange) bind(C, name='ferry_exchange_close') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: exchange
+      integer(c_int) :: ierr
+    end function c_exchange_close
     function c_exchange_destroy(exchange) bind(C, name='ferry_exchange_destroy') result(ierr)
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: exchange
@@ -227,6 +233,15 @@ contains
     if (ierr == FERRY_SUCCESS) engine = fortran_string(name)
   end subroutine ferry_exchange_get_engine
 
+  !> Collective, idempotent: frees what only every rank together can free (the rma
+  !> engine's windows); afterwards only get_engine and destroy.
+  subroutine ferry_exchange_close(exchange, ierr)
+    type(ferry_exchange), intent(in) :: exchange
+    integer, intent(out) :: ierr
+    ierr = c_exchange_close(exchange%ptr)
+  end subroutine ferry_exchange_close
+
+  !> Frees the exchange; not collective, never waits for another rank.
   subroutine ferry_exchange_destroy(exchange, ierr)
     type(ferry_exchange), intent(inout) :: exchange
     integer, intent(out) :: ierr

@@ -33,7 +33,7 @@ module ferry_halo_mod
   public :: ferry_halo_execute, ferry_halo_begin, ferry_halo_end
   public :: ferry_halo_owned_count, ferry_halo_local_count, ferry_halo_ring_end
   public :: ferry_halo_get_cells, ferry_halo_neighbour_count, ferry_halo_get_neighbours
-  public :: ferry_halo_destroy
+  public :: ferry_halo_close, ferry_halo_destroy
   public :: ferry_geodesic_mesh_create, ferry_geodesic_mesh_cell_count
   public :: ferry_geodesic_mesh_neighbour_count, ferry_geodesic_mesh_get_graph
   public :: ferry_geodesic_mesh_destroy, ferry_partition_cells
@@ -135,6 +135,11 @@ module ferry_halo_mod
       integer(c_int64_t), intent(out) :: offsets(*), neighbours(*)
       integer(c_int) :: ierr
     end function c_get_neighbours
+    function c_close(halo) bind(C, name='ferry_halo_close') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: halo
+      integer(c_int) :: ierr
+    end function c_close
     function c_destroy(halo) bind(C, name='ferry_halo_destroy') result(ierr)
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: halo
@@ -367,6 +372,14 @@ contains
     ierr = c_get_neighbours(halo%ptr, offsets, neighbours)
   end subroutine ferry_halo_get_neighbours
 
+  !> Collective, idempotent: closes the halo's exchange; afterwards only queries and destroy.
+  subroutine ferry_halo_close(halo, ierr)
+    type(ferry_halo), intent(in) :: halo
+    integer, intent(out) :: ierr
+    ierr = c_close(halo%ptr)
+  end subroutine ferry_halo_close
+
+  !> Frees the halo; not collective, never waits for another rank.
   subroutine ferry_halo_destroy(halo, ierr)
     type(ferry_halo), intent(inout) :: halo
     integer, intent(out) :: ierr

@@ -53,7 +53,7 @@ module ferry_regrid_mod
   public :: ferry_remap_set_mode, ferry_remap_set_fill_value, ferry_remap_set_dst_mask
   public :: ferry_remap_set_option, ferry_remap_setup, ferry_remap_apply, ferry_remap_begin
   public :: ferry_remap_end, ferry_remap_get_traffic, ferry_remap_get_point_data
-  public :: ferry_remap_destroy
+  public :: ferry_remap_close, ferry_remap_destroy
 
   ! The C API, and the shims of ferry_regrid_f.cpp (suffix _f) for the calls that take
   ! a communicator.
@@ -268,6 +268,11 @@ module ferry_regrid_mod
       integer(c_int), intent(out) :: present
       integer(c_int) :: ierr
     end function c_get_point_data
+    function c_remap_close(remap) bind(C, name='ferry_remap_close') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: remap
+      integer(c_int) :: ierr
+    end function c_remap_close
     function c_remap_destroy(remap) bind(C, name='ferry_remap_destroy') result(ierr)
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: remap
@@ -708,6 +713,14 @@ contains
     if (present(out)) out = value
   end subroutine set_optional
 
+  !> Collective, idempotent: closes the remap's exchanges; afterwards only queries and destroy.
+  subroutine ferry_remap_close(remap, ierr)
+    type(ferry_remap), intent(in) :: remap
+    integer, intent(out) :: ierr
+    ierr = c_remap_close(remap%ptr)
+  end subroutine ferry_remap_close
+
+  !> Frees the remap; not collective, never waits for another rank.
   subroutine ferry_remap_destroy(remap, ierr)
     type(ferry_remap), intent(inout) :: remap
     integer, intent(out) :: ierr

@@ -118,6 +118,10 @@ int main(int argc, char** argv) {
       if (rank == 0)
         std::printf("%-10s %10.2f %12.1f %12.1f %8s\n", engine.c_str(), worst[0] * 1e3,
                     worst[1] * 1e6, worst[2] * 1e6, wrong_total == 0 ? "exact" : "WRONG");
+      // Collective: frees what only every rank together can (rma's windows); the
+      // destructors never wait for another rank.
+      to_ocean.close();
+      to_atmosphere.close();
     }
   } catch (const ferry::Error& e) {
     std::fprintf(stderr, "rank %d: %s\n", rank, e.what());

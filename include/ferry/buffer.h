@@ -11,8 +11,8 @@
  * ranks then ferry_buffer_load each step and ferry_buffer_close at the end; each
  * worker group calls ferry_buffer_attach once over its own communicator and
  * ferry_buffer_reader_read until it returns zero steps, then
- * ferry_buffer_reader_done. Finally every rank of the parent destroys its
- * handles (collective: the window is freed).
+ * ferry_buffer_reader_done. Finally every rank of the parent calls
+ * ferry_buffer_free (collective: the window is freed) and destroys its handles.
  *
  * Arrays are in C order (the last dimension varies fastest); a box is the
  * half-open range start[d] <= i < end[d] in each of the ndims (1 to 3) dimensions. */
@@ -80,10 +80,14 @@ int ferry_buffer_reader_get_steps(const ferry_buffer_reader* reader, int64_t* st
 int ferry_buffer_reader_values_per_step(const ferry_buffer_reader* reader, int64_t* values);
 /* Collective over the group: detaches; a lossless requester stops waiting for it. */
 int ferry_buffer_reader_done(ferry_buffer_reader* reader);
-/* Frees the reader and sets *reader to NULL (part of the collective teardown). */
+/* Frees the reader and sets *reader to NULL. Not collective, never waits. */
 int ferry_buffer_reader_destroy(ferry_buffer_reader** reader);
-/* Frees the buffer and sets *buffer to NULL. Collective over parent together with
- * the readers' destroy: the window is freed when the last handle goes. */
+/* Collective over parent, idempotent: frees the buffer's window once every rank is
+ * done with it (the requester closes first if it has not); call
+ * ferry_buffer_reader_done before. Afterwards only destroy. */
+int ferry_buffer_free(ferry_buffer* buffer);
+/* Frees the buffer and sets *buffer to NULL. Not collective, never waits: a buffer
+ * not freed with ferry_buffer_free leaves its window to MPI_Finalize. */
 int ferry_buffer_destroy(ferry_buffer** buffer);
 
 #ifdef __cplusplus

@@ -25,6 +25,10 @@ enum CouplingStatus : int {
   kStatusFromRestart = 8,  ///< get: a lagged value put before the run started (the restart
                            ///< file, or the source's put at start - lag)
   kStatusOutput = 16,      ///< the values were also written to the output file
+  kStatusToRestart = 32,   ///< put (with Sent): the value's target is past the run's end,
+                           ///< so it goes to the restart file at finalize
+  kStatusWaitGroup = 64,   ///< put (with Sent): the entry's other fields are not put yet;
+                           ///< the last one's put sends them all
 };
 
 /// Handles returned by the definition calls; valid for this Coupler only.
@@ -42,6 +46,19 @@ struct FieldId { int value = -1; };
 ///   finalize()                          collective: writes restarts and timers
 ///
 /// MPI initialisation and finalisation stay with the caller.
+///
+/// Failures (see docs/user/failures.md): every wait for a partner (a get, a put that
+/// finds the previous value still undelivered, finalize) is bounded by
+/// `watchdog.timeout`, and the collective calls (the constructor, enddef, finalize)
+/// wait at most `watchdog.collective_timeout` for every rank to make them. A call
+/// whose arguments break the rules (a wrong id, time going backwards, a skipped
+/// coupling time, a call in the wrong phase) raises and changes nothing. Any other
+/// error leaves the coupler failed: every later call raises Errc::State, and unless
+/// every rank raises the same error, this rank tells every other rank at once (a
+/// short notice), so that their current or next call raises Errc::State naming this
+/// rank, its component, the call and the error. Destroying a coupler that was not
+/// finalized (an exception, an early return) tells them the same way. No destructor
+/// waits for another rank.
 class Coupler {
  public:
   /// Collective over `comm`, which holds every rank of the coupled application (one or
@@ -52,12 +69,25 @@ class Coupler {
   /// component name the configuration does not know (when it lists components).
   Coupler(MPI_Comm comm, const std::vector<std::string>& components,
           const std::string& config_path);
+  /// Not collective, never waits. If the coupler was not finalized and has not failed,
+  /// tells every other rank that this one left (see abandon()); what MPI may still use
+  /// (buffers of exchanges in flight) is kept until the process ends.
   ~Coupler();
   Coupler(const Coupler&) = delete;
   Coupler& operator=(const Coupler&) = delete;
 
   /// The ranks of `component` (owned by the coupler until finalize). Not collective.
   MPI_Comm local_comm(const std::string& component) const;
+
+  /// The coupling periods (seconds) of the configuration's entries that use field
+  /// `field` of `component` on the side of `direction` (source for Out, target for
+  /// In), in the configuration's order: empty if none does, so a put or get of it
+  /// would do nothing. An entry that names no component (a namcouple's) matches any.
+  /// Not collective; from construction on.
+  std::vector<double> field_periods(const std::string& component, const std::string& field,
+                                    FieldDirection direction) const;
+  /// The configuration's debug level (a namcouple's $NLOGPRT; 0 for YAML). Not collective.
+  int debug_level() const;
 
   /// Declares a grid of `component` with nx x ny points (ny = 1 for unstructured grids).
   /// Not collective; every rank that defines partitions of the grid declares it the same.
@@ -89,7 +119,10 @@ class Coupler {
 
   /// Collective over the whole run: checks every declaration against the configuration
   /// (fields declared on one side only, type or bundle mismatches, undeclared fields in
-  /// the configuration) and builds every exchange, failing identically on every rank.
+  /// the configuration), reads the restart files (a field missing, of another size or
+  /// type, or for another time fails, naming the file, the field and what was
+  /// expected), creates the output directory if needed, and builds every exchange,
+  /// failing identically on every rank.
   /// Regridded exchanges read their weight files or compute their weights from the
   /// declared coordinates and masks here; Errc::ArgSize when a file's grid sizes are
   /// not the declared grids', Errc::Arg when metadata a method needs is missing.
@@ -98,6 +131,8 @@ class Coupler {
   /// Puts this rank's values of an Out field at model time `time` (seconds since the
   /// run start). Returns CouplingStatus flags. See docs/user/coupler.md for the rules.
   int put(FieldId field, double time, const void* data);
+  /// What put(field, time, ...) would return now, without putting anything. Not collective.
+  int put_inquire(FieldId field, double time) const;
   /// Gets this rank's values of an In field at model time `time`; blocks until they
   /// are there (or the watchdog fires: Errc::State naming the field, time and partner).
   int get(FieldId field, double time, void* data);
@@ -129,9 +164,24 @@ class Coupler {
   Datatype buffer_type(const std::string& buffer) const;
 
   /// Collective over the whole run: completes pending puts, writes restarts for lagged
-  /// fields and accumulations in progress, closes the buffers (steps not read by then
-  /// are dropped), writes timers. No call may follow.
+  /// fields and accumulations in progress (exchanges that name the same restart file
+  /// share it), closes the exchanges and buffers (steps not read by then are dropped),
+  /// writes timers. No call may follow. A failure to write a restart file raises on
+  /// every rank, naming the file; the previous file is left as it was.
   void finalize();
+
+  /// Ends the coupler's life, idempotent: collective finalize() while it runs (between
+  /// enddef and finalize); before enddef, not collective: tells the other ranks that
+  /// this one leaves, as abandon() does; after finalize or a failure, nothing. For
+  /// scoped lifetimes (Python's `with`).
+  void close();
+
+  /// Not collective, never waits: this rank gives up on the run (its own code failed).
+  /// Tells every other rank at once, so that their current or next coupler call raises
+  /// Errc::State naming this rank, its component(s), its last coupler call and `reason`;
+  /// the coupler is failed afterwards. Does nothing after finalize or a failure (the
+  /// other ranks were told then, or raise the same error).
+  void abandon(const std::string& reason);
 
  private:
   struct State;

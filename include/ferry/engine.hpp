@@ -71,6 +71,12 @@ class Engine {
   /// Makes MPI progress and never blocks, so callers can wait with a timeout. Not
   /// collective.
   virtual bool test() = 0;
+  /// True when begin() would not wait for another rank. An engine whose begin() waits
+  /// (for its destinations to have read the previous exchange, for a reduction of the
+  /// ranks' timings) makes that progress here without blocking and says false until
+  /// then, so callers can wait with a timeout (the coupler's watchdog). Only between
+  /// end() and begin(). Not collective. Default: true.
+  virtual bool can_begin() { return true; }
   /// For callers whose fields become ready one at a time (the coupler's puts), with
   /// Capabilities::holds_fields: copies field f's values from `src` into the engine's
   /// send buffer now, so the caller may reuse `src` at once. The next begin() sends
@@ -86,6 +92,14 @@ class Engine {
   virtual Traffic traffic() const = 0;
   /// What the engine decided so far. Not collective.
   virtual EngineReport report() const { return {}; }
+  /// Collective over the plan's communicator: frees what only every rank together can
+  /// free (RMA windows: MPI_Win_free waits for all). Called at most once, by
+  /// Exchange::close(), after end(); nothing but traffic(), report() and destruction
+  /// may follow. The destructor frees only what needs no other rank (requests, memory,
+  /// communicators), so an engine dropped while a partner is gone never waits for it;
+  /// what it cannot free stays until MPI_Finalize. See docs/dev/engines.md. Default:
+  /// nothing to free.
+  virtual void close() {}
 };
 
 using EngineFactory = std::function<std::unique_ptr<Engine>()>;

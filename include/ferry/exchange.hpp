@@ -21,8 +21,11 @@ namespace ferry {
 /// is duplicated, so the caller may free its own at once.
 ///
 /// Lifecycle: construct (builds the plan and sets up the engine), then any number
-/// of execute() or begin()/end() pairs. After an error inside an exchange the
-/// object is failed and only destruction is allowed.
+/// of execute() or begin()/end() pairs, then close() (collective) and destruction.
+/// After an error inside an exchange the object is failed and only close() and
+/// destruction are allowed. The destructor never waits for another rank: what only
+/// every rank together can free (the rma engine's windows) is freed by close(), or
+/// else stays until MPI_Finalize (see docs/user/failures.md).
 class Exchange {
  public:
   /// Collective. `engine`: a registered name, "auto", or "" / "default" for $FERRY_ENGINE
@@ -39,6 +42,13 @@ class Exchange {
   Exchange(Exchange&&) noexcept;
   Exchange& operator=(Exchange&&) noexcept;
 
+  /// Collective, idempotent: frees what only every rank together can free (Engine::close)
+  /// and ends the exchange's life; afterwards only the queries below and destruction
+  /// are allowed. Errc::State while an exchange is in flight (call end() first). On an
+  /// exchange that failed, frees nothing collectively (its partners may be gone) and
+  /// returns at once.
+  void close();
+
   /// Collective: begin() then end().
   void execute(const void* const* src, void* const* dst, const std::uint8_t* mask = nullptr);
   /// Collective, non-blocking: starts moving the fields selected by mask (nullptr = all).
@@ -47,6 +57,8 @@ class Exchange {
   void end();
   /// Not collective: true when end() would not wait (makes MPI progress, never blocks).
   bool test();
+  /// Not collective: true when begin() would not wait for another rank (Engine::can_begin).
+  bool can_begin();
 
   /// Not collective. With an engine whose capabilities() hold fields: copies field f's
   /// source values into the engine now (the caller may reuse `src` at once); the next
@@ -76,7 +88,9 @@ class Exchange {
   MPI_Comm comm() const noexcept;
 
  private:
-  void make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields, const std::string& engine);
+  // `source`, `destination`: this rank's part, for messages.
+  void make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields, const std::string& engine,
+                       bool source, bool destination);
   void set_up_engine(const EngineOptions& options, double start);
 
   struct State;

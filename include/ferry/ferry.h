@@ -3,7 +3,13 @@
  * Every function returns FERRY_SUCCESS or an error code (FERRY_ERR_*); the text
  * of the last error on this thread is ferry_last_error_message(). No function
  * ever terminates the process. Handles are created by ferry_*_create* and freed
- * by ferry_*_destroy(&handle), which sets the handle to NULL. */
+ * by ferry_*_destroy(&handle), which sets the handle to NULL.
+ *
+ * Destroy never waits for another rank (it is safe on an error path of one rank):
+ * what only every rank together can free (the rma engine's windows, a buffer's
+ * window) is freed by the collective ferry_*_close (ferry_buffer_free,
+ * ferry_coupler_finalize) before destroy, or else stays until MPI_Finalize. See
+ * docs/user/failures.md. */
 #ifndef FERRY_FERRY_H
 #define FERRY_FERRY_H
 
@@ -69,7 +75,7 @@ int ferry_layout_destroy(ferry_layout** layout);
  * fields and set options (logically collective: same calls in the same order on
  * every rank), setup (collective over comm, which must stay valid until then:
  * duplicates it, builds the plan and sets up the engine), then execute or
- * begin/end any number of times, then destroy.
+ * begin/end any number of times, then close (collective) and destroy.
  * engine: a registered name, "auto", or NULL / "default" for $FERRY_ENGINE or p2p. */
 int ferry_exchange_create(MPI_Comm comm, const ferry_layout* src, const ferry_layout* dst,
                           const char* engine, ferry_exchange** exchange);
@@ -87,6 +93,11 @@ int ferry_exchange_begin(ferry_exchange* exchange, const void* const* src, void*
 int ferry_exchange_end(ferry_exchange* exchange);
 /* The engine actually used (valid until destroy). */
 int ferry_exchange_get_engine(const ferry_exchange* exchange, const char** engine);
+/* Collective, idempotent: frees what only every rank together can free (the rma
+ * engine's windows); afterwards only get_engine and destroy. Does nothing on an
+ * exchange never set up. */
+int ferry_exchange_close(ferry_exchange* exchange);
+/* Not collective, never waits (see the top of this file). */
 int ferry_exchange_destroy(ferry_exchange** exchange);
 
 /* ---- Coupler (see ferry::Coupler and docs/user/coupler-c.md) ----
@@ -108,7 +119,9 @@ enum {
   FERRY_STATUS_SENT = 2,          /* put: the period's value was sent (or kept for the restart) */
   FERRY_STATUS_RECEIVED = 4,      /* get: values received */
   FERRY_STATUS_FROM_RESTART = 8,  /* get: a lagged value put before the run started */
-  FERRY_STATUS_OUTPUT = 16        /* the values were also written to the output file */
+  FERRY_STATUS_OUTPUT = 16,       /* the values were also written to the output file */
+  FERRY_STATUS_TO_RESTART = 32,   /* put (with SENT): kept for the restart file */
+  FERRY_STATUS_WAIT_GROUP = 64    /* put (with SENT): the entry's other fields are not put yet */
 };
 
 typedef struct ferry_coupler ferry_coupler;
@@ -186,8 +199,14 @@ int ferry_coupler_buffer_type(const ferry_coupler* coupler, const char* buffer, 
 /* Collective over the run: completes pending puts, closes the buffers (steps not read
  * by then are dropped), writes restarts and timers. */
 int ferry_coupler_finalize(ferry_coupler* coupler);
-/* Frees the coupler and its communicators and sets *coupler to NULL. Call it on every
- * rank before MPI_Finalize. */
+/* Not collective, never waits: this rank gives up on the run (its own code failed).
+ * Every other rank's current or next coupler call fails with FERRY_ERR_STATE naming
+ * this rank, its component(s), its last coupler call and `reason`. Does nothing after
+ * finalize or a failure. See docs/user/failures.md. */
+int ferry_coupler_abandon(ferry_coupler* coupler, const char* reason);
+/* Frees the coupler and sets *coupler to NULL; not collective, never waits. Call it
+ * on every rank before MPI_Finalize. Destroying a coupler that was not finalized
+ * (an error path) tells the other ranks, as ferry_coupler_abandon does. */
 int ferry_coupler_destroy(ferry_coupler** coupler);
 
 #ifdef __cplusplus

@@ -8,7 +8,8 @@
  * Lifecycle, as for an exchange: ferry_halo_create (not collective; copies this
  * rank's cell graph), ferry_halo_add_field and ferry_halo_set_option (the same calls
  * on every rank), ferry_halo_setup (collective: finds the ghost cells and plans the
- * exchange), then ferry_halo_execute or begin/end every time step, and destroy.
+ * exchange), then ferry_halo_execute or begin/end every time step, then close
+ * (collective) and destroy.
  *
  * A field's local array holds local_count x components values, cell-major
  * (value[cell * components + c]): the owned cells in the order given to create,
@@ -77,6 +78,10 @@ int ferry_halo_neighbour_count(const ferry_halo* halo, int64_t* count);
 int ferry_halo_get_neighbours(const ferry_halo* halo, int64_t* offsets, int64_t* neighbours);
 /* The engine actually used (valid until destroy). */
 int ferry_halo_get_engine(const ferry_halo* halo, const char** engine);
+/* Collective, idempotent: closes the halo's exchange (ferry_exchange_close); afterwards
+ * only the queries and destroy. Does nothing on a halo never set up. */
+int ferry_halo_close(ferry_halo* halo);
+/* Not collective, never waits (see ferry.h). */
 int ferry_halo_destroy(ferry_halo** halo);
 
 /* A test mesh (ferry::GeodesicMesh, not collective): the Voronoi dual of an

@@ -66,6 +66,11 @@ class Halo {
   Halo(Halo&&) noexcept;
   Halo& operator=(Halo&&) noexcept;
 
+  /// Collective, idempotent: closes the halo's exchange (Exchange::close); afterwards
+  /// only the queries below and destruction are allowed. The destructor never waits
+  /// for another rank (see docs/user/failures.md).
+  void close();
+
   /// Collective: begin() then end().
   void execute(void* const* fields, const std::uint8_t* mask = nullptr);
   /// Collective, non-blocking: starts filling the ghosts of the fields selected by

@@ -19,7 +19,7 @@
  * ferry_remap_add_field and the ferry_remap_set_* calls (the same calls on every rank,
  * except set_dst_mask), ferry_remap_setup (collective: routes the rows of the weights
  * and builds the exchanges), then ferry_remap_apply or begin/end as often as wanted,
- * and destroy. The weights may be destroyed after setup. */
+ * then close (collective) and destroy. The weights may be destroyed after setup. */
 #ifndef FERRY_REGRID_H
 #define FERRY_REGRID_H
 
@@ -206,6 +206,10 @@ int ferry_remap_get_traffic(const ferry_remap* remap, int64_t* messages, int64_t
  * ferry_conserve (ferry/conservation.h). */
 int ferry_remap_get_point_data(const ferry_remap* remap, int grid, double* area, double* frac,
                                int* mask, int* present);
+/* Collective, idempotent: closes the remap's exchanges (ferry_exchange_close);
+ * afterwards only the queries and destroy. Does nothing on a remap never set up. */
+int ferry_remap_close(ferry_remap* remap);
+/* Not collective, never waits (see ferry.h). */
 int ferry_remap_destroy(ferry_remap** remap);
 
 #ifdef __cplusplus

@@ -82,6 +82,11 @@ class Remap {
   Remap(Remap&&) noexcept;
   Remap& operator=(Remap&&) noexcept;
 
+  /// Collective, idempotent: closes the remap's exchanges (Exchange::close); afterwards
+  /// only the queries below and destruction are allowed. The destructor never waits
+  /// for another rank (see docs/user/failures.md).
+  void close();
+
   /// Collective: begin() then end().
   void apply(const void* const* src, void* const* dst);
   /// Collective, for fields that are all Float64 (Errc::Arg otherwise).

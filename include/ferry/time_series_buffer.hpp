@@ -84,9 +84,10 @@ class TimeSeriesReader;
 /// every one of its ranks wants; the reader it gets fetches all new steps with one
 /// MPI_Get per requester rank touched per contiguous run of slots.
 ///
-/// Destruction is collective over `parent` (it frees the window): destroy the
-/// buffer and its readers on every rank once the requester has closed and every
-/// group is done. Move-only.
+/// free() is collective over `parent` (it frees the window): call it on every rank
+/// once the requester has closed and every group is done. Destruction never waits
+/// for another rank: a buffer destroyed without free() leaves its window to
+/// MPI_Finalize (see docs/user/failures.md). Move-only.
 class TimeSeriesBuffer {
  public:
   /// Collective over `parent` (the requester half; worker ranks call connect()).
@@ -108,7 +109,14 @@ class TimeSeriesBuffer {
 
   TimeSeriesBuffer(TimeSeriesBuffer&&) noexcept;
   TimeSeriesBuffer& operator=(TimeSeriesBuffer&&) noexcept;
+  /// Not collective, never waits (see free()).
   ~TimeSeriesBuffer();
+
+  /// Collective over `parent`, idempotent: frees the buffer's window once every rank is
+  /// done with it (a barrier inside), closing the stream first on requester ranks that
+  /// have not closed it. Readers of this buffer can no longer read or detach; call
+  /// TimeSeriesReader::done() before. Other calls raise Errc::State afterwards.
+  void free();
 
   /// Requester ranks, not collective: copies this rank's box of `step` (box
   /// volume x element size bytes, C order) into the next slot. Lossless mode
@@ -173,6 +181,8 @@ class TimeSeriesReader {
   const std::vector<std::int64_t>& steps() const noexcept;
   /// Collective over the group: detaches; a lossless requester stops waiting for it.
   void done();
+  /// Whether done() was called.
+  bool is_done() const noexcept;
 
   /// Values of one step of this rank's box (its volume).
   std::int64_t values_per_step() const noexcept;

@@ -18,8 +18,10 @@
 #include <vector>
 
 #include "bindings/bindings.hpp"
+#include "bindings/lifetime.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/datatypes.hpp"
+#include "bindings/describe.hpp"
 #include "bindings/nd_arrays.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/error.hpp"
@@ -148,6 +150,11 @@ class ReaderBinding {
     reader_.done();
   }
 
+  void close() {
+    if (reader_.is_done()) return;
+    done();
+  }
+
   nb::tuple box_shape() const { return nb::tuple(nb::cast(box_shape_)); }
   nb::object dtype() const { return numpy_dtype(type_); }
   std::int64_t values_per_step() const { return reader_.values_per_step(); }
@@ -228,6 +235,11 @@ class BufferBinding {
     buffer_.close();
   }
 
+  void free() {
+    nb::gil_scoped_release unlocked;
+    buffer_.free();
+  }
+
   ReaderBinding attach(nb::handle comm, nb::handle box) {
     const std::string what = "TimeSeriesBuffer.attach";
     Comm group = Comm::dup(comm_from_python(comm, what));
@@ -266,9 +278,10 @@ void bind_buffer(nb::module_& m) {
       .value("LOSSLESS", BufferMode::Lossless, "load() waits for the slowest worker group")
       .value("LOSSY", BufferMode::Lossy, "load() never waits; late readers lose steps");
 
-  nb::class_<ReaderBinding>(
+  auto reader = nb::class_<ReaderBinding>(
       m, "TimeSeriesReader",
-      "One worker group's reader of a TimeSeriesBuffer, made by TimeSeriesBuffer.attach.")
+      "One worker group's reader of a TimeSeriesBuffer, made by TimeSeriesBuffer.attach.\n"
+      "close() (or the end of a `with` block) detaches it: done() unless done already.")
       .def("read", &ReaderBinding::read, "out"_a.none(), "max_steps"_a = nb::none(),
            "Collective over the group: waits for new steps, then writes up to max_steps of\n"
            "them (default: out.shape[0], the same on every rank) into out, an array of\n"
@@ -281,21 +294,30 @@ void bind_buffer(nb::module_& m) {
                    "The step numbers of the last read (an int64 array of n_steps values).")
       .def("done", &ReaderBinding::done,
            "Collective over the group: detaches; a lossless requester stops waiting for it.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "TimeSeriesReader", {"box_shape", "dtype", "steps"});
+           })
       .def_prop_ro("box_shape", &ReaderBinding::box_shape, "The shape of this rank's box.")
       .def_prop_ro("dtype", &ReaderBinding::dtype, "The element type (a numpy.dtype).")
       .def_prop_ro("values_per_step", &ReaderBinding::values_per_step,
                    "Values of one step of this rank's box.")
       .def_prop_ro("statistics", &ReaderBinding::statistics,
                    "What this rank's reads did so far: a dict of reads, steps, lost_steps,\n"
-                   "torn_steps, data_gets, control_ops, wait_seconds, transfer_seconds.");
+                   "torn_steps, data_gets, control_ops, wait_seconds, transfer_seconds.")
+      .def("close", &ReaderBinding::close,
+           "Collective over the group, idempotent: done() unless it was called.");
+  add_context_manager(reader, [](ReaderBinding& r) { r.close(); });
 
-  nb::class_<BufferBinding>(
+  auto buffer = nb::class_<BufferBinding>(
       m, "TimeSeriesBuffer",
       "A ring of time steps in MPI one-sided memory: requester ranks load one box of a\n"
       "global array per step, worker groups read the sub-boxes they want, many steps\n"
       "per call. Every rank of a parent communicator calls expose() (requester) or\n"
-      "connect() (worker) collectively. Destroying it is collective over the parent too\n"
-      "(the window is freed when a rank's last buffer and reader are gone).")
+      "connect() (worker) collectively. free() (or the end of a `with` block, which\n"
+      "also ends the stream on requester ranks) frees the window, collectively over the\n"
+      "parent; garbage collection never waits for another rank, and leaves the window\n"
+      "to MPI_Finalize.")
       .def_static("expose", &BufferBinding::expose, "comm"_a, "shape"_a, "box"_a, "dtype"_a,
                   "capacity"_a.none() = nb::none(), nb::kw_only(),
                   "capacity_bytes"_a.none() = nb::none(), "mode"_a = "lossless",
@@ -316,13 +338,23 @@ void bind_buffer(nb::module_& m) {
       .def("attach", &BufferBinding::attach, "comm"_a, "box"_a,
            "Collective over `comm`, exactly the ranks of one worker group: each names the\n"
            "box it reads. Returns a TimeSeriesReader.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "TimeSeriesBuffer",
+                              {"shape", "dtype", "mode", "capacity_steps", "is_requester"});
+           })
       .def_prop_ro("is_requester", &BufferBinding::is_requester)
       .def_prop_ro("shape", &BufferBinding::shape, "The global shape.")
       .def_prop_ro("dtype", &BufferBinding::dtype, "The element type (a numpy.dtype).")
       .def_prop_ro("mode", &BufferBinding::mode)
       .def_prop_ro("capacity_steps", &BufferBinding::capacity_steps,
                    "Slots of every requester rank's ring.")
-      .def_prop_ro("groups", &BufferBinding::groups, "Number of worker groups.");
+      .def_prop_ro("groups", &BufferBinding::groups, "Number of worker groups.")
+      .def("free", &BufferBinding::free,
+           "Collective over the parent, idempotent: frees the window once every rank is done\n"
+           "with it, closing the stream first on requester ranks that have not. Detach the\n"
+           "readers (done or close) before. Afterwards the buffer refuses every call.");
+  add_context_manager(buffer, [](BufferBinding& b) { b.free(); });
 }
 
 }  // namespace ferry::python

@@ -26,6 +26,16 @@ std::string layout_text(const BufferSpec& s) {
   return s.columns == 1 ? points : points + " x " + std::to_string(s.columns) + " " + s.column_word;
 }
 
+// The right number of values in the wrong shape (a 2-D field of a box layout, say):
+// the layout's points are in its id order, which for Layout.box is row by row, as in
+// a C-order (ny, nx) array, so a view with one row per point is what ferry wants.
+std::string reshape_hint(const BufferSpec& s) {
+  const std::string shape = s.columns == 1 ? "-1" : "-1, " + std::to_string(s.columns);
+  return "The values go in the layout's id order, one row per point (a box layout's block "
+         "row by row, as a C-order (ny, nx) array holds it): pass array.reshape(" +
+         shape + "), a view of a C-order array";
+}
+
 Error wrong(Errc code, const BufferContext& c, const std::string& problem, const std::string& fix) {
   return Error(code, c.what + " " + problem + on_rank(c) + fix, c.rank);
 }
@@ -63,14 +73,15 @@ void check(const Array& a, const BufferSpec& s, const BufferContext& c) {
       shape += (d ? ", " : "") + std::to_string(a.shape(d));
     shape += a.ndim() == 1 ? ",)" : ")";
     throw wrong(Errc::ArgSize, c, "has shape " + shape,
-                ", expected " + expected_shape(s) + " (" + layout_text(s) + ")");
+                ", expected " + expected_shape(s) + " (" + layout_text(s) + "). " +
+                    reshape_hint(s));
   }
   if (!c_contiguous(a))
-    throw wrong(
-        Errc::Arg, c, "is not C-contiguous",
-        "; ferry reads and writes arrays in place, without copies. Pass a contiguous array, "
-        "for example one created as " +
-            numpy_empty(s));
+    throw wrong(Errc::Arg, c, "is not C-contiguous",
+                "; ferry reads and writes arrays in place, without copies. Pass an array in C "
+                "order, for example one created as " +
+                    numpy_empty(s) + " (numpy.ascontiguousarray(array) makes a C-order copy "
+                                     "of a source array; copy a destination's values back)");
 }
 
 void require_values(nb::handle array, const BufferSpec& s, const BufferContext& c) {

@@ -25,6 +25,7 @@
 #include "bindings/buffers.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/datatypes.hpp"
+#include "bindings/describe.hpp"
 #include "bindings/nd_arrays.hpp"
 #include "ferry/collectives.hpp"
 #include "ferry/comm.hpp"
@@ -330,6 +331,10 @@ void bind_collectives(nb::module_& m) {
            "1-D, C-contiguous arrays of the dtype, of at least send_size and recv_size\n"
            "values (None where that is 0), not sharing memory; `recv` is writable. Each\n"
            "rank checks its arrays before anything moves.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "Alltoallv", {"algorithm", "dtype", "send_size", "recv_size"});
+           })
       .def_prop_ro("algorithm", &AlltoallvBinding::algorithm, "The AlltoallvAlgorithm.")
       .def_prop_ro("dtype", &AlltoallvBinding::dtype, "The numpy.dtype of the values.")
       .def_prop_ro("send_size", &AlltoallvBinding::send_size,
@@ -351,6 +356,10 @@ void bind_collectives(nb::module_& m) {
            "array of `count` values of the dtype), written into `recv` and returned. recv\n"
            "None: a new array; recv the same array as send: in place. Each rank checks\n"
            "its arrays before anything moves.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "Allreduce", {"algorithm", "dtype", "count"});
+           })
       .def_prop_ro("algorithm", &AllreduceBinding::algorithm, "The AllreduceAlgorithm.")
       .def_prop_ro("dtype", &AllreduceBinding::dtype, "The numpy.dtype of the values.")
       .def_prop_ro("count", &AllreduceBinding::count, "Values summed per rank.");

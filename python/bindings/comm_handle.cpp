@@ -2,6 +2,7 @@
 
 #include <nanobind/stl/string.h>
 
+#include "bindings/arguments.hpp"
 #include "ferry/error.hpp"
 
 namespace ferry::python {
@@ -15,17 +16,21 @@ MPI_Comm comm_from_python(nb::handle comm, const std::string& function) {
     throw Error(Errc::State, function +
                                  ": MPI is not initialised (or already finalised). Import "
                                  "mpi4py.MPI before using ferry, and destroy ferry objects first");
-  // bool is an int in Python, but True is no communicator.
-  const bool fortran_handle = PyLong_Check(comm.ptr()) && !PyBool_Check(comm.ptr());
-  if (!fortran_handle && !nb::hasattr(comm, "py2f"))
+  // Any int would pass for a Fortran handle: one must be named as such.
+  if (PyLong_Check(comm.ptr()))
+    throw Error(Errc::Arg, function + ": got " + repr_text(comm) +
+                               " as the communicator; pass an mpi4py communicator, or a Fortran "
+                               "handle named as such: ferry.FortranComm(" + repr_text(comm) +
+                               ")");
+  if (!nb::hasattr(comm, "py2f"))
     throw Error(Errc::Arg, function +
-                               ": the communicator must be an mpi4py communicator (an "
-                               "object with py2f()) or a Fortran handle (int); got " +
+                               ": the communicator must be an mpi4py communicator (an object "
+                               "with py2f()) or ferry.FortranComm(handle); got a " +
                                nb::cast<std::string>(nb::inst_name(comm)));
-  const nb::object handle = fortran_handle ? nb::borrow(comm) : comm.attr("py2f")();
+  const nb::object handle = comm.attr("py2f")();
   MPI_Fint fortran = 0;
   if (!nb::try_cast(handle, fortran, false))
-    throw Error(Errc::Arg, function + ": " + nb::cast<std::string>(nb::repr(handle)) +
+    throw Error(Errc::Arg, function + ": " + repr_text(handle) +
                                " is not a Fortran communicator handle");
   return MPI_Comm_f2c(fortran);
 }
@@ -36,7 +41,7 @@ nb::object comm_to_python(MPI_Comm comm) {
     return nb::module_::import_("mpi4py.MPI").attr("Intracomm").attr("f2py")(handle);
   } catch (nb::python_error& e) {
     if (!e.matches(PyExc_ImportError)) throw;
-    return nb::int_(handle);
+    return nb::module_::import_("ferry").attr("FortranComm")(handle);
   }
 }
 

@@ -21,6 +21,7 @@
 #include "bindings/buffers.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/datatypes.hpp"
+#include "bindings/lifetime.hpp"
 #include "bindings/nd_arrays.hpp"
 #include "ferry/error.hpp"
 
@@ -200,6 +201,19 @@ class CouplerBinding {
     coupler_->finalize();
   }
 
+  std::string repr() const {
+    std::string names;
+    for (const auto& name : components_) names += (names.empty() ? "'" : ", '") + name + "'";
+    return "Coupler(components=[" + names + "], config='" + config_ + "')";
+  }
+
+  void close() {
+    nb::gil_scoped_release unlocked;
+    coupler_->close();
+  }
+
+  void abandon(const std::string& reason) { coupler_->abandon(reason); }
+
  private:
   struct Declared {
     std::string name;
@@ -211,7 +225,8 @@ class CouplerBinding {
   };
 
   CouplerBinding(MPI_Comm comm, const std::vector<std::string>& components,
-                 const std::string& config) {
+                 const std::string& config)
+      : components_(components), config_(config) {
     {
       nb::gil_scoped_release unlocked;  // collective: other Python threads may run meanwhile
       coupler_ = std::make_unique<Coupler>(comm, components, config);
@@ -243,6 +258,8 @@ class CouplerBinding {
   }
 
   std::unique_ptr<Coupler> coupler_;
+  std::vector<std::string> components_;  // this rank's, for repr
+  std::string config_;
   int rank_ = -1;
   std::map<int, Declared> declared_;  // by FieldId, as def_field declared them
 };
@@ -259,6 +276,9 @@ void bind_coupler(nb::module_& m) {
       .value("NOTHING", kStatusNothing, "not a coupling time: nothing moved or accumulated")
       .value("TRANSFORMED", kStatusTransformed, "put: the values fed the time transform only")
       .value("SENT", kStatusSent, "put: the period's value was sent (or stored for the restart)")
+      .value("TO_RESTART", kStatusToRestart, "put (with SENT): kept for the restart file")
+      .value("WAIT_GROUP", kStatusWaitGroup,
+             "put (with SENT): the entry's other fields are not put yet")
       .value("RECEIVED", kStatusReceived, "get: values received")
       .value("FROM_RESTART", kStatusFromRestart, "get: a lagged value put before the run started")
       .value("OUTPUT", kStatusOutput, "the values were also written to the output file");
@@ -275,7 +295,7 @@ void bind_coupler(nb::module_& m) {
       .def("__repr__",
            [](const FieldId& id) { return "FieldId(" + std::to_string(id.value) + ")"; });
 
-  nb::class_<CouplerBinding>(
+  auto coupler = nb::class_<CouplerBinding>(
       m, "Coupler",
       "A coupled run seen from one rank; see docs/user/coupler.md.\n\n"
       "  Coupler(comm, components, config)   collective over comm (every rank of the run)\n"
@@ -285,9 +305,12 @@ void bind_coupler(nb::module_& m) {
       "  load / read ...                      time-series buffers (`buffers:` entries)\n"
       "  finalize()                           collective: writes restarts and timers\n\n"
       "`components` is the name (str) or names (list) of the components this rank runs;\n"
-      "`config` the YAML configuration file, the same on every rank.")
+      "`config` the YAML configuration file, the same on every rank.\n\n"
+      "Use it in a `with` block: at the block's end close() finalizes it; when the block\n"
+      "raises, abandon() tells every other rank at once (see docs/user/failures.md).")
       .def(nb::init<nb::handle, const Components&, const std::filesystem::path&>(), "comm"_a,
            "components"_a, "config"_a)
+      .def("__repr__", &CouplerBinding::repr)
       .def("local_comm", &CouplerBinding::local_comm, "component"_a,
            "The ranks of `component`: an mpi4py Intracomm (the Fortran handle, an int, without\n"
            "mpi4py). Owned by the coupler: do not free it; valid while the coupler lives.")
@@ -341,7 +364,19 @@ void bind_coupler(nb::module_& m) {
            "that neither load nor read it).")
       .def("finalize", &CouplerBinding::finalize,
            "Collective over the run: completes pending puts, closes the buffers (steps not\n"
-           "read by then are dropped), writes restarts and timers.");
+           "read by then are dropped), writes restarts and timers.")
+      .def("close", &CouplerBinding::close,
+           "Idempotent: finalize() (collective) between enddef and finalize; before enddef,\n"
+           "not collective: tells the other ranks this one leaves (as abandon); after\n"
+           "finalize or a failure, nothing.")
+      .def("abandon", &CouplerBinding::abandon, "reason"_a,
+           "Not collective, never waits: this rank gives up on the run. Every other rank's\n"
+           "current or next coupler call raises ferry.Error naming this rank, its\n"
+           "component, its last coupler call and `reason`. Nothing after finalize or a\n"
+           "failure.");
+  add_context_manager(
+      coupler, [](CouplerBinding& c) { c.close(); },
+      [](CouplerBinding& c, const std::string& text) { c.abandon(text); });
 }
 
 }  // namespace ferry::python

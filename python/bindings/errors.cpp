@@ -1,25 +1,36 @@
 // ferry::Error becomes ferry.Error, a RuntimeError with .code (a ferry.Errc) and .rank,
-// the way mpi4py's MPI.Exception carries its error class.
+// the way mpi4py's MPI.Exception carries its error class; so does an allocation that
+// fails inside ferry (code NO_MEMORY).
+#include <new>
+
 #include "bindings/bindings.hpp"
 #include "ferry/error.hpp"
+#include "util/check.hpp"
 
 namespace ferry::python {
 
 namespace {
 
+void raise(void* error_type, Errc code, const char* message, int rank) {
+  const nb::handle type(static_cast<PyObject*>(error_type));
+  try {
+    nb::object error = type(message);
+    error.attr("code") = code;
+    error.attr("rank") = rank;
+    PyErr_SetObject(type.ptr(), error.ptr());
+  } catch (nb::python_error& failure) {
+    failure.restore();
+  }
+}
+
 void translate(const std::exception_ptr& exception, void* error_type) {
   try {
     std::rethrow_exception(exception);
   } catch (const Error& e) {
-    const nb::handle type(static_cast<PyObject*>(error_type));
-    try {
-      nb::object error = type(e.what());
-      error.attr("code") = e.code();
-      error.attr("rank") = e.rank();
-      PyErr_SetObject(type.ptr(), error.ptr());
-    } catch (nb::python_error& failure) {
-      failure.restore();
-    }
+    raise(error_type, e.code(), e.what(), e.rank());
+  } catch (const std::bad_alloc&) {
+    // As the C API's FERRY_ERR_NO_MEMORY: a ferry.Error, not a bare MemoryError.
+    raise(error_type, Errc::NoMemory, detail::kOutOfMemory, -1);
   }
 }
 

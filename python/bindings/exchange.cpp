@@ -10,8 +10,10 @@
 
 #include "bindings/bindings.hpp"
 #include "bindings/comm_handle.hpp"
+#include "bindings/describe.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
+#include "bindings/lifetime.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/error.hpp"
 #include "util/agree.hpp"
@@ -54,6 +56,11 @@ class ExchangeBinding {
 
   bool test() { return exchange_.test(); }
 
+  void close() {
+    nb::gil_scoped_release unlocked;
+    exchange_.close();
+  }
+
   const std::string& engine_name() const { return exchange_.engine_name(); }
   double setup_seconds() const { return exchange_.setup_seconds(); }
 
@@ -90,7 +97,7 @@ class ExchangeBinding {
 }  // namespace
 
 void bind_exchange(nb::module_& m) {
-  nb::class_<ExchangeBinding>(
+  auto cls = nb::class_<ExchangeBinding>(
       m, "Exchange",
       "Moves fields from a source layout to a destination layout, again and again.\n\n"
       "Collective over `comm` (an mpi4py communicator, duplicated): every rank passes its\n"
@@ -98,7 +105,10 @@ void bind_exchange(nb::module_& m) {
       "same fields and the same engine. `fields` is a list of dtypes or (dtype,\n"
       "components) pairs (default: one float64 value per point); `engine` a name of\n"
       "engine_names(), \"auto\", or \"default\" ($FERRY_ENGINE, else p2p); `options` the\n"
-      "engine's options. Raises ferry.Error, the same on every rank.")
+      "engine's options. Raises ferry.Error, the same on every rank.\n\n"
+      "close() (or the end of a `with` block) frees, collectively, what only every rank\n"
+      "together can free (the rma engine's windows); garbage collection never waits for\n"
+      "another rank, and leaves those to MPI_Finalize.")
       .def(nb::init<nb::handle, const Layout&, const Layout&, nb::handle, const std::string&,
                     const nb::dict&>(),
            "comm"_a, "src"_a, "dst"_a, "fields"_a.none() = nb::none(), "engine"_a = "default",
@@ -121,7 +131,15 @@ void bind_exchange(nb::module_& m) {
                    "Seconds this rank spent building the plan and setting up the engine.")
       .def("traffic", &ExchangeBinding::traffic,
            "What one exchange of every field sends from this rank: a dict of messages,\n"
-           "bytes and rounds.");
+           "bytes and rounds.")
+      .def("close", &ExchangeBinding::close,
+           "Collective, idempotent: frees what only every rank together can free; afterwards\n"
+           "only the properties and traffic() work. Does nothing collective on an exchange\n"
+           "that failed.")
+      .def("__repr__", [](nb::handle self) {
+        return described(self, "Exchange", {"engine_name", "fields"});
+      });
+  add_context_manager(cls, [](ExchangeBinding& e) { e.close(); });
 }
 
 }  // namespace ferry::python

@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "bindings/bindings.hpp"
+#include "bindings/lifetime.hpp"
 #include "bindings/comm_handle.hpp"
 #include "bindings/datatypes.hpp"
+#include "bindings/describe.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
 #include "bindings/nd_arrays.hpp"
@@ -158,6 +160,11 @@ class HaloBinding {
 
   const Halo& halo() const { return *halo_; }
 
+  void close() {
+    nb::gil_scoped_release unlocked;
+    halo_->close();
+  }
+
  private:
   struct Fields {
     std::vector<void*> data;
@@ -234,7 +241,7 @@ void bind_halo(nb::module_& m) {
       .def_prop_ro("neighbours", [](const CellGraph& g) { return view(g.neighbours); },
                    nb::rv_policy::reference_internal);
 
-  nb::class_<HaloBinding>(
+  auto halo = nb::class_<HaloBinding>(
       m, "Halo",
       "Ghost cells of an unstructured mesh, filled from their owners.\n\n"
       "Collective over `comm` (duplicated): each rank passes its CellGraph; `depth`\n"
@@ -243,7 +250,8 @@ void bind_halo(nb::module_& m) {
       "`engine` and `options` as for Exchange. A field's array has shape\n"
       "(local_count, *components): the owned cells in the graph's order, then ring 1,\n"
       "ring 2, ... (each by ascending global id). Raises ferry.Error, the same on\n"
-      "every rank.")
+      "every rank. close() (or the end of a `with` block) frees it collectively, as\n"
+      "for Exchange.")
       .def(nb::init<nb::handle, nb::handle, int, nb::handle, const std::string&, const nb::dict&>(),
            "comm"_a, "graph"_a, "depth"_a = 1, "fields"_a.none() = nb::none(),
            "engine"_a = "default", "options"_a = nb::dict())
@@ -258,6 +266,11 @@ void bind_halo(nb::module_& m) {
       .def("end", &HaloBinding::end, "Collective: completes begin().")
       .def("empty", &HaloBinding::empty, "field"_a = 0,
            "numpy.empty((local_count, *components), dtype) for field `field`.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "Halo",
+                              {"engine_name", "depth", "owned_count", "ghost_count"});
+           })
       .def_prop_ro("depth", [](const HaloBinding& h) { return h.halo().depth(); })
       .def_prop_ro("owned_count", [](const HaloBinding& h) { return h.halo().owned_count(); })
       .def_prop_ro("ghost_count", [](const HaloBinding& h) { return h.halo().ghost_count(); })
@@ -279,7 +292,11 @@ void bind_halo(nb::module_& m) {
           "Local indices of the neighbours of the cells [0, ring_end(depth - 1)), in CSR form\n"
           "with neighbour_offsets.")
       .def_prop_ro("engine_name",
-                   [](const HaloBinding& h) { return h.halo().exchange().engine_name(); });
+                   [](const HaloBinding& h) { return h.halo().exchange().engine_name(); })
+      .def("close", &HaloBinding::close,
+           "Collective, idempotent: frees what only every rank together can free; afterwards\n"
+           "only the properties work. Does nothing collective after a failure.");
+  add_context_manager(halo, [](HaloBinding& h) { h.close(); });
 
   nb::class_<GeodesicMesh>(
       m, "GeodesicMesh",

@@ -64,6 +64,7 @@ void bind_layout(nb::module_& m) {
           nb::rv_policy::reference_internal,
           "The ids this rank holds, in order: a read-only int64 NumPy view of the\n"
           "layout's own storage (no copy), valid while the layout lives.")
+      .def("__len__", &Layout::local_size, "Number of ids this rank holds (local_size).")
       .def("__repr__", [](const Layout& layout) {
         return "Layout(global_size=" + std::to_string(layout.global_size()) +
                ", local_size=" + std::to_string(layout.local_size()) +

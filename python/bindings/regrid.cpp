@@ -16,7 +16,9 @@
 
 #include "bindings/arguments.hpp"
 #include "bindings/bindings.hpp"
+#include "bindings/lifetime.hpp"
 #include "bindings/comm_handle.hpp"
+#include "bindings/describe.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
 #include "ferry/comm.hpp"
@@ -292,6 +294,11 @@ class RemapBinding {
     remap_->end();
   }
 
+  void close() {
+    nb::gil_scoped_release unlocked;
+    remap_->close();
+  }
+
   nb::ndarray<nb::numpy, const std::int64_t, nb::ndim<1>> rows() const {
     return view(remap_->rows());
   }
@@ -399,6 +406,11 @@ void bind_regrid(nb::module_& m) {
       .def("write_esmf", writer<&Weights::write_esmf>("Weights.write_esmf"), "comm"_a, "path"_a,
            "Collective over the communicator the weights were built on: writes an ESMF file\n"
            "(col, row, S) that Weights.read reads back.")
+      .def("__repr__",
+           [](nb::handle self) {
+             return described(self, "Weights",
+                              {"method", "src_size", "dst_size", "global_links", "row_count"});
+           })
       .def_prop_ro("src_size", &Weights::src_size, "Points of the source grid.")
       .def_prop_ro("dst_size", &Weights::dst_size, "Points of the destination grid.")
       .def_prop_ro("global_links", &Weights::global_links, "Links over all ranks.")
@@ -457,7 +469,7 @@ void bind_regrid(nb::module_& m) {
         "gradients per radian of arc at the source cells' centroids (CDO gencon2's and\n"
         "OASIS's three weights).");
 
-  nb::class_<RemapBinding>(
+  auto remap = nb::class_<RemapBinding>(
       m, "Remap",
       "Applies Weights to fields again and again: dst = W src, row by row, in parallel.\n\n"
       "Collective over `comm`, the communicator the weights were built on: every rank\n"
@@ -467,13 +479,16 @@ void bind_regrid(nb::module_& m) {
       "\"src\", `mode` \"bfb\" (the same bits for any ranks and layouts) or \"sum\";\n"
       "`fill_value` for points without links and those `dst_mask` flags (one value per\n"
       "destination point, non-zero = keep the fill value); `engine` and `options` as for\n"
-      "Exchange. Raises ferry.Error, the same on every rank.")
+      "Exchange. Raises ferry.Error, the same on every rank. close() (or the end of a\n"
+      "`with` block) frees it collectively, as for Exchange.")
       .def(nb::init<nb::handle, const Weights&, const Layout&, const Layout&, nb::handle,
                     nb::handle, nb::handle, double, nb::handle, const std::string&,
                     const nb::dict&>(),
            "comm"_a, "weights"_a, "src"_a, "dst"_a, "fields"_a.none() = nb::none(),
            "map_on"_a = "dst", "mode"_a = "bfb", "fill_value"_a = 0.0,
            "dst_mask"_a.none() = nb::none(), "engine"_a = "default", "options"_a = nb::dict())
+      .def("__repr__",
+           [](nb::handle self) { return described(self, "Remap", {"fields"}); })
       .def("apply", &RemapBinding::apply, "src"_a.none(), "dst"_a.none(),
            "Collective: remaps every field from the source arrays into the destination\n"
            "arrays, in place. One array per field (a list, or the array itself for one\n"
@@ -494,7 +509,11 @@ void bind_regrid(nb::module_& m) {
                    "destination layout points, in its order.")
       .def("traffic", &RemapBinding::traffic,
            "What one apply() of every field sends from this rank: a dict of messages,\n"
-           "bytes and rounds.");
+           "bytes and rounds.")
+      .def("close", &RemapBinding::close,
+           "Collective, idempotent: frees what only every rank together can free; afterwards\n"
+           "only the properties work. Does nothing collective after a failure.");
+  add_context_manager(remap, [](RemapBinding& r) { r.close(); });
 }
 
 }  // namespace ferry::python

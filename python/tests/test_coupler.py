@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 import pytest
+from coupler_config import exchange, write_config
 from mpi4py import MPI
 
 import ferry
@@ -36,30 +37,6 @@ class Components:
 @pytest.fixture
 def who(comm):
     return Components(comm)
-
-
-def write_config(comm, directory, exchanges, start=0, length=1000, buffers=""):
-    """Rank 0 writes the configuration; every rank gets its path."""
-    path = os.path.join(directory, "coupling.yaml")
-    entries = (f"exchanges:\n{exchanges}" if exchanges else "") + (
-        f"buffers:\n{buffers}" if buffers else ""
-    )
-    if comm.rank == 0:
-        with open(path, "w") as f:
-            f.write(
-                f"version: 1\nrun:\n  start: {start}\n  length: {length}\n"
-                f"output:\n  directory: {directory}\n  timers: false\n"
-                f"watchdog:\n  timeout: 30\n{entries}"
-            )
-    comm.Barrier()
-    return path
-
-
-def exchange(name, source, target, period, extra=""):
-    return (
-        f"  - name: {name}\n    source: {{component: atm, {source}}}\n"
-        f"    target: {{component: ocn, {target}}}\n    period: {period}\n{extra}"
-    )
 
 
 def value_at(ids, t, members=1):
@@ -204,7 +181,8 @@ def test_analysis_component_gets_fields_into_numpy(comm, shared_dir):
         assert isinstance(local, MPI.Intracomm) and local.size == 1
         with pytest.MonkeyPatch.context() as without_mpi4py:
             without_mpi4py.setitem(sys.modules, "mpi4py.MPI", None)
-            assert coupler.local_comm("analysis") == local.py2f()  # the Fortran handle
+            # The Fortran handle, named as such.
+            assert coupler.local_comm("analysis") == ferry.FortranComm(local.py2f())
         mine = ferry.Layout.block(N, local.size, local.rank)
         part = coupler.def_partition(coupler.def_grid("analysis", "mesh", N), "all", mine)
         t_in = coupler.def_field(part, "t", "in", np.float64)

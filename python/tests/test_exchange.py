@@ -122,10 +122,12 @@ def test_m_to_n_with_ranks_outside_a_group(comm):
 
 def test_local_communicators(comm):
     # A split with the rank order reversed catches any use of the world communicator;
-    # it is given as a Fortran handle, as code without mpi4py would.
+    # it is given as a Fortran handle, as code without mpi4py would (named as such).
     reversed_comm = comm.Split(0, comm.size - 1 - comm.rank)
     src, dst = block_to_random(reversed_comm)
-    exchange = ferry.Exchange(reversed_comm.py2f(), src, dst, np.int32, engine="alltoallv")
+    exchange = ferry.Exchange(
+        ferry.FortranComm(reversed_comm.py2f()), src, dst, np.int32, engine="alltoallv"
+    )
     reversed_comm.Free()  # the exchange keeps its own duplicate
     got = blank(dst, np.int32)
     exchange.execute(values(src, np.int32), got)

@@ -34,8 +34,8 @@ struct RequesterRank {
 };
 
 /// The buffer's shared facts and its window. Requester ranks and the readers of
-/// worker ranks hold it through a shared_ptr, so the window lives until the last
-/// of them is destroyed (collectively over the parent).
+/// worker ranks hold it through a shared_ptr; the window lives until free() (or, if
+/// never freed, until MPI_Finalize).
 class BufferConnection {
  public:
   /// Collective over `parent`. Checks every rank's role (errors agreed across the
@@ -58,6 +58,9 @@ class BufferConnection {
   const RingLayout& layout() const noexcept { return layout_; }
   const std::vector<RequesterRank>& requesters() const noexcept { return requesters_; }
   const BufferWindow& window() const noexcept { return window_; }
+  /// Collective over the parent, idempotent: frees the window (BufferWindow::free).
+  void free() { window_.free(); }
+  bool freed() const noexcept { return !window_.valid(); }
 
   /// Worker ranks: whether this rank's group has attached (rank-local record).
   bool attached() const noexcept { return attached_; }

@@ -59,7 +59,7 @@ BufferReaderState::BufferReaderState(std::shared_ptr<BufferConnection> connectio
 BufferReaderState::~BufferReaderState() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (done_ || finalized) return;
+  if (done_ || finalized || connection_->freed()) return;
   try {
     advance_cursor(kEverything);
   } catch (const Error&) {
@@ -163,6 +163,8 @@ ReadResult BufferReaderState::read(void* out, std::int64_t max_steps) {
   agree_on(group_, [&] {
     FERRY_CHECK(!done_, Errc::State, "TimeSeriesReader::read: called after done() on worker rank ",
                 group_.rank(), ". Read before detaching");
+    FERRY_CHECK(!connection_->freed(), Errc::State, "TimeSeriesReader::read: the buffer was "
+                "freed on worker rank ", group_.rank(), ". Read before TimeSeriesBuffer::free()");
     FERRY_CHECK(max_steps >= 1, Errc::Arg, "TimeSeriesReader::read: max_steps is ", max_steps,
                 " on worker rank ", group_.rank(), ". Read at least one step");
     FERRY_CHECK(out != nullptr || values_ == 0, Errc::Arg,
@@ -294,6 +296,8 @@ void BufferReaderState::advance_cursor(std::int64_t value) {
 void BufferReaderState::done() {
   FERRY_CHECK(!done_, Errc::State, "TimeSeriesReader::done: called twice on worker rank ",
               group_.rank(), ". Detach once");
+  FERRY_CHECK(!connection_->freed(), Errc::State, "TimeSeriesReader::done: the buffer was freed "
+              "on worker rank ", group_.rank(), ". Call done() before TimeSeriesBuffer::free()");
   advance_cursor(kEverything);
   done_ = true;
 }

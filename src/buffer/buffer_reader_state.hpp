@@ -35,6 +35,7 @@ class BufferReaderState {
 
   ReadResult read(void* out, std::int64_t max_steps);
   void done();
+  bool is_done() const noexcept { return done_; }
 
   const std::vector<std::int64_t>& steps() const noexcept { return steps_; }
   std::int64_t values_per_step() const noexcept { return values_; }

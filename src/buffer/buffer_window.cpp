@@ -56,6 +56,8 @@ BufferWindow::BufferWindow(const Comm& comm, MPI_Aint bytes) : comm_(comm.get())
     FERRY_CALL_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_));
     FERRY_CALL_MPI(MPI_Win_sync(win_));
   } catch (...) {
+    // Freeing waits for every rank, and an MPI error may be this rank's alone: the
+    // window is left to MPI_Finalize.
     release();
     throw;
   }
@@ -76,17 +78,18 @@ BufferWindow& BufferWindow::operator=(BufferWindow&& other) noexcept {
   return *this;
 }
 
-BufferWindow::~BufferWindow() { release(); }
+BufferWindow::~BufferWindow() = default;
+
+void BufferWindow::free() {
+  if (win_ == MPI_WIN_NULL) return;
+  FERRY_CALL_MPI(MPI_Win_unlock_all(win_));
+  FERRY_CALL_MPI(MPI_Barrier(comm_));
+  FERRY_CALL_MPI(MPI_Win_free(&win_));
+  release();
+}
 
 void BufferWindow::release() noexcept {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (win_ == MPI_WIN_NULL || finalized) return;
-  // Unlocking a window that is not locked (a failed constructor) returns an error
-  // on the window's handler, which is MPI_ERRORS_RETURN by then.
-  MPI_Win_unlock_all(win_);
-  MPI_Barrier(comm_);
-  MPI_Win_free(&win_);
+  win_ = MPI_WIN_NULL;
   base_ = nullptr;
 }
 

@@ -12,7 +12,7 @@ namespace ferry::detail {
 /// One MPI_Win_allocate window over the buffer's parent communicator (requester
 /// ranks expose their ring, worker ranks expose 0 bytes), kept in a single
 /// passive-target epoch (MPI_Win_lock_all, MPI_MODE_NOCHECK) from creation to
-/// destruction. Every control word is accessed with MPI atomics only (accumulate
+/// free(). Every control word is accessed with MPI atomics only (accumulate
 /// family, which MPI makes atomic per element against each other); step data is
 /// written by its owner with plain stores and read with MPI_Get.
 ///
@@ -31,11 +31,17 @@ class BufferWindow {
   BufferWindow& operator=(BufferWindow&& other) noexcept;
   BufferWindow(const BufferWindow&) = delete;
   BufferWindow& operator=(const BufferWindow&) = delete;
-  /// Collective over the communicator: closes this rank's epoch, waits in a barrier
-  /// until every rank is done with the window (where MPI keeps serving other ranks'
-  /// accesses: some libraries, like Open MPI's osc/pt2pt, stop serving them once
-  /// inside MPI_Win_free), then frees it. `comm` must still be valid.
+  /// Not collective, never waits: a window not freed (free()) stays until MPI_Finalize,
+  /// since freeing it waits for every rank, which may be gone.
   ~BufferWindow();
+
+  /// Collective over the communicator, idempotent: closes this rank's epoch, waits in
+  /// a barrier until every rank is done with the window (where MPI keeps serving other
+  /// ranks' accesses: some libraries, like Open MPI's osc/pt2pt, stop serving them once
+  /// inside MPI_Win_free), then frees it. `comm` must still be valid.
+  void free();
+  /// False once freed (or for a default-constructed window).
+  bool valid() const noexcept { return win_ != MPI_WIN_NULL; }
 
   /// This rank's memory (nullptr for 0 bytes).
   char* base() const noexcept { return base_; }
@@ -55,7 +61,7 @@ class BufferWindow {
   void sync() const;
 
  private:
-  void release() noexcept;
+  void release() noexcept;  // forgets the window (after free(), or leaving it to MPI)
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // not owned
   MPI_Win win_ = MPI_WIN_NULL;

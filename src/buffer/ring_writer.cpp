@@ -33,7 +33,7 @@ RingWriter::RingWriter(const BufferConnection& connection)
 RingWriter::~RingWriter() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (closed_ || finalized) return;
+  if (closed_ || finalized || connection_.freed()) return;
   closed_ = true;
   try {
     publish();

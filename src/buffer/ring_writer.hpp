@@ -29,6 +29,7 @@ class RingWriter {
   void load(const void* data, std::int64_t step);
   /// Collective over the requester ranks.
   void close();
+  bool closed() const noexcept { return closed_; }
 
  private:
   void wait_for_readers(std::int64_t load);

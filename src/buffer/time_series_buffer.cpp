@@ -41,7 +41,20 @@ TimeSeriesBuffer::~TimeSeriesBuffer() = default;
 const detail::BufferConnection& TimeSeriesBuffer::connection(const char* function) const {
   FERRY_CHECK(connection_ != nullptr, Errc::State, function,
               ": the buffer was moved from. Use the object it was moved to");
+  FERRY_CHECK(!connection_->freed(), Errc::State, function,
+              ": the buffer was freed (free()). Make a new one");
   return *connection_;
+}
+
+void TimeSeriesBuffer::free() {
+  FERRY_CHECK(connection_ != nullptr, Errc::State,
+              "TimeSeriesBuffer::free: the buffer was moved from. Use the object it was moved to");
+  if (connection_->freed()) return;
+  if (writer_) {
+    if (!writer_->closed()) writer_->close();
+    writer_.reset();
+  }
+  connection_->free();
 }
 
 void TimeSeriesBuffer::load(const void* data, std::int64_t step) {
@@ -96,6 +109,7 @@ ReadResult TimeSeriesReader::read(void* out, std::int64_t max_steps) {
   return live(state_, "TimeSeriesReader::read").read(out, max_steps);
 }
 void TimeSeriesReader::done() { live(state_, "TimeSeriesReader::done").done(); }
+bool TimeSeriesReader::is_done() const noexcept { return state_ && state_->is_done(); }
 const std::vector<std::int64_t>& TimeSeriesReader::steps() const noexcept {
   return state_->steps();
 }

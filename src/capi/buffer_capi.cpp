@@ -122,6 +122,11 @@ int ferry_buffer_reader_destroy(ferry_buffer_reader** reader) {
   return destroy_handle("ferry_buffer_reader_destroy", reader);
 }
 
+int ferry_buffer_free(ferry_buffer* buffer) {
+  return c_call("ferry_buffer_free",
+                [&](const CCall& call) { call.handle(buffer).buffer.free(); });
+}
+
 int ferry_buffer_destroy(ferry_buffer** buffer) {
   return destroy_handle("ferry_buffer_destroy", buffer);
 }

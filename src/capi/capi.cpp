@@ -176,6 +176,13 @@ int ferry_exchange_get_engine(const ferry_exchange* exchange, const char** engin
   });
 }
 
+int ferry_exchange_close(ferry_exchange* exchange) {
+  return c_call("ferry_exchange_close", [&](const CCall& call) {
+    auto& e = call.handle(exchange);
+    if (e.object) e.object->close();
+  });
+}
+
 int ferry_exchange_destroy(ferry_exchange** exchange) {
   return destroy_handle("ferry_exchange_destroy", exchange);
 }

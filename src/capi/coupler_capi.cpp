@@ -199,6 +199,12 @@ int ferry_coupler_finalize(ferry_coupler* coupler) {
                 [&](const CCall& call) { call.handle(coupler).coupler.finalize(); });
 }
 
+int ferry_coupler_abandon(ferry_coupler* coupler, const char* reason) {
+  return c_call("ferry_coupler_abandon", [&](const CCall& call) {
+    call.handle(coupler).coupler.abandon(call.text(reason, "reason"));
+  });
+}
+
 int ferry_coupler_destroy(ferry_coupler** coupler) {
   return destroy_handle("ferry_coupler_destroy", coupler);
 }

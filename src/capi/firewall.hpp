@@ -7,6 +7,7 @@
 #include <new>
 
 #include "ferry/error.hpp"
+#include "util/check.hpp"
 
 namespace ferry::detail {
 
@@ -28,7 +29,7 @@ int guarded(const char* function, Body&& body) noexcept {
   } catch (const Error& e) {
     return record_c_error(e.code(), function, e.what());
   } catch (const std::bad_alloc&) {
-    return record_c_error(Errc::NoMemory, function, "out of memory");
+    return record_c_error(Errc::NoMemory, function, kOutOfMemory);
   } catch (const std::exception& e) {
     return record_unexpected_c_error(function, e.what());
   } catch (...) {

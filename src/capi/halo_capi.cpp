@@ -155,6 +155,13 @@ int ferry_halo_get_engine(const ferry_halo* halo, const char** engine) {
   });
 }
 
+int ferry_halo_close(ferry_halo* halo) {
+  return c_call("ferry_halo_close", [&](const CCall& call) {
+    auto& h = call.handle(halo);
+    if (h.object) h.object->close();
+  });
+}
+
 int ferry_halo_destroy(ferry_halo** halo) { return destroy_handle("ferry_halo_destroy", halo); }
 
 int ferry_geodesic_mesh_create(int frequency, ferry_geodesic_mesh** mesh) {

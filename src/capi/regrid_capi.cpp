@@ -404,6 +404,13 @@ int ferry_remap_get_point_data(const ferry_remap* remap, int grid, double* area,
   });
 }
 
+int ferry_remap_close(ferry_remap* remap) {
+  return c_call("ferry_remap_close", [&](const CCall& call) {
+    auto& r = call.handle(remap);
+    if (r.object) r.object->close();
+  });
+}
+
 int ferry_remap_destroy(ferry_remap** remap) { return destroy_handle("ferry_remap_destroy", remap); }
 
 }  // extern "C"

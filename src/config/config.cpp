@@ -1,7 +1,9 @@
 #include "config/config.hpp"
 
 #include <algorithm>
+#include <sstream>
 
+#include "config/namcouple/namcouple.hpp"
 #include "ferry/error.hpp"
 #include "util/format.hpp"
 
@@ -83,6 +85,24 @@ void raise_problems(const std::vector<Problem>& problems) {
                                problems.size() > 2 ? "s" : "", ": `ferry validate ",
                                problems.front().where.file, "` lists them all)");
   throw Error(Errc::Arg, text);
+}
+
+}  // namespace ferry::config
+
+namespace ferry::config {
+
+bool is_namcouple(const std::string& text) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    return line[first] == '$';
+  }
+  return false;
+}
+
+Config parse_any_config(const std::string& text, const std::string& name) {
+  return is_namcouple(text) ? read_namcouple(text, name).config : parse_config(text, name);
 }
 
 }  // namespace ferry::config

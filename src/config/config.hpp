@@ -52,8 +52,35 @@ const char* transform_name(Transform transform) noexcept;
 /// One side of an exchange: a component and the names of its fields (several =
 /// one aggregated exchange, one message per peer).
 struct FieldRef {
+  /// "" = the component that declares the fields (a namcouple names no components:
+  /// enddef finds the one component declaring them with the side's direction).
   std::string component;
   std::vector<std::string> fields;
+  /// The grid's name and shape when the configuration gives them (a namcouple's
+  /// "182 149 96 72 torc lmdz"): output and restart files in the OASIS format are
+  /// laid out nx x ny, and the OASIS face reads the grid's coordinates by this name.
+  std::string grid;
+  std::int64_t nx = 0;  ///< 0 = not given
+  std::int64_t ny = 0;
+};
+
+/// What an entry does with the source's values.
+enum class EntryKind {
+  Exchange,  ///< sent to the target fields (and written to the output file if `output`)
+  Output,    ///< written to the output file only; the entry has no target (OASIS OUTPUT)
+};
+
+/// How restart and output files are laid out.
+enum class FileFormat {
+  Ferry,  ///< docs/user/files.md: one variable per field, grid and time as attributes
+  Oasis,  ///< OASIS3-MCT's: restart variables named after the fields (nx x ny), output
+          ///< files <field>_<component>_<entry number>.nc with a time record per put
+};
+
+/// One thing wrong with a configuration, and where it is written.
+struct Problem {
+  SourceLocation where;
+  std::string what;  ///< what is wrong and how to fix it, without the position
 };
 
 /// Where the weights of a regridded exchange come from.
@@ -90,15 +117,20 @@ struct RegridConfig {
 /// One `exchanges:` entry.
 struct ExchangeConfig {
   std::string name;        ///< unique; defaults to "<first source field>-><first target field>"
+  EntryKind kind = EntryKind::Exchange;
+  int number = 0;          ///< 1-based position in the file (OASIS output file names)
   FieldRef source;
-  FieldRef target;         ///< same number of fields as source, matched in order
+  FieldRef target;         ///< same number of fields as source, matched in order; none for Output
   double period = 0;       ///< seconds between coupling times (> 0)
   double lag = 0;          ///< seconds; a get at time t receives the put made at t - lag
+                           ///< (negative: a later put; |lag| <= period)
   int sequence = 0;        ///< order of exchanges within a coupling time on overlapping ranks
   Transform transform = Transform::Instant;
   std::string engine = "auto";
   std::map<std::string, std::string> engine_options;
   bool output = false;     ///< write every exchanged field to NetCDF (like OASIS EXPOUT)
+  bool check_in = false;   ///< log the minimum, maximum and sum of each field sent (OASIS CHECKIN)
+  bool check_out = false;  ///< the same for each field received (OASIS CHECKOUT)
   std::string restart;     ///< restart file name; "" = "<name>_restart.nc" in the output directory
   RegridConfig regrid;
   SourceLocation where;    ///< the entry, for errors found at enddef
@@ -127,14 +159,17 @@ struct Config {
   std::string output_directory = ".";   ///< restart, output and timer files
   bool timers = true;                   ///< write timer JSON at finalize
   bool imbalance_timer = false;         ///< time a barrier before each exchange (output.imbalance)
-  double watchdog_seconds = 600;        ///< a get that waits longer fails; 0 = never
+  double watchdog_seconds = 120;        ///< a put or get that waits longer fails; 0 = never
+  double collective_seconds = 600;      ///< enddef, finalize: waiting for every rank; 0 = never
+  FileFormat file_format = FileFormat::Ferry;  ///< restart and output files
+  /// OASIS format: a lagged entry whose restart file is missing starts from zeros
+  /// (a namcouple's $NNOREST T) instead of failing.
+  bool zero_missing_restarts = false;
+  int debug_level = 0;                  ///< a namcouple's $NLOGPRT (oasis_get_debug)
+  /// What the run cannot carry out (a namcouple's keywords ferry does not implement):
+  /// enddef refuses the whole configuration with every one (empty for YAML).
+  std::vector<Problem> refused;
   std::string path;                     ///< the file the configuration came from
-};
-
-/// One thing wrong with a configuration, and where it is written.
-struct Problem {
-  SourceLocation where;
-  std::string what;  ///< what is wrong and how to fix it, without the position
 };
 
 /// "<file>:<line>:<col>: <what>", as every message about a configuration reads.
@@ -171,5 +206,13 @@ Config parse_config(const std::string& yaml_text, const std::string& name);
 
 /// Reads and parses a file; Errc::Io if it cannot be read. Not collective.
 Config load_config(const std::string& path);
+
+/// True if `text` is an OASIS3-MCT namcouple (its first line that is neither blank
+/// nor a comment is a $KEYWORD), not YAML.
+bool is_namcouple(const std::string& text);
+
+/// parse_config for YAML, read_namcouple (config/namcouple/namcouple.hpp) for a
+/// namcouple: what the coupler reads. Not collective.
+Config parse_any_config(const std::string& text, const std::string& name);
 
 }  // namespace ferry::config

@@ -129,7 +129,8 @@ class Rules {
   }
 
   void same_field_count(const Entry& e, const ExchangeConfig& x) {
-    if (x.source.fields.size() == x.target.fields.size()) return;
+    // An output-only entry (a namcouple's OUTPUT) has no target.
+    if (x.kind == EntryKind::Output || x.source.fields.size() == x.target.fields.size()) return;
     report(e.at("target"),
            cat("the source of ", e.title(), " has ", x.source.fields.size(), " fields (",
                joined(x.source.fields), ") but the target has ", x.target.fields.size(), " (",
@@ -171,9 +172,11 @@ class Rules {
   }
 
   void lag_within_period(const Entry& e, const ExchangeConfig& x) {
-    if (x.lag <= x.period) return;
+    // Negative lags come from a namcouple (the YAML schema bounds lag at 0).
+    if (x.lag <= x.period && -x.lag <= x.period) return;
     report(e.at("lag"), cat(e.title(), ": lag ", x.lag, " s is longer than the period ", x.period,
-                            " s; ferry supports 0 <= lag <= period"));
+                            x.lag > 0 ? " s; ferry supports 0 <= lag <= period"
+                                      : " s; a namcouple's lag may be negative down to -period"));
   }
 
   // The engines of this build whose two sides progress independently.

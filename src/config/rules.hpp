@@ -16,7 +16,7 @@ namespace ferry::config {
 /// Every problem of `config` that spans keys, in the order of the entries:
 /// - exchanges: names unique; the components listed in `components` (when given);
 ///   source and target with the same number of fields; a target field fed by one
-///   exchange only; no field both a source (put) and a target (get); lag <= period;
+///   exchange only; no field both a source (put) and a target (get); |lag| <= period;
 /// - engines: `auto` resolved once (resolve_engine_name); an engine whose two sides
 ///   cannot progress independently (Capabilities::independent_sides) refused, and so
 ///   is such a candidate of an engine that chooses among `candidates`; the keys of

@@ -225,6 +225,12 @@ Key exchanges_key() {
        optional("output", KeyType::Boolean, "false",
                 "Also write every exchanged field to a NetCDF file in `output.directory` "
                 "(the OASIS EXPOUT)."),
+       optional("check_in", KeyType::Boolean, "false",
+                "Log the global minimum, maximum and sum of every field sent, at each coupling "
+                "time (info level; the OASIS CHECKIN)."),
+       optional("check_out", KeyType::Boolean, "false",
+                "Log the global minimum, maximum and sum of every field received, at each "
+                "coupling time (info level; the OASIS CHECKOUT)."),
        restart, weights_key(), method_key(),
        regridding(choice("map_on", {"dst", "src"},
               "Where the sparse product of a regridded exchange runs: `dst` moves the source "
@@ -337,11 +343,23 @@ Key config_schema() {
                     "Costs one barrier per exchange and coupling time, and needs every "
                     "rank of a component to make its puts and gets in the same order.")}),
       with_children(
-          optional("watchdog", KeyType::Mapping, "", "Turns a hang into an error."),
-          {in_seconds(optional("timeout", KeyType::Number, "600",
-                               "A get that waits longer than this many seconds of wall-clock "
-                               "time fails with an error naming the exchange, instead of "
-                               "hanging; 0 waits forever."),
+          optional("watchdog", KeyType::Mapping, "",
+                   "Turns a hang into an error (see docs/user/failures.md)."),
+          {in_seconds(optional("timeout", KeyType::Number, "120",
+                               "A put, get or finalize that waits longer than this many "
+                               "seconds of wall-clock time for a partner fails with an error "
+                               "naming the exchange and the partner, and tells every other "
+                               "rank, instead of hanging; 0 waits forever. Raise it above the "
+                               "longest pause of a component between two coupling calls "
+                               "(writing output, for example)."),
+                      Bound::NonNegative),
+           in_seconds(optional("collective_timeout", KeyType::Number, "600",
+                               "How long the collective calls (building the Coupler, enddef, "
+                               "finalize) wait for every rank of the run to make them; a rank "
+                               "that never comes fails every rank with an error naming its "
+                               "component. Longer than `timeout`: components reach these "
+                               "calls after their own set-up or final output, at their own "
+                               "pace. 0 waits forever."),
                       Bound::NonNegative)}),
   };
   return root;

@@ -1,8 +1,9 @@
 #include "config/writer.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <cctype>
-#include <cstdio>
-#include <sstream>
+#include <cstdint>
 
 #include "config/scalar.hpp"
 
@@ -28,130 +29,176 @@ bool plain_safe(const std::string& text) {
   return true;
 }
 
-std::string names(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + yaml_scalar(item);
-  return "[" + out + "]";
+// A string: plain when plain_safe, else double-quoted (yaml-cpp's emitter would write
+// "true" or "12" plain, which other YAML readers take for a boolean or a number).
+void scalar(YAML::Emitter& out, const std::string& text) {
+  if (!plain_safe(text)) out << YAML::DoubleQuoted;
+  out << text;
 }
 
-std::string field_ref(const FieldRef& ref) {
-  std::string out = "{component: " + yaml_scalar(ref.component) + ", ";
-  out += ref.fields.size() == 1 ? "field: " + yaml_scalar(ref.fields.front())
-                                : "fields: " + names(ref.fields);
-  return out + "}";
+// `key: value` in the current map; value a string (see scalar), a number or a boolean.
+void entry(YAML::Emitter& out, const char* key, const std::string& value) {
+  out << YAML::Key << key << YAML::Value;
+  scalar(out, value);
+}
+
+void entry(YAML::Emitter& out, const char* key, double value) {
+  out << YAML::Key << key << YAML::Value << detail::format_number(value);
+}
+
+void integer_entry(YAML::Emitter& out, const char* key, std::int64_t value) {
+  out << YAML::Key << key << YAML::Value << value;
+}
+
+void boolean_entry(YAML::Emitter& out, const char* key, bool value) {
+  out << YAML::Key << key << YAML::Value << (value ? "true" : "false");
+}
+
+void names(YAML::Emitter& out, const std::vector<std::string>& items) {
+  out << YAML::Flow << YAML::BeginSeq;
+  for (const auto& item : items) scalar(out, item);
+  out << YAML::EndSeq;
+}
+
+void field_ref(YAML::Emitter& out, const char* key, const FieldRef& ref) {
+  out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap;
+  entry(out, "component", ref.component);
+  if (ref.fields.size() == 1) {
+    entry(out, "field", ref.fields.front());
+  } else {
+    out << YAML::Key << "fields" << YAML::Value;
+    names(out, ref.fields);
+  }
+  out << YAML::EndMap;
 }
 
 // `method: {name: ..., ...}` with the method's own keys that differ from their defaults.
-std::string method_mapping(const RegridConfig& r) {
+void method_mapping(YAML::Emitter& out, const RegridConfig& r) {
   const RegridConfig defaults;
-  std::string out = std::string("{name: ") + method_name(r.source);
+  out << YAML::Key << "method" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  entry(out, "name", method_name(r.source));
   const bool neighbours = r.source == WeightSource::Nearest || r.source == WeightSource::Gaussian;
   if (neighbours && r.neighbours != defaults.neighbours)
-    out += ", neighbours: " + std::to_string(r.neighbours);
+    integer_entry(out, "neighbours", r.neighbours);
   if (r.source == WeightSource::Gaussian && r.variance != defaults.variance)
-    out += ", variance: " + detail::format_number(r.variance);
+    entry(out, "variance", r.variance);
   if (r.source == WeightSource::Bilinear && r.periodic != defaults.periodic)
-    out += std::string(", periodic: ") + (r.periodic ? "true" : "false");
+    boolean_entry(out, "periodic", r.periodic);
   if (r.source == WeightSource::Conservative && r.normalisation != defaults.normalisation)
-    out += ", normalisation: destarea";
+    entry(out, "normalisation", "destarea");
   if (r.source == WeightSource::Conservative && r.order != defaults.order)
-    out += ", order: " + std::to_string(r.order);
+    integer_entry(out, "order", r.order);
   const bool covers = r.source == WeightSource::Bilinear || r.source == WeightSource::Conservative;
-  if (covers && r.unmapped != defaults.unmapped) out += ", unmapped: nearest";
-  return out + "}";
+  if (covers && r.unmapped != defaults.unmapped) entry(out, "unmapped", "nearest");
+  out << YAML::EndMap;
 }
 
-void write_regrid(std::ostringstream& out, const RegridConfig& r) {
+void write_regrid(YAML::Emitter& out, const RegridConfig& r) {
   if (!r.enabled()) return;
   const RegridConfig defaults;
   if (r.source == WeightSource::File)
-    out << "    weights: " << yaml_scalar(r.weights) << "\n";
+    entry(out, "weights", r.weights);
   else
-    out << "    method: " << method_mapping(r) << "\n";
-  if (r.map_on != defaults.map_on)
-    out << "    map_on: " << map_on_name(r.map_on) << "\n";
-  if (r.mode != defaults.mode)
-    out << "    mode: " << remap_mode_name(r.mode) << "\n";
-  if (r.fill != defaults.fill) out << "    fill: " << detail::format_number(r.fill) << "\n";
-  if (r.conservation) out << "    conservation: " << conservation_name(*r.conservation) << "\n";
-  if (r.sum != defaults.sum) out << "    sum: " << sum_method_name(r.sum) << "\n";
+    method_mapping(out, r);
+  if (r.map_on != defaults.map_on) entry(out, "map_on", map_on_name(r.map_on));
+  if (r.mode != defaults.mode) entry(out, "mode", remap_mode_name(r.mode));
+  if (r.fill != defaults.fill) entry(out, "fill", r.fill);
+  if (r.conservation) entry(out, "conservation", conservation_name(*r.conservation));
+  if (r.sum != defaults.sum) entry(out, "sum", sum_method_name(r.sum));
 }
 
-void write_exchange(std::ostringstream& out, const ExchangeConfig& x) {
+void write_exchange(YAML::Emitter& out, const ExchangeConfig& x) {
   const ExchangeConfig defaults;
-  out << "  - name: " << yaml_scalar(x.name) << "\n"
-      << "    source: " << field_ref(x.source) << "\n"
-      << "    target: " << field_ref(x.target) << "\n"
-      << "    period: " << detail::format_number(x.period) << "\n";
-  if (x.lag != defaults.lag) out << "    lag: " << detail::format_number(x.lag) << "\n";
-  if (x.sequence != defaults.sequence) out << "    sequence: " << x.sequence << "\n";
-  if (x.transform != defaults.transform)
-    out << "    transform: " << transform_name(x.transform) << "\n";
-  if (x.engine != defaults.engine) out << "    engine: " << yaml_scalar(x.engine) << "\n";
+  out << YAML::BeginMap;
+  entry(out, "name", x.name);
+  field_ref(out, "source", x.source);
+  field_ref(out, "target", x.target);
+  entry(out, "period", x.period);
+  if (x.lag != defaults.lag) entry(out, "lag", x.lag);
+  if (x.sequence != defaults.sequence) integer_entry(out, "sequence", x.sequence);
+  if (x.transform != defaults.transform) entry(out, "transform", transform_name(x.transform));
+  if (x.engine != defaults.engine) entry(out, "engine", x.engine);
   if (!x.engine_options.empty()) {
-    out << "    engine_options:\n";
-    for (const auto& [key, value] : x.engine_options)
-      out << "      " << yaml_scalar(key) << ": " << yaml_scalar(value) << "\n";
+    out << YAML::Key << "engine_options" << YAML::Value << YAML::BeginMap;
+    for (const auto& [key, value] : x.engine_options) {
+      out << YAML::Key;
+      scalar(out, key);
+      out << YAML::Value;
+      scalar(out, value);
+    }
+    out << YAML::EndMap;
   }
-  if (x.output != defaults.output) out << "    output: " << (x.output ? "true" : "false") << "\n";
-  if (x.restart != defaults.restart) out << "    restart: " << yaml_scalar(x.restart) << "\n";
+  if (x.output != defaults.output) boolean_entry(out, "output", x.output);
+  if (x.check_in) boolean_entry(out, "check_in", true);
+  if (x.check_out) boolean_entry(out, "check_out", true);
+  if (x.restart != defaults.restart) entry(out, "restart", x.restart);
   write_regrid(out, x.regrid);
+  out << YAML::EndMap;
 }
 
-void write_buffer(std::ostringstream& out, const BufferConfig& b) {
-  out << "  - name: " << yaml_scalar(b.name) << "\n"
-      << "    source: " << field_ref(b.source) << "\n"
-      << "    target: " << field_ref(b.target) << "\n"
-      << "    capacity: " << b.capacity << "\n";
-  if (b.lossy) out << "    mode: lossy\n";
+void write_buffer(YAML::Emitter& out, const BufferConfig& b) {
+  out << YAML::BeginMap;
+  entry(out, "name", b.name);
+  field_ref(out, "source", b.source);
+  field_ref(out, "target", b.target);
+  integer_entry(out, "capacity", b.capacity);
+  if (b.lossy) entry(out, "mode", "lossy");
+  out << YAML::EndMap;
 }
 
 }  // namespace
 
 std::string yaml_scalar(const std::string& text) {
-  if (plain_safe(text)) return text;
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", static_cast<unsigned char>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  YAML::Emitter out;
+  scalar(out, text);
+  return out.c_str();
 }
 
 std::string format_config(const Config& config) {
   const Config defaults;
-  std::ostringstream out;
-  out << "version: " << config.version << "\n"
-      << "run:\n";
-  if (config.start != defaults.start)
-    out << "  start: " << detail::format_number(config.start) << "\n";
-  out << "  length: " << detail::format_number(config.length) << "\n";
-  if (!config.components.empty()) out << "components: " << names(config.components) << "\n";
-  if (!config.exchanges.empty()) out << "exchanges:\n";
-  for (const ExchangeConfig& x : config.exchanges) write_exchange(out, x);
-  if (!config.buffers.empty()) out << "buffers:\n";
-  for (const BufferConfig& b : config.buffers) write_buffer(out, b);
+  YAML::Emitter out;
+  out.SetIndent(2);
+  out << YAML::BeginMap;
+  integer_entry(out, "version", config.version);
+  out << YAML::Key << "run" << YAML::Value << YAML::BeginMap;
+  if (config.start != defaults.start) entry(out, "start", config.start);
+  entry(out, "length", config.length);
+  out << YAML::EndMap;
+  if (!config.components.empty()) {
+    out << YAML::Key << "components" << YAML::Value;
+    names(out, config.components);
+  }
+  if (!config.exchanges.empty()) {
+    out << YAML::Key << "exchanges" << YAML::Value << YAML::BeginSeq;
+    for (const ExchangeConfig& x : config.exchanges) write_exchange(out, x);
+    out << YAML::EndSeq;
+  }
+  if (!config.buffers.empty()) {
+    out << YAML::Key << "buffers" << YAML::Value << YAML::BeginSeq;
+    for (const BufferConfig& b : config.buffers) write_buffer(out, b);
+    out << YAML::EndSeq;
+  }
   if (config.output_directory != defaults.output_directory || config.timers != defaults.timers ||
       config.imbalance_timer != defaults.imbalance_timer) {
-    out << "output:\n";
+    out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;
     if (config.output_directory != defaults.output_directory)
-      out << "  directory: " << yaml_scalar(config.output_directory) << "\n";
-    if (config.timers != defaults.timers)
-      out << "  timers: " << (config.timers ? "true" : "false") << "\n";
+      entry(out, "directory", config.output_directory);
+    if (config.timers != defaults.timers) boolean_entry(out, "timers", config.timers);
     if (config.imbalance_timer != defaults.imbalance_timer)
-      out << "  imbalance: " << (config.imbalance_timer ? "true" : "false") << "\n";
+      boolean_entry(out, "imbalance", config.imbalance_timer);
+    out << YAML::EndMap;
   }
-  if (config.watchdog_seconds != defaults.watchdog_seconds)
-    out << "watchdog:\n  timeout: " << detail::format_number(config.watchdog_seconds) << "\n";
-  return out.str();
+  if (config.watchdog_seconds != defaults.watchdog_seconds ||
+      config.collective_seconds != defaults.collective_seconds) {
+    out << YAML::Key << "watchdog" << YAML::Value << YAML::BeginMap;
+    if (config.watchdog_seconds != defaults.watchdog_seconds)
+      entry(out, "timeout", config.watchdog_seconds);
+    if (config.collective_seconds != defaults.collective_seconds)
+      entry(out, "collective_timeout", config.collective_seconds);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
 }
 
 }  // namespace ferry::config

@@ -118,6 +118,8 @@ ExchangeConfig build_exchange(const CheckedMapping& entry) {
   x.engine = entry.text("engine");
   x.engine_options = entry.text_map("engine_options");
   x.output = entry.boolean("output");
+  x.check_in = entry.boolean("check_in");
+  x.check_out = entry.boolean("check_out");
   x.restart = entry.text("restart");
   x.regrid = build_regrid(entry);
   x.where = entry.where();
@@ -130,8 +132,10 @@ BufferConfig build_buffer(const CheckedMapping& entry) {
   const CheckedMapping target = entry.mapping("target");
   BufferConfig b;
   b.name = entry.text("name");
-  b.source = {source.text("component"), {source.text("field")}};
-  b.target = {target.text("component"), {target.text("field")}};
+  b.source.component = source.text("component");
+  b.source.fields = {source.text("field")};
+  b.target.component = target.text("component");
+  b.target.fields = {target.text("field")};
   b.capacity = entry.integer("capacity");
   b.lossy = entry.text("mode") == "lossy";
   b.where = entry.where();
@@ -171,6 +175,7 @@ Config build_config(const CheckedMapping& top, const detail::SchemaCheck& schema
   config.timers = output.boolean("timers");
   config.imbalance_timer = output.boolean("imbalance");
   config.watchdog_seconds = top.mapping("watchdog").number("timeout");
+  config.collective_seconds = top.mapping("watchdog").number("collective_timeout");
   return config;
 }
 

@@ -1,6 +1,8 @@
 #include "ferry/coupler.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -8,8 +10,11 @@
 #include <sstream>
 
 #include "config/config.hpp"
+#include "config/rules.hpp"
+#include "coupling/arrival.hpp"
 #include "coupling/coupler_buffers.hpp"
 #include "coupling/declarations.hpp"
+#include "coupling/failure_notice.hpp"
 #include "coupling/block_points.hpp"
 #include "coupling/entry_side.hpp"
 #include "coupling/link.hpp"
@@ -27,19 +32,60 @@ using coupling::CatalogueEntry;
 using coupling::EntrySide;
 using coupling::Link;
 using coupling::LinkSpec;
+using coupling::where;
 
 namespace {
 
 enum class Phase { Definition, Running, Finalized };
 
+// Rounds of coupling::agree_on_arrival: each collective call has its own.
+enum ArrivalRound { kEnddefRound = 1, kFinalizeRound = 2, kSendsCompleteRound = 3 };
+
+// `component "atm"` or `components "atm", "ocn"`: who a rank is, in messages.
+std::string describe_components(const std::vector<std::string>& names) {
+  std::vector<std::string> quoted;
+  for (const std::string& name : names) quoted.push_back("\"" + name + "\"");
+  return detail::cat(names.size() == 1 ? "component " : "components ", detail::join(quoted, ", "));
+}
+
+// Collective over `comm`: the run's private communicator, once every rank has come to
+// construct its Coupler (a rank that never comes fails the others under `timeout`).
+Comm arrive(MPI_Comm comm, double timeout) {
+  FERRY_CHECK(Comm::view(comm).valid(), Errc::Arg,
+              "Coupler: the communicator is MPI_COMM_NULL. Pass the communicator of every rank "
+              "of the coupled run");
+  // MPI may complete the duplicate after a rank gave up waiting: it keeps the handles.
+  struct Pending {
+    MPI_Comm copy = MPI_COMM_NULL;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+  auto pending = std::make_unique<Pending>();
+  FERRY_CALL_MPI(MPI_Comm_idup(comm, &pending->copy, &pending->request));
+  try {
+    coupling::Watchdog(timeout, nullptr)
+        .wait(
+            [&] {
+              int done = 0;
+              FERRY_CALL_MPI(MPI_Test(&pending->request, &done, MPI_STATUS_IGNORE));
+              return done != 0;
+            },
+            [&] {
+              return detail::cat("Coupler: waited ", timeout,
+                                 " s for every rank of the communicator to construct its Coupler; "
+                                 "some did not. Every rank of the run constructs one, with the "
+                                 "same communicator");
+            });
+  } catch (...) {
+    static std::vector<std::unique_ptr<Pending>> abandoned;
+    abandoned.push_back(std::move(pending));
+    throw;
+  }
+  return Comm::adopt(pending->copy);
+}
+
 void check_name(const std::string& name, const char* what) {
   FERRY_CHECK(!name.empty() && name.find_first_of("\t\n") == std::string::npos, Errc::Arg,
               "Coupler: ", what, " name \"", name, "\" must be non-empty without tabs or newlines");
-}
-
-std::string where(const config::ExchangeConfig& e) {
-  return detail::cat(e.where.file, ":", e.where.line, ":", e.where.column, ": exchange \"", e.name,
-                     "\"");
 }
 
 // The run's configuration: rank 0 reads the file, every rank parses the same text.
@@ -61,13 +107,19 @@ config::Config read_config(const Comm& run, const std::string& path) {
   text.resize(static_cast<std::size_t>(header[1]));
   FERRY_CALL_MPI(MPI_Bcast(text.data(), detail::mpi_count<int>(header[1], "configuration size"),
                            MPI_CHAR, 0, run.get()));
-  return config::parse_config(text, path);
+  return config::parse_any_config(text, path);
 }
 
 }  // namespace
 
 struct Coupler::State {
   Comm run;
+  std::unique_ptr<coupling::FailureNotice> notice;  // tells every rank of a failure
+  std::vector<std::string> components_of;  // per rank of the run: who it is, for messages
+  std::optional<std::string> failure;      // this rank's first failure: the coupler is failed
+  bool shared = false;        // the error being raised is raised on every rank of the run
+  const char* last_call = "Coupler::Coupler";
+  std::string last_rejection;  // what the last call raised, if it was rejected
   config::Config config;
   std::vector<std::string> my_components;   // what this rank runs
   std::vector<std::string> all_components;  // what the run has, sorted
@@ -96,6 +148,76 @@ struct Coupler::State {
     return declarations.fields[static_cast<std::size_t>(id.value)];
   }
   LinkSpec resolve(const config::ExchangeConfig& e, const std::vector<CatalogueEntry>& catalogue) const;
+
+  coupling::Watchdog partner_watchdog() const { return {config.watchdog_seconds, notice.get()}; }
+  coupling::Watchdog collective_watchdog() const {
+    return {config.collective_seconds, notice.get()};
+  }
+  const std::string& who() const { return components_of[static_cast<std::size_t>(run.rank())]; }
+
+  // Records this rank's first failure; unless every rank raises it anyway (`tell`
+  // false) or it came from another rank's notice, tells every other rank at once.
+  void fail(const std::string& call, const std::string& what, bool tell) {
+    if (failure) return;
+    failure = what;
+    if (tell && !notice->poll()) notice->tell(coupling::failure_text(who(), run.rank(), call, what));
+  }
+
+  // Collective over the run: writes every restart file, each in parts, one exchange
+  // after the other (exchanges that share a file write into it in configuration order).
+  void write_restarts();
+
+  // Runs `step`, whose errors every rank of the run raises alike (an agreement).
+  template <class Step>
+  void shared_step(Step&& step) {
+    try {
+      step();
+    } catch (const Error&) {
+      shared = true;
+      throw;
+    }
+  }
+  // Collective over the run: runs `step` and agrees on its errors (detail::agree_on).
+  template <class Step>
+  void agree_over_run(Step&& step) {
+    shared_step([&] { detail::agree_on(run, step); });
+  }
+
+  // A call of the coupler: refused if the coupler failed before, stopped by a notice
+  // of another rank's failure. `check` may reject the call, which then changed
+  // nothing and the coupler stays usable; any error of `act` fails the coupler, and
+  // tells every other rank unless they raise it too.
+  template <class Check, class Act>
+  auto call(const char* name, Check&& check, Act&& act) -> decltype(act()) {
+    FERRY_CHECK(!failure, Errc::State, name, ": the coupler failed earlier on this rank (",
+                failure.value_or(""), "); only destroying it is allowed");
+    last_call = name;
+    last_rejection.clear();
+    shared = false;
+    try {
+      partner_watchdog().check_notice();
+    } catch (const Error& e) {
+      fail(name, e.what(), false);
+      throw;
+    }
+    try {
+      check();
+    } catch (const Error& e) {
+      last_rejection = e.what();
+      throw;
+    }
+    try {
+      return act();
+    } catch (const Error& e) {
+      fail(name, e.what(), !shared);
+      throw;
+    } catch (const std::bad_alloc&) {
+      const Error e(Errc::NoMemory, detail::cat(name, ": ", detail::kOutOfMemory, " (rank ",
+                                                run.rank(), " of the run)"));
+      fail(name, e.what(), !shared);
+      throw e;
+    }
+  }
 };
 
 namespace {
@@ -171,6 +293,48 @@ std::unique_ptr<coupling::EntryRegrid> make_regrid(const LinkSpec& spec, const c
       on_source ? std::move(block_points) : declared_points(own), where(*spec.config));
 }
 
+// What the configuration asks and ferry cannot do (a namcouple's unknown keywords,
+// methods ferry lacks): every item in one error.
+void refuse(const config::Config& config) {
+  if (config.refused.empty()) return;
+  std::string list;
+  for (const config::Problem& r : config.refused) list += "\n  " + config::problem_text(r);
+  throw Error(Errc::Arg, detail::cat("Coupler::enddef: \"", config.path, "\" asks for ",
+                                     config.refused.size(), " thing",
+                                     config.refused.size() == 1 ? "" : "s",
+                                     " ferry cannot do; the run stops here rather than ignore "
+                                     "them:", list));
+}
+
+// The component of each side that names none (a namcouple's): the one component
+// that declares the side's first field with the side's direction. True if it named any.
+bool name_components(config::Config& config, const std::vector<CatalogueEntry>& catalogue) {
+  bool named = false;
+  for (config::ExchangeConfig& e : config.exchanges) {
+    const bool output_only = e.kind == config::EntryKind::Output;
+    for (config::FieldRef* ref : {&e.source, &e.target}) {
+      if (!ref->component.empty() || ref->fields.empty()) continue;
+      const FieldDirection direction = ref == &e.source ? FieldDirection::Out : FieldDirection::In;
+      std::set<std::string> declaring;
+      for (const CatalogueEntry& c : catalogue)
+        if (c.field == ref->fields.front() && c.direction == direction) declaring.insert(c.component);
+      const char* side = direction == FieldDirection::Out ? "source" : "target";
+      FERRY_CHECK(!declaring.empty(), Errc::Arg, where(e), ": no component declares the ", side,
+                  " field \"", ref->fields.front(), "\" (direction ",
+                  direction == FieldDirection::Out ? "Out" : "In",
+                  "). Declare it (oasis_def_var, def_field) or correct the name in \"",
+                  e.where.file, "\"");
+      FERRY_CHECK(declaring.size() == 1, Errc::Arg, where(e), ": components ",
+                  detail::list_first(declaring, declaring.size()), " all declare the ", side,
+                  " field \"", ref->fields.front(), "\"; give the fields distinct names");
+      ref->component = *declaring.begin();
+      named = true;
+    }
+    if (output_only) e.target.component = e.source.component;
+  }
+  return named;
+}
+
 // This rank's block of `size` points over the ranks of a side (it must be one of them).
 std::shared_ptr<const Layout> block_over(const std::set<int>& ranks, int rank, std::int64_t size) {
   const auto part = std::distance(ranks.begin(), ranks.find(rank));
@@ -182,10 +346,14 @@ std::shared_ptr<const Layout> block_over(const std::set<int>& ranks, int rank, s
 
 LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
                                  const std::vector<CatalogueEntry>& catalogue) const {
+  const bool output_only = e.kind == config::EntryKind::Output;
   const EntrySide source = coupling::resolve_side(where(e), "exchange", e.source,
                                                   FieldDirection::Out, catalogue, all_components);
-  const EntrySide target = coupling::resolve_side(where(e), "exchange", e.target,
-                                                  FieldDirection::In, catalogue, all_components);
+  // An output-only entry has no target: its "target" is the source itself.
+  const EntrySide target = output_only ? source
+                                       : coupling::resolve_side(where(e), "exchange", e.target,
+                                                                FieldDirection::In, catalogue,
+                                                                all_components);
   LinkSpec spec;
   spec.config = &e;
   for (std::size_t f = 0; f < e.source.fields.size(); ++f) {
@@ -211,7 +379,7 @@ LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
   spec.target_size = target.fields.front()->grid_size;
   spec.source_nx = source.fields.front()->grid_nx;
   spec.source_member = source.ranks.count(run.rank()) != 0;
-  spec.target_member = target.ranks.count(run.rank()) != 0;
+  spec.target_member = !output_only && target.ranks.count(run.rank()) != 0;
   if (spec.source_member) {
     spec.source_partition =
         coupling::partition_of_field(declarations, e.source.component, e.source.fields.front());
@@ -222,6 +390,7 @@ LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
         coupling::partition_of_field(declarations, e.target.component, e.target.fields.front());
     spec.target_layout = &spec.target_partition->layout;
   }
+  if (output_only) spec.target_names = spec.source_names;
   // With regridding, the link moves the product's block side instead of one partition.
   spec.moved_size = spec.source_size;
   spec.moved_from = spec.source_layout;
@@ -247,7 +416,7 @@ Coupler::Coupler(MPI_Comm comm, const std::vector<std::string>& components,
                  const std::string& config_path)
     : state_(std::make_unique<State>()) {
   State& s = *state_;
-  s.run = Comm::dup(comm);
+  s.run = arrive(comm, config::Config{}.collective_seconds);
   s.started = MPI_Wtime();
   detail::agree_on(s.run, [&] {
     FERRY_CHECK(!components.empty(), Errc::Arg,
@@ -281,17 +450,56 @@ Coupler::Coupler(MPI_Comm comm, const std::vector<std::string>& components,
   FERRY_CALL_MPI(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
                                 displs.data(), MPI_CHAR, s.run.get()));
   std::set<std::string> names;
-  std::istringstream lines(all);
-  for (std::string line; std::getline(lines, line);) names.insert(line);
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    std::vector<std::string> of_rank;
+    std::istringstream lines(all.substr(static_cast<std::size_t>(displs[r]), static_cast<std::size_t>(lengths[r])));
+    for (std::string line; std::getline(lines, line);) of_rank.push_back(line);
+    names.insert(of_rank.begin(), of_rank.end());
+    s.components_of.push_back(describe_components(of_rank));
+  }
   s.all_components.assign(names.begin(), names.end());
   for (const auto& c : s.all_components) {
     MPI_Comm local = MPI_COMM_NULL;
     FERRY_CALL_MPI(MPI_Comm_split(s.run.get(), s.runs(c) ? 0 : MPI_UNDEFINED, s.run.rank(), &local));
     if (s.runs(c)) s.local.emplace(c, Comm::adopt(local));
   }
+  s.notice = std::make_unique<coupling::FailureNotice>(s.run);
 }
 
-Coupler::~Coupler() = default;
+Coupler::~Coupler() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!state_ || finalized || state_->phase == Phase::Finalized) return;
+  // Destroyed before finalize: user code threw, returned early or gave up. Tell the
+  // partners, who would wait for this rank, and keep everything MPI may still use
+  // (receive buffers of exchanges in flight, pending requests) until the process ends.
+  try {
+    abandon(std::uncaught_exceptions() > 0
+                ? "the Coupler was destroyed before finalize while an exception propagated"
+                : "the Coupler was destroyed before finalize");
+  } catch (...) {
+    // A destructor must not throw; the watchdog of the partners still applies.
+  }
+  static std::vector<std::unique_ptr<State>> abandoned;
+  abandoned.push_back(std::move(state_));
+}
+
+void Coupler::close() {
+  State& s = *state_;
+  if (s.failure || s.phase == Phase::Finalized) return;
+  if (s.phase == Phase::Running)
+    finalize();
+  else
+    abandon("the Coupler was closed before enddef");
+}
+
+void Coupler::abandon(const std::string& reason) {
+  State& s = *state_;
+  if (s.phase == Phase::Finalized || s.failure) return;
+  const std::string raised =
+      s.last_rejection.empty() ? "" : ", which raised: " + s.last_rejection;
+  s.fail(detail::cat("its own code (last coupler call: ", s.last_call, raised, ")"), reason, true);
+}
 
 MPI_Comm Coupler::local_comm(const std::string& component) const {
   auto it = state_->local.find(component);
@@ -299,6 +507,20 @@ MPI_Comm Coupler::local_comm(const std::string& component) const {
               " does not run component \"", component, "\"");
   return it->second.get();
 }
+
+std::vector<double> Coupler::field_periods(const std::string& component, const std::string& field,
+                                           FieldDirection direction) const {
+  std::vector<double> periods;
+  for (const config::ExchangeConfig& e : state_->config.exchanges) {
+    const config::FieldRef& ref = direction == FieldDirection::Out ? e.source : e.target;
+    if (!ref.component.empty() && ref.component != component) continue;
+    if (std::find(ref.fields.begin(), ref.fields.end(), field) != ref.fields.end())
+      periods.push_back(e.period);
+  }
+  return periods;
+}
+
+int Coupler::debug_level() const { return state_->config.debug_level; }
 
 GridId Coupler::def_grid(const std::string& component, const std::string& name, std::int64_t nx,
                          std::int64_t ny) {
@@ -417,92 +639,184 @@ std::int64_t Coupler::field_values(FieldId field) const {
 
 Datatype Coupler::field_type(FieldId field) const { return state_->field(field, "field_type").type; }
 
+namespace {
+
+// The directory of `path`, created if missing, and writable: found at enddef, not when
+// the run's first output or its restart at the end is written.
+void prepare_directory(const std::string& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  const fs::path directory = fs::path(path).parent_path().empty() ? fs::path(".")
+                                                                   : fs::path(path).parent_path();
+  std::error_code error;
+  fs::create_directories(directory, error);
+  FERRY_CHECK(!error && fs::is_directory(directory), Errc::Io, "Coupler::enddef: cannot create the ",
+              what, " directory \"", directory.string(), "\"", error ? ": " + error.message() : "",
+              ". Create it, or give another output.directory (or restart file)");
+  const fs::path probe = directory / ".ferry_write_test";
+  const bool writable = std::ofstream(probe).good();
+  fs::remove(probe, error);
+  FERRY_CHECK(writable, Errc::Io, "Coupler::enddef: the ", what, " directory \"",
+              directory.string(), "\" is not writable. Fix its permissions, or give another "
+              "output.directory (or restart file)");
+}
+
+}  // namespace
+
 void Coupler::enddef() {
   State& s = *state_;
-  detail::agree_on(s.run, [&] { s.require(Phase::Definition, "enddef"); });
-  const std::vector<CatalogueEntry> catalogue = coupling::gather_catalogue(s.run, s.declarations);
-  std::vector<LinkSpec> specs;
-  // The configuration passed config::check_rules when it was read: what is left to
-  // check is what the components declared.
-  detail::agree_on(s.run, [&] {
-    for (const config::ExchangeConfig& e : s.config.exchanges) specs.push_back(s.resolve(e, catalogue));
+  s.call("Coupler::enddef",
+         [&] {
+           s.require(Phase::Definition, "enddef");
+           refuse(s.config);
+         },
+         [&] {
+    s.shared_step([&] {
+      coupling::agree_on_arrival(*s.notice, s.collective_watchdog(), "Coupler::enddef",
+                                 kEnddefRound, std::nullopt, s.components_of);
+    });
+    const std::vector<CatalogueEntry> catalogue = coupling::gather_catalogue(s.run, s.declarations);
+    std::vector<LinkSpec> specs;
+    // The configuration passed config::check_rules when it was read: what is left to
+    // check is what the components declared.
+    s.agree_over_run([&] {
+      // A namcouple names no components: once they are known from the declarations,
+      // the rules that compare components (restart files, fed-once fields) run again.
+      if (name_components(s.config, catalogue)) config::raise_problems(config::check_rules(s.config));
+      for (const config::ExchangeConfig& e : s.config.exchanges)
+        specs.push_back(s.resolve(e, catalogue));
+    });
+    const std::vector<std::shared_ptr<const coupling::PartitionRoute>> routes =
+        build_routes(s.run, specs, s.timers);
+    const coupling::Watchdog watchdog = s.partner_watchdog();
+    for (std::size_t l = 0; l < specs.size(); ++l) {
+      std::unique_ptr<coupling::EntryRegrid> regrid;
+      if (specs[l].config->regrid.enabled()) {
+        detail::ScopedTimer timer(s.timers, specs[l].config->name, detail::TimerCategory::Setup);
+        s.agree_over_run([&] { regrid = make_regrid(specs[l], *routes[l]); });
+      }
+      // The restart file is read by the source ranks alone: the others learn here.
+      s.agree_over_run([&] {
+        s.links.push_back(std::make_unique<Link>(std::move(specs[l]), routes[l], std::move(regrid),
+                                                 s.config, watchdog, s.timers));
+      });
+    }
+    s.agree_over_run([&] {
+      if (s.run.rank() != 0) return;
+      prepare_directory(s.config.output_directory + "/", "output");
+      for (const auto& link : s.links)
+        if (link->keeps_state()) prepare_directory(link->restart_path(), "restart");
+    });
+
+    s.buffers =
+        coupling::CouplerBuffers(s.run, s.config, s.declarations, catalogue, s.all_components);
+
+    // Which links each declared field of this rank feeds or is fed by.
+    s.field_links.assign(s.declarations.fields.size(), {});
+    for (std::size_t f = 0; f < s.declarations.fields.size(); ++f) {
+      const auto& field = s.declarations.fields[f];
+      const auto& p = s.declarations.partitions[static_cast<std::size_t>(field.partition)];
+      const std::string& component = s.declarations.grids[static_cast<std::size_t>(p.grid)].component;
+      for (std::size_t l = 0; l < s.links.size(); ++l) {
+        const config::ExchangeConfig& e = s.config.exchanges[l];
+        const config::FieldRef& ref = field.direction == FieldDirection::Out ? e.source : e.target;
+        if (ref.component != component) continue;
+        auto it = std::find(ref.fields.begin(), ref.fields.end(), field.name);
+        if (it != ref.fields.end())
+          s.field_links[f].emplace_back(s.links[l].get(), static_cast<std::size_t>(it - ref.fields.begin()));
+      }
+      if (s.field_links[f].empty() && !s.buffers.uses(component, field.name, field.direction))
+        FERRY_LOG_WARN(s.run.rank(), "component \"", component, "\" declares field \"", field.name,
+                       "\", which no exchange of \"", s.config.path,
+                       "\" uses; its puts and gets do nothing");
+    }
+    s.phase = Phase::Running;
   });
-  const std::vector<std::shared_ptr<const coupling::PartitionRoute>> routes = build_routes(s.run, specs, s.timers);
-  for (std::size_t l = 0; l < specs.size(); ++l) {
-    std::unique_ptr<coupling::EntryRegrid> regrid;
-    if (specs[l].config->regrid.enabled()) {
-      detail::ScopedTimer timer(s.timers, specs[l].config->name, detail::TimerCategory::Setup);
-      detail::agree_on(s.run, [&] { regrid = make_regrid(specs[l], *routes[l]); });
-    }
-    s.links.push_back(
-        std::make_unique<Link>(std::move(specs[l]), routes[l], std::move(regrid), s.config, s.timers));
-  }
-
-  s.buffers =
-      coupling::CouplerBuffers(s.run, s.config, s.declarations, catalogue, s.all_components);
-
-  // Which links each declared field of this rank feeds or is fed by.
-  s.field_links.assign(s.declarations.fields.size(), {});
-  for (std::size_t f = 0; f < s.declarations.fields.size(); ++f) {
-    const auto& field = s.declarations.fields[f];
-    const auto& p = s.declarations.partitions[static_cast<std::size_t>(field.partition)];
-    const std::string& component = s.declarations.grids[static_cast<std::size_t>(p.grid)].component;
-    for (std::size_t l = 0; l < s.links.size(); ++l) {
-      const config::ExchangeConfig& e = s.config.exchanges[l];
-      const config::FieldRef& ref = field.direction == FieldDirection::Out ? e.source : e.target;
-      if (ref.component != component) continue;
-      auto it = std::find(ref.fields.begin(), ref.fields.end(), field.name);
-      if (it != ref.fields.end())
-        s.field_links[f].emplace_back(s.links[l].get(), static_cast<std::size_t>(it - ref.fields.begin()));
-    }
-    if (s.field_links[f].empty() && !s.buffers.uses(component, field.name, field.direction))
-      FERRY_LOG_WARN(s.run.rank(), "component \"", component, "\" declares field \"", field.name,
-                     "\", which no exchange of \"", s.config.path,
-                     "\" uses; its puts and gets do nothing");
-  }
-  s.phase = Phase::Running;
 }
 
 int Coupler::put(FieldId field, double time, const void* data) {
   State& s = *state_;
-  s.require(Phase::Running, "put");
-  const auto& f = s.field(field, "put");
-  FERRY_CHECK(f.direction == FieldDirection::Out, Errc::Arg, "Coupler::put: field \"", f.name,
-              "\" was declared In; use get");
+  const coupling::FieldDecl* f = nullptr;
+  return s.call(
+      "Coupler::put",
+      [&] {
+        s.require(Phase::Running, "put");
+        f = &s.field(field, "put");
+        FERRY_CHECK(f->direction == FieldDirection::Out, Errc::Arg, "Coupler::put: field \"",
+                    f->name, "\" was declared In; use get");
+        for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
+          link->check_put(index, time);
+      },
+      [&] {
+        int status = kStatusNothing;
+        for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
+          status |= link->put(index, time, data);
+        return status;
+      });
+}
+
+int Coupler::put_inquire(FieldId field, double time) const {
+  const State& s = *state_;
+  s.require(Phase::Running, "put_inquire");
+  const auto& f = s.field(field, "put_inquire");
+  FERRY_CHECK(f.direction == FieldDirection::Out, Errc::Arg, "Coupler::put_inquire: field \"",
+              f.name, "\" was declared In");
   int status = kStatusNothing;
-  for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
-    status |= link->put(index, time, data);
+  for (const auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
+    status |= link->inquire(index, time);
   return status;
 }
 
 int Coupler::get(FieldId field, double time, void* data) {
   State& s = *state_;
-  s.require(Phase::Running, "get");
-  const auto& f = s.field(field, "get");
-  FERRY_CHECK(f.direction == FieldDirection::In, Errc::Arg, "Coupler::get: field \"", f.name,
-              "\" was declared Out; use put");
-  const auto& links = s.field_links[static_cast<std::size_t>(field.value)];
-  if (links.empty()) return kStatusNothing;
-  Link& link = *links.front().first;
-  // On overlapping ranks, a get before a lower-sequence put of the same time would deadlock.
-  for (const auto& other : s.links)
-    FERRY_CHECK(!(other->source_member() && other->sequence() < link.sequence() &&
-                  !(time < other->next_put_time())),
-                Errc::State, "Coupler::get: field \"", f.name, "\" (exchange \"", link.name(),
-                "\", sequence ", link.sequence(), ") at ", time, " s comes before the put of exchange \"",
-                other->name(), "\" (sequence ", other->sequence(), ") due at ", other->next_put_time(),
-                " s on this rank. Call puts and gets of one coupling time in sequence order");
-  return link.get(links.front().second, time, data);
+  Link* link = nullptr;
+  std::size_t index = 0;
+  return s.call(
+      "Coupler::get",
+      [&] {
+        s.require(Phase::Running, "get");
+        const auto& f = s.field(field, "get");
+        FERRY_CHECK(f.direction == FieldDirection::In, Errc::Arg, "Coupler::get: field \"", f.name,
+                    "\" was declared Out; use put");
+        const auto& links = s.field_links[static_cast<std::size_t>(field.value)];
+        if (links.empty()) return;
+        link = links.front().first;
+        index = links.front().second;
+        // On overlapping ranks, a get before a lower-sequence put of the same time would deadlock.
+        for (const auto& other : s.links)
+          FERRY_CHECK(!(other->source_member() && other->sequence() < link->sequence() &&
+                        !(time < other->next_put_time())),
+                      Errc::State, "Coupler::get: field \"", f.name, "\" (exchange \"", link->name(),
+                      "\", sequence ", link->sequence(), ") at ", time,
+                      " s comes before the put of exchange \"", other->name(), "\" (sequence ",
+                      other->sequence(), ") due at ", other->next_put_time(),
+                      " s on this rank. Call puts and gets of one coupling time in sequence order");
+        link->check_get(index, time);
+      },
+      [&] { return link ? link->get(index, time, data) : kStatusNothing; });
 }
 
+// Buffers report their own failures (a torn step, requesters that disagree) to the
+// ranks that load or read them; their errors leave the coupler usable.
 void Coupler::load(const std::string& buffer, const void* data, std::int64_t step) {
-  state_->require(Phase::Running, "load");
-  state_->buffers.load(buffer, data, step);
+  State& s = *state_;
+  s.call("Coupler::load",
+         [&] {
+           s.require(Phase::Running, "load");
+           s.buffers.load(buffer, data, step);
+         },
+         [] {});
 }
 
 ReadResult Coupler::read(const std::string& buffer, void* out, std::int64_t max_steps) {
-  state_->require(Phase::Running, "read");
-  return state_->buffers.read(buffer, out, max_steps);
+  State& s = *state_;
+  ReadResult result;
+  s.call("Coupler::read",
+         [&] {
+           s.require(Phase::Running, "read");
+           result = s.buffers.read(buffer, out, max_steps);
+         },
+         [] {});
+  return result;
 }
 
 const std::vector<std::int64_t>& Coupler::read_steps(const std::string& buffer) {
@@ -520,17 +834,77 @@ Datatype Coupler::buffer_type(const std::string& buffer) const {
   return state_->buffers.type(buffer);
 }
 
+// Collective over the run: writes every restart file, each in parts, one exchange
+// after the other (exchanges that share a file write into it in configuration order).
+void Coupler::State::write_restarts() {
+  State& s = *this;
+  std::vector<std::string> files;
+  for (const auto& link : s.links)
+    if (link->keeps_state() &&
+        std::find(files.begin(), files.end(), link->restart_path()) == files.end())
+      files.push_back(link->restart_path());
+  // OASIS's files are kept and added to, variable by variable.
+  const bool oasis = s.config.file_format == config::FileFormat::Oasis;
+  for (const std::string& file : files) {
+    try {
+      if (!oasis) s.agree_over_run([&] { coupling::FieldFile::begin_parts(s.run, file); });
+      for (const auto& link : s.links) {
+        if (!link->keeps_state() || link->restart_path() != file) continue;
+        // One part at a time: a part's ranks must have finished before the next one's begin.
+        s.agree_over_run([&] {
+          if (!link->source_member()) return;
+          if (oasis) {
+            link->write_oasis_restart();
+            return;
+          }
+          const coupling::RestartPart part = link->restart_part();
+          if (!part.records.empty())
+            coupling::FieldFile::write_part(link->source_comm(), file, part.records, part.layouts,
+                                            part.data);
+        });
+      }
+      if (!oasis) s.agree_over_run([&] { coupling::FieldFile::end_parts(s.run, file); });
+    } catch (const Error& e) {
+      if (s.run.rank() == 0 && !oasis) coupling::FieldFile::discard_parts(file);
+      throw Error(e.code(), detail::cat("Coupler::finalize: writing the restart file \"", file,
+                                        "\" failed, so the next run cannot continue this one: ",
+                                        e.what()),
+                  e.rank());
+    }
+  }
+}
+
 void Coupler::finalize() {
   State& s = *state_;
-  detail::agree_on(s.run, [&] { s.require(Phase::Running, "finalize"); });
-  for (auto& link : s.links) link->finalize();
-  s.links.clear();
-  s.buffers.close();
-  s.phase = Phase::Finalized;
-  if (!s.config.timers) return;
-  for (const auto& [name, comm] : s.local)
-    s.timers.write_json(comm, name, MPI_Wtime() - s.started,
-                        s.config.output_directory + "/ferry_timers_" + name + ".json");
+  s.call("Coupler::finalize", [&] { s.require(Phase::Running, "finalize"); }, [&] {
+    s.shared_step([&] {
+      coupling::agree_on_arrival(*s.notice, s.collective_watchdog(), "Coupler::finalize",
+                                 kFinalizeRound, std::nullopt, s.components_of);
+    });
+    // Sends still in flight wait for their targets' last gets; a rank that waits too
+    // long says so in the next agreement, where every rank learns it.
+    const std::optional<Error> sent = detail::error_of(s.run, [&] {
+      for (auto& link : s.links) link->complete();
+    });
+    s.shared_step([&] {
+      coupling::agree_on_arrival(*s.notice, s.collective_watchdog(), "Coupler::finalize",
+                                 kSendsCompleteRound, sent, s.components_of);
+    });
+    s.write_restarts();
+    s.agree_over_run([&] {
+      for (auto& link : s.links) link->close();
+    });
+    s.links.clear();
+    s.field_links.clear();
+    s.agree_over_run([&] { s.buffers.close(); });
+    if (s.config.timers)
+      s.agree_over_run([&] {
+        for (const auto& [name, comm] : s.local)
+          s.timers.write_json(comm, name, MPI_Wtime() - s.started,
+                              s.config.output_directory + "/ferry_timers_" + name + ".json");
+      });
+    s.phase = Phase::Finalized;
+  });
 }
 
 }  // namespace ferry

@@ -189,6 +189,7 @@ void CouplerBuffers::close() {
   for (Entry& e : entries_) {
     if (e.source) e.buffer->close();
     if (e.target) e.reader->done();
+    if (e.buffer) e.buffer->free();
     e.reader.reset();
     e.buffer.reset();
   }

@@ -352,36 +352,68 @@ std::int64_t extend_output(const char* caller, const std::string& path,
 
 }  // namespace
 
-void FieldFile::write(const Comm& user_comm, const std::string& path,
+void FieldFile::write(const Comm& comm, const std::string& path,
                       const std::vector<FieldRecord>& records,
                       const std::vector<const Layout*>& layouts,
                       const std::vector<const void*>& data) {
+  try {
+    begin_parts(comm, path);
+    write_part(comm, path, records, layouts, data);
+    end_parts(comm, path);
+  } catch (const Error&) {
+    // Every rank raises the same error; rank 0 just cleans up after it.
+    if (comm.rank() == 0) discard_parts(path);
+    throw;
+  }
+}
+
+// Write beside the old file and rename at the end: a failed or interrupted write
+// never destroys the previous restart.
+std::string FieldFile::partial_path(const std::string& path) { return path + ".partial"; }
+
+void FieldFile::begin_parts(const Comm& user_comm, const std::string& path) {
+  const char* const caller = "FieldFile::write";
+  const Comm comm = Comm::dup(user_comm.get());
+  agree_on(comm, [&] {
+    if (comm.rank() != 0) return;
+    io::NetcdfFile file(caller, partial_path(path), io::NetcdfFile::Mode::Create);
+    define_file_attributes(file);
+    file.end_define();
+    file.close();
+  });
+}
+
+void FieldFile::write_part(const Comm& user_comm, const std::string& path,
+                           const std::vector<FieldRecord>& records,
+                           const std::vector<const Layout*>& layouts,
+                           const std::vector<const void*>& data) {
   const char* const caller = "FieldFile::write";
   const Comm comm = Comm::dup(user_comm.get());
   agree_on(comm, [&] { check_arguments(caller, records, layouts, data, comm.rank()); });
   check_same_records(comm, caller, records);
   const std::vector<Slab> slabs = to_slabs(comm, caller, records, layouts, data);
+  const std::string partial = partial_path(path);
+  agree_on(comm, [&] {
+    if (comm.rank() != 0) return;
+    io::NetcdfFile file(caller, partial, io::NetcdfFile::Mode::Write);
+    for (const FieldRecord& r : records) {
+      FERRY_CHECK(!file.find_var(r.name), Errc::Arg, caller, ": field \"", r.name,
+                  "\" is written twice into \"", path,
+                  "\". Give each field of a restart file its own name");
+      define_field(file, r, -1);
+    }
+    file.close();
+  });
+  io::in_rank_order(comm, [&] { write_slabs(caller, partial, records, slabs, std::nullopt); });
+}
 
-  // Write beside the old file and rename at the end: a failed or interrupted write
-  // never destroys the previous restart.
-  const std::string partial = path + ".partial";
-  try {
-    agree_on(comm, [&] {
-      if (comm.rank() != 0) return;
-      io::NetcdfFile file(caller, partial, io::NetcdfFile::Mode::Create);
-      define_file_attributes(file);
-      for (const FieldRecord& r : records) define_field(file, r, -1);
-      file.end_define();
-      file.close();
-    });
-    io::in_rank_order(comm,
-                          [&] { write_slabs(caller, partial, records, slabs, std::nullopt); });
-    io::move_into_place(comm, caller, partial, path);
-  } catch (const Error&) {
-    // Every rank raises the same error; rank 0 just cleans up after it.
-    if (comm.rank() == 0) std::remove(partial.c_str());
-    throw;
-  }
+void FieldFile::end_parts(const Comm& user_comm, const std::string& path) {
+  const Comm comm = Comm::dup(user_comm.get());
+  io::move_into_place(comm, "FieldFile::write", partial_path(path), path);
+}
+
+void FieldFile::discard_parts(const std::string& path) noexcept {
+  std::remove(partial_path(path).c_str());
 }
 
 FieldRecord FieldFile::read(const Comm& comm, const std::string& path,
@@ -411,7 +443,10 @@ std::vector<FieldRecord> FieldFile::read(const Comm& user_comm, const std::strin
     check_format_version(file);
     for (std::size_t f = 0; f < expected.size(); ++f) {
       const FieldRecord& want = expected[f];
-      const StoredField field = read_field(file, what, want.name);
+      const StoredField field = read_field(
+          file, what, want.name,
+          cat(datatype_name(want.type), " x ", want.components, " on grid \"", want.grid, "\" (",
+              want.global_size, " points) for time ", time_text(want.time), " s"));
       FERRY_CHECK(!field.time_series, Errc::Io, caller, ": ", what, ": field \"", want.name,
                   "\" is a time series written by FieldFile::append, not a restart. Read a file "
                   "written by FieldFile::write");

@@ -46,6 +46,21 @@ class FieldFile {
                     const std::vector<FieldRecord>& records, const std::vector<const Layout*>& layouts,
                     const std::vector<const void*>& data);
 
+  /// A file written in parts, by groups of ranks one after the other (the exchanges
+  /// that share a restart file, each over its own source ranks): begin_parts creates
+  /// "<path>.partial" (collective over `comm`), each write_part adds fields to it as
+  /// write() does (collective over the ranks that hold them; one part at a time, never
+  /// two at once), end_parts renames it to `path` (collective over `comm`). A field
+  /// name given twice raises Errc::Arg. write() is the three over one communicator.
+  /// After a failure, discard_parts removes "<path>.partial" (not collective).
+  static void begin_parts(const Comm& comm, const std::string& path);
+  static void write_part(const Comm& comm, const std::string& path,
+                         const std::vector<FieldRecord>& records,
+                         const std::vector<const Layout*>& layouts,
+                         const std::vector<const void*>& data);
+  static void end_parts(const Comm& comm, const std::string& path);
+  static void discard_parts(const std::string& path) noexcept;
+
   /// Reads field `expected.name` into `data` (this rank's ids of `layout`, any
   /// decomposition, not necessarily the one that wrote the file). Raises Errc::Io if
   /// the file or variable is missing or the file is not a ferry field file of this
@@ -70,6 +85,9 @@ class FieldFile {
   static void append(const Comm& comm, const std::string& path,
                      const std::vector<FieldRecord>& records,
                      const std::vector<const Layout*>& layouts, const std::vector<const void*>& data);
+
+ private:
+  static std::string partial_path(const std::string& path);
 };
 
 }  // namespace ferry::coupling

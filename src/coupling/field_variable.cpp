@@ -92,14 +92,16 @@ int define_field(io::NetcdfFile& file, const FieldRecord& record, int time_dim) 
   return varid;
 }
 
-StoredField read_field(const io::NetcdfFile& file, const std::string& what, const std::string& name) {
+StoredField read_field(const io::NetcdfFile& file, const std::string& what, const std::string& name,
+                       const std::string& expected) {
   const std::optional<int> found = file.find_var(name);
   if (!found) {
     std::vector<std::string> fields;
     for (const std::string& var : file.var_names())
       if (var != kTimeName) fields.push_back(cat("\"", var, "\""));
     throw Error(Errc::Io,
-                cat(file.caller(), ": ", what, " has no field \"", name, "\"; it holds ",
+                cat(file.caller(), ": ", what, " has no field \"", name, "\"",
+                    expected.empty() ? "" : " (expected " + expected + ")", "; it holds ",
                     fields.empty() ? "none" : ferry::detail::list_first(fields, 8),
                     ". Check the field name, or the file name"));
   }

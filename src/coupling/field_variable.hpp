@@ -39,8 +39,10 @@ struct StoredField {
 
 /// Reads variable `name` and its attributes, checking that its shape agrees with
 /// them. Raises Errc::Io if it is missing or malformed; `what` names the file for
-/// messages ("restart file \"sst.nc\"").
-StoredField read_field(const io::NetcdfFile& file, const std::string& what, const std::string& name);
+/// messages ("restart file \"sst.nc\""), `expected` (if not empty) describes the field
+/// wanted in the message for a missing one.
+StoredField read_field(const io::NetcdfFile& file, const std::string& what, const std::string& name,
+                       const std::string& expected = "");
 
 /// Raises Errc::Arg naming the first difference in grid, global size, components or
 /// type between the field stored in a file and the one expected, ending with `fix`.

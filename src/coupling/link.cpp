@@ -1,14 +1,16 @@
 #include "coupling/link.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
 
 #include "config/rules.hpp"
 #include "coupling/field_file.hpp"
-#include "coupling/watchdog.hpp"
+#include "coupling/oasis_field_file.hpp"
 #include "util/check.hpp"
+#include "util/log.hpp"
 #include "util/mpi.hpp"
 
 namespace ferry::coupling {
@@ -22,12 +24,20 @@ constexpr double kNever = -std::numeric_limits<double>::infinity();
 
 }  // namespace
 
+std::string where(const config::ExchangeConfig& e) {
+  return detail::cat(e.where.file, ":", e.where.line, ":", e.where.column, ": exchange \"", e.name,
+                     "\"");
+}
+
 Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::unique_ptr<EntryRegrid> regrid,
-           const config::Config& config, detail::Timers& timers)
+           const config::Config& config, const Watchdog& watchdog, detail::Timers& timers)
     : spec_(std::move(spec)),
       clock_(config.start, config.length, spec_.config->period, spec_.config->lag),
       output_directory_(config.output_directory),
-      watchdog_seconds_(config.watchdog_seconds),
+      file_format_(config.file_format),
+      zero_missing_restarts_(config.zero_missing_restarts),
+      outputs_started_(2, 0),
+      watchdog_(watchdog),
       imbalance_timer_(config.imbalance_timer),
       timers_(timers),
       route_(std::move(route)),
@@ -35,13 +45,14 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
   ScopedTimer timer(timers_, name(), TimerCategory::Setup);
   const std::size_t fields = spec_.specs.size();
   const config::ExchangeConfig& c = *spec_.config;
-  if (route_->link.valid()) {
+  if (route_->link.valid() && !output_only()) {
     const config::CouplingEngine engine = config::coupling_engine(c);
     exchange_ = std::make_unique<Exchange>(route_->link.get(), route_->plan, spec_.specs,
                                            engine.name, engine.options);
-    // Output files need every field's values at once, which the engine does not show;
-    // a product reads and writes whole fields too.
-    engine_holds_ = exchange_->capabilities().holds_fields && !c.output && !c.regrid.enabled();
+    // Output files and CHECKIN/CHECKOUT need every field's values at once, which the
+    // engine does not show; a product reads and writes whole fields too.
+    engine_holds_ = exchange_->capabilities().holds_fields && !c.output && !c.regrid.enabled() &&
+                    !c.check_in && !c.check_out;
   }
   regrid_before_ = regrid_ && c.regrid.map_on == MapOn::Src;
   regrid_after_ = regrid_ && c.regrid.map_on == MapOn::Dst;
@@ -91,8 +102,18 @@ std::string Link::restart_path() const {
   return file.front() == '/' ? file : output_directory_ + "/" + file;
 }
 
-int Link::put(std::size_t index, double time, const void* data) {
-  ScopedTimer timer(timers_, name(), TimerCategory::Put);
+int Link::inquire(std::size_t index, double time) const {
+  if (clock_.before(time, next_put_) || !clock_.same(time, next_put_))
+    return clock_.before(time, next_put_) && !transforms_.empty() ? kStatusTransformed : kStatusNothing;
+  int status = output_only() ? kStatusNothing : kStatusSent;
+  const bool others_ready = std::count(ready_.begin(), ready_.end(), 0) <= (ready_[index] ? 0 : 1);
+  if (!others_ready) return status | kStatusWaitGroup;
+  if (!clock_.received_in_run(clock_.target_of(next_put_))) status |= kStatusToRestart;
+  if (spec_.config->output) status |= kStatusOutput;
+  return status;
+}
+
+void Link::check_put(std::size_t index, double time) const {
   const std::string& field = spec_.source_names[index];
   FERRY_CHECK(!clock_.before(time, last_put_[index]), Errc::Arg, "put(\"", field, "\"): time ", time,
               " s comes before the previous put at ", last_put_[index],
@@ -102,6 +123,15 @@ int Link::put(std::size_t index, double time, const void* data) {
               " s = start + length in the configuration)");
   FERRY_CHECK(!(ready_[index] && clock_.same(time, next_put_)), Errc::State, "put(\"", field,
               "\"): put twice at the coupling time ", time, " s of exchange \"", name(), "\"");
+  FERRY_CHECK(clock_.before(time, next_put_) || clock_.same(time, next_put_), Errc::State, "put(\"",
+              field, "\") at ", time, " s skips the coupling time ", next_put_, " s of exchange \"",
+              name(), "\" (period ", clock_.period(), " s, lag ", clock_.lag(),
+              " s). Put the field at every coupling time (and, with a lag and no restart file, "
+              "once at start - lag right after enddef)");
+}
+
+int Link::put(std::size_t index, double time, const void* data) {
+  ScopedTimer timer(timers_, name(), TimerCategory::Put);
   last_put_[index] = time;
   if (clock_.before(time, next_put_)) {
     if (transforms_.empty()) return kStatusNothing;
@@ -109,11 +139,6 @@ int Link::put(std::size_t index, double time, const void* data) {
     transforms_[index].add(data);
     return kStatusTransformed;
   }
-  FERRY_CHECK(clock_.same(time, next_put_), Errc::State, "put(\"", field, "\") at ", time,
-              " s skips the coupling time ", next_put_, " s of exchange \"", name(), "\" (period ",
-              clock_.period(), " s, lag ", clock_.lag(),
-              " s). Put the field at every coupling time (and, with a lag and no restart file, "
-              "once at start - lag right after enddef)");
 
   // The period's value, transformed or the put itself, goes into the engine when it
   // can hold it and the value is sent in this run; else the link keeps it (staging).
@@ -130,17 +155,23 @@ int Link::put(std::size_t index, double time, const void* data) {
   }
   hand_over(index, value, into_engine);
   ready_[index] = 1;
-  if (std::find(ready_.begin(), ready_.end(), 0) != ready_.end()) return kStatusSent;
+  if (std::find(ready_.begin(), ready_.end(), 0) != ready_.end())
+    return kStatusSent | kStatusWaitGroup;
 
-  int status = kStatusSent;
+  int status = output_only() ? kStatusNothing : kStatusSent;
   if (clock_.received_in_run(target)) {
-    time_imbalance(route_->source, source_component());
-    send(target);
-    if (spec_.config->output)
-      status |= output(route_->source, "source", target, send_from_, spec_.source_names,
-                       spec_.source_grid, spec_.source_size, *spec_.source_layout);
+    if (spec_.config->check_in)
+      check_values(route_->source_holders, "CHECKIN", next_put_, send_values(), spec_.source_names,
+                   *spec_.source_layout);
+    if (!output_only()) {
+      time_imbalance(route_->source, source_component());
+      send(target);
+    }
+    if (spec_.config->output) status |= output_source(next_put_);
   } else {
     pending_ = true;  // for the next run: written to the restart file at finalize
+    status |= kStatusToRestart;
+    if (spec_.config->output) status |= output_source(next_put_);
   }
   std::fill(ready_.begin(), ready_.end(), 0);
   next_put_ = clock_.next(next_put_);
@@ -154,16 +185,15 @@ void Link::time_imbalance(const Comm& side, const std::string& component) {
   // Non-blocking, so that the watchdog turns a rank that never comes into an error.
   MPI_Request request = MPI_REQUEST_NULL;
   FERRY_CALL_MPI(MPI_Ibarrier(side.get(), &request));
-  const double waited = wait_or_fail(
+  const double waited = watchdog_.wait(
       [&] {
         int done = 0;
         FERRY_CALL_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
         return done != 0;
       },
-      watchdog_seconds_,
       [&] {
         return detail::cat("exchange \"", name(), "\": the imbalance timer has waited ",
-                           watchdog_seconds_, " s for the other ranks of component \"", component,
+                           watchdog_.timeout(), " s for the other ranks of component \"", component,
                            "\" to reach this exchange. Make the puts and gets in the same order "
                            "on every rank of a component, or set output.imbalance: false");
       });
@@ -199,9 +229,9 @@ void Link::complete_send(double put_time) {
               " s. On ranks that put and get one exchange, call get before the next put (order "
               "exchanges of one coupling time with sequence)");
   // A put never runs more than one period ahead: the previous value must be delivered.
-  const double waited = wait_or_fail([&] { return exchange_->test(); }, watchdog_seconds_, [&] {
+  const double waited = watchdog_.wait([&] { return exchange_->test(); }, [&] {
     return detail::cat("put for exchange \"", name(), "\" at time ", put_time, " s has waited ",
-                       watchdog_seconds_, " s for component \"", target_component(),
+                       watchdog_.timeout(), " s for component \"", target_component(),
                        "\" to get the value for ", in_flight_target_,
                        " s. Check that every coupling time is got, or raise watchdog.timeout");
   });
@@ -220,14 +250,25 @@ void Link::send(double target) {
     regrid_->apply(send_from_.data(), regrid_->block().data());
     from = regrid_->block().data();
   }
+  wait_to_begin("put", target - clock_.lag());
   ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
   exchange_->begin(from, receive_into_.data());
   in_flight_ = true;
   in_flight_target_ = target;
 }
 
-int Link::get(std::size_t index, double time, void* data) {
-  ScopedTimer timer(timers_, name(), TimerCategory::Get);
+void Link::wait_to_begin(const char* call, double time) {
+  const double waited = watchdog_.wait([&] { return exchange_->can_begin(); }, [&] {
+    return detail::cat(call, " for exchange \"", name(), "\" at time ", time, " s has waited ",
+                       watchdog_.timeout(), " s for the ranks of components \"",
+                       source_component(), "\" and \"", target_component(),
+                       "\" to finish the exchange's previous transfer. Check the sequence of "
+                       "put and get calls of both components, or raise watchdog.timeout");
+  });
+  timers_.add(name(), TimerCategory::Wait, waited);
+}
+
+void Link::check_get(std::size_t index, double time) const {
   const std::string& field = spec_.target_names[index];
   FERRY_CHECK(!clock_.before(time, last_get_[index]), Errc::Arg, "get(\"", field, "\"): time ", time,
               " s comes before the previous get at ", last_get_[index],
@@ -235,24 +276,31 @@ int Link::get(std::size_t index, double time, void* data) {
   FERRY_CHECK(clock_.before(time, clock_.end()), Errc::Arg, "get(\"", field, "\"): time ", time,
               " s is not before the end of the run (", clock_.end(),
               " s = start + length in the configuration)");
+  FERRY_CHECK(clock_.before(time, next_get_[index]) || clock_.same(time, next_get_[index]),
+              Errc::State, "get(\"", field, "\") at ", time, " s skips the coupling time ",
+              next_get_[index], " s of exchange \"", name(), "\" (period ", clock_.period(),
+              " s). Get the field at every coupling time");
+}
+
+int Link::get(std::size_t index, double time, void* data) {
+  ScopedTimer timer(timers_, name(), TimerCategory::Get);
   last_get_[index] = time;
   if (clock_.before(time, next_get_[index])) return kStatusNothing;
-  FERRY_CHECK(clock_.same(time, next_get_[index]), Errc::State, "get(\"", field, "\") at ", time,
-              " s skips the coupling time ", next_get_[index], " s of exchange \"", name(),
-              "\" (period ", clock_.period(), " s). Get the field at every coupling time");
   next_get_[index] = clock_.next(time);
 
   int status = kStatusReceived;
   if (!has_received_ || !clock_.same(received_time_, time)) {
     time_imbalance(route_->target, target_component());
     receive(time, index, data);
-    if (spec_.config->output) {
-      std::vector<const void*> values;
-      for (std::size_t f = 0; f < spec_.specs.size(); ++f)
-        values.push_back(received_.empty() ? data : received_[f].data());
-      status |= output(route_->target, "target", time, values, spec_.target_names,
+    std::vector<const void*> values;
+    for (std::size_t f = 0; f < spec_.specs.size(); ++f)
+      values.push_back(received_.empty() ? data : received_[f].data());
+    if (spec_.config->check_out)
+      check_values(route_->target_holders, "CHECKOUT", time, values, spec_.target_names,
+                   *spec_.target_layout);
+    if (spec_.config->output)
+      status |= output(route_->target_holders, "target", time, values, spec_.target_names,
                        spec_.target_grid, spec_.target_size, *spec_.target_layout);
-    }
   }
   if (!received_.empty()) {
     ScopedTimer pack(timers_, name(), TimerCategory::Pack);
@@ -274,6 +322,7 @@ void Link::receive(double time, std::size_t index, void* data) {
                 "coupling time with sequence)");
     point_arrivals(index, data);
     const std::vector<const void*> no_source(spec_.specs.size(), nullptr);
+    wait_to_begin("get", time);
     ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
     exchange_->begin(no_source.data(), receive_into_.data());
     in_flight_ = true;
@@ -282,9 +331,9 @@ void Link::receive(double time, std::size_t index, void* data) {
   FERRY_CHECK(clock_.same(in_flight_target_, time), Errc::State, "get for exchange \"", name(),
               "\" at time ", time, " s: the value in flight on this rank is for ", in_flight_target_,
               " s. On ranks that put and get one exchange, the lag must match the order of calls");
-  const double waited = wait_or_fail([&] { return exchange_->test(); }, watchdog_seconds_, [&] {
+  const double waited = watchdog_.wait([&] { return exchange_->test(); }, [&] {
     return detail::cat("get for exchange \"", name(), "\" at time ", time, " s has waited ",
-                       watchdog_seconds_, " s for component \"", source_component(),
+                       watchdog_.timeout(), " s for component \"", source_component(),
                        "\" to put it. Check the sequence of put and get calls of both "
                        "components, or raise watchdog.timeout");
   });
@@ -320,10 +369,65 @@ void Link::finish_arrival() {
     fill_points(spec_.specs[f], values[f], masked_targets_, regrid.fill);
 }
 
+std::vector<const void*> Link::send_values() {
+  // The link's copies (staging) unless the put's array is sent as it is.
+  std::vector<const void*> values = send_from_;
+  for (std::size_t f = 0; f < values.size(); ++f)
+    if (values[f] == nullptr) values[f] = staging(f);
+  return values;
+}
+
+int Link::output_source(double put_time) {
+  // Ferry's files stamp the source's values with their target time, OASIS's with the put's.
+  return output(route_->source_holders, "source", oasis_files() ? put_time : clock_.target_of(put_time),
+                send_values(), spec_.source_names, spec_.source_grid, spec_.source_size,
+                *spec_.source_layout);
+}
+
+void Link::check_values(const Comm& comm, const char* what, double time,
+                        const std::vector<const void*>& data, const std::vector<std::string>& names,
+                        const Layout& layout) {
+  // Collective over the side's holders: the global minimum, maximum and sum of each field.
+  if (!comm.valid()) return;
+  for (std::size_t f = 0; f < names.size(); ++f) {
+    const std::size_t n = value_count(&layout, f);
+    double low = std::numeric_limits<double>::infinity(), high = -low, sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = spec_.specs[f].type == Datatype::Float32
+                           ? static_cast<double>(static_cast<const float*>(data[f])[i])
+                           : static_cast<const double*>(data[f])[i];
+      low = std::min(low, v);
+      high = std::max(high, v);
+      sum += v;
+    }
+    double extremes[2] = {low, -high};
+    FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, extremes, 2, MPI_DOUBLE, MPI_MIN, comm.get()));
+    FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, comm.get()));
+    if (comm.rank() == 0)
+      FERRY_LOG_INFO(-1, what, ": exchange \"", name(), "\", field \"", names[f], "\" at ", time,
+                     " s: minimum ", extremes[0], ", maximum ", -extremes[1], ", sum ", sum);
+  }
+}
+
 int Link::output(const Comm& comm, const char* side, double time,
                  const std::vector<const void*>& data, const std::vector<std::string>& names,
                  const std::string& grid, std::int64_t grid_size, const Layout& layout) {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
+  if (!comm.valid()) return kStatusOutput;  // this rank holds none of the values
+  if (oasis_files()) {
+    // One file per field: <field>_<component>_<entry number, 2 digits>.nc.
+    const bool source = side[0] == 's';
+    const config::FieldRef& ref = source ? spec_.config->source : spec_.config->target;
+    char number[16];
+    std::snprintf(number, sizeof number, "%02d", spec_.config->number);
+    char& started = outputs_started_[source ? 0 : 1];
+    for (std::size_t f = 0; f < names.size(); ++f)
+      OasisFieldFile::append(comm, output_directory_ + "/" + names[f] + "_" + ref.component + "_" + number + ".nc",
+                             {names[f], ref.nx, ref.ny, spec_.specs[f].components, spec_.specs[f].type},
+                             time, layout, data[f], !started);
+    started = 1;
+    return kStatusOutput;
+  }
   std::vector<FieldRecord> records;
   std::vector<const Layout*> layouts;
   for (std::size_t f = 0; f < names.size(); ++f) {
@@ -342,9 +446,27 @@ int Link::output(const Comm& comm, const char* side, double time,
   return kStatusOutput;
 }
 
+bool Link::keeps_state() const noexcept {
+  return spec_.config->lag > 0 || spec_.config->transform != config::Transform::Instant;
+}
+
+FieldRecord Link::restart_record(std::size_t f, bool accumulated, double time) const {
+  FieldRecord r;
+  r.name = spec_.source_names[f] + (accumulated ? ":accumulated" : "");
+  r.grid = spec_.source_grid;
+  r.global_size = spec_.source_size;
+  r.components = spec_.specs[f].components;
+  r.type = accumulated ? Datatype::Float64 : spec_.specs[f].type;
+  r.time = time;
+  return r;
+}
+
 void Link::read_restart() {
-  const config::ExchangeConfig& c = *spec_.config;
-  if (c.lag <= 0 && transforms_.empty()) return;
+  if (!keeps_state()) return;
+  if (oasis_files()) {
+    read_oasis_restart();
+    return;
+  }
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
   const std::string path = restart_path();
   int exists = 0;
@@ -352,84 +474,145 @@ void Link::read_restart() {
   if (source_comm.rank() == 0) exists = std::ifstream(path).good() ? 1 : 0;
   FERRY_CALL_MPI(MPI_Bcast(&exists, 1, MPI_INT, 0, source_comm.get()));
   // Without a file, a lagged exchange takes its first value from a put at start - lag.
+  // With one, everything the exchange keeps must be in it (other exchanges may share it).
   if (!exists) return;
+  try {
+    if (spec_.config->lag > 0) {
+      for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
+        FieldFile::read(source_comm, path, restart_record(f, false, clock_.start()),
+                        *spec_.source_layout, staging(f));
+        hand_over(f, staging(f), engine_holds_);
+      }
+      send(clock_.start());
+      if (engine_holds_) staging_ = {};  // the engine holds the values now
+      next_put_ = clock_.next(next_put_);
+    }
+    // The accumulation the previous run left, for the coupling time next_put_.
+    for (std::size_t f = 0; f < transforms_.size(); ++f) {
+      std::vector<double> state(value_count(spec_.source_layout, f));
+      const FieldRecord stored = FieldFile::read(source_comm, path, restart_record(f, true, next_put_),
+                                                 *spec_.source_layout, state.data());
+      const auto count = stored.numbers.find("count");
+      FERRY_CHECK(count != stored.numbers.end() && count->second >= 0, Errc::Io, "restart file \"",
+                  path, "\": field \"", stored.name,
+                  "\" has no valid attribute \"count\" (the puts accumulated); it was not written "
+                  "by ferry's coupler. Move it away to start without it");
+      transforms_[f].restore(state, static_cast<int>(count->second));
+    }
+  } catch (const Error& e) {
+    throw Error(e.code(), detail::cat(where(*spec_.config), ": ", e.what()), e.rank());
+  }
+}
 
-  auto expected = [&](std::size_t f, const std::string& suffix, double time) {
-    FieldRecord r;
-    r.name = spec_.source_names[f] + suffix;
-    r.grid = spec_.source_grid;
-    r.global_size = spec_.source_size;
-    r.components = spec_.specs[f].components;
-    r.type = suffix.empty() ? spec_.specs[f].type : Datatype::Float64;
-    r.time = time;
-    return r;
-  };
+void Link::read_oasis_restart() {
+  const config::ExchangeConfig& c = *spec_.config;
+  ScopedTimer timer(timers_, name(), TimerCategory::Io);
+  const std::string path = restart_path();
+  const Comm& source_comm = route_->source;
+  const bool exists = OasisFieldFile::exists(source_comm, path);
+  // As OASIS: a lagged entry starts from the restart file, which must be there (or,
+  // with $NNOREST, from zeros).
+  FERRY_CHECK(exists || c.lag <= 0 || zero_missing_restarts_, Errc::Io, c.where.file, ":",
+              c.where.line, ": entry ", c.number, " (", spec_.source_names.front(), " -> ",
+              output_only() ? "output" : spec_.target_names.front(), ", LAG=", c.lag,
+              ") starts from its restart file \"", path,
+              "\", which does not exist. Write it before the run (the source's values at time ",
+              clock_.start() - c.lag, "), or start from zeros with $NNOREST T");
   if (c.lag > 0) {
     for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
-      FieldFile::read(source_comm, path, expected(f, "", clock_.start()), *spec_.source_layout,
-                      staging(f));
-      hand_over(f, staging(f), engine_holds_);
+      char* values = staging(f);  // allocates staging_
+      if (!exists) {
+        std::fill_n(values, staging_[f].size(), char{0});
+      } else {
+        const bool found = OasisFieldFile::read(
+            source_comm, path,
+            {spec_.source_names[f], c.source.nx, c.source.ny, spec_.specs[f].components, spec_.specs[f].type},
+            *spec_.source_layout, values);
+        FERRY_CHECK(found, Errc::Io, c.where.file, ":", c.where.line, ": restart file \"", path,
+                    "\" has no variable \"", spec_.source_names[f], "\", which entry ", c.number,
+                    " (LAG=", c.lag, ") starts from. Write it before the run");
+      }
+      hand_over(f, values, engine_holds_);
     }
+    if (c.output) output_source(next_put_);
     send(clock_.start());
-    if (engine_holds_) staging_ = {};  // the engine holds the values now
+    if (engine_holds_) staging_ = {};
     next_put_ = clock_.next(next_put_);
   }
-  // An accumulation the previous run left unfinished, for the coupling time next_put_.
+  if (!exists) return;
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "loc%06d_", c.number);
+  int count = 0;
+  if (transforms_.empty() || !OasisFieldFile::read_count(source_comm, path, std::string(prefix) + "cnt", count))
+    return;
   for (std::size_t f = 0; f < transforms_.size(); ++f) {
     std::vector<double> state(value_count(spec_.source_layout, f));
-    try {
-      const FieldRecord stored = FieldFile::read(source_comm, path, expected(f, ":accumulated", next_put_),
-                                                 *spec_.source_layout, state.data());
-      transforms_[f].restore(state, static_cast<int>(stored.numbers.at("count")));
-    } catch (const Error& e) {
-      if (e.code() != Errc::Io) throw;  // no accumulation stored: a fresh period
-    }
+    const bool found = OasisFieldFile::read(
+        source_comm, path,
+        {prefix + spec_.source_names[f], c.source.nx, c.source.ny, spec_.specs[f].components, Datatype::Float64},
+        *spec_.source_layout, state.data());
+    if (found) transforms_[f].restore(state, count);
   }
 }
 
-void Link::write_restart() {
-  ScopedTimer timer(timers_, name(), TimerCategory::Io);
-  std::vector<FieldRecord> records;
-  std::vector<const Layout*> layouts;
-  std::vector<const void*> data;
+void Link::write_oasis_restart() {
+  const config::ExchangeConfig& c = *spec_.config;
+  const Comm& comm = route_->source;
+  const std::string path = restart_path();
+  for (std::size_t f = 0; f < spec_.specs.size(); ++f)
+    if (pending_)
+      OasisFieldFile::write(comm, path,
+                            {spec_.source_names[f], c.source.nx, c.source.ny, spec_.specs[f].components,
+                             spec_.specs[f].type},
+                            *spec_.source_layout, staging_[f].data());
+  if (transforms_.empty() || transforms_.front().count() == 0) return;
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "loc%06d_", c.number);
+  OasisFieldFile::write_count(comm, path, std::string(prefix) + "cnt", transforms_.front().count());
+  for (std::size_t f = 0; f < transforms_.size(); ++f)
+    OasisFieldFile::write(comm, path,
+                          {prefix + spec_.source_names[f], c.source.nx, c.source.ny,
+                           spec_.specs[f].components, Datatype::Float64},
+                          *spec_.source_layout, transforms_[f].state().data());
+}
+
+RestartPart Link::restart_part() const {
+  RestartPart part;
+  if (!spec_.source_member || !keeps_state() || oasis_files()) return part;
+  auto add = [&](FieldRecord record, const void* values) {
+    part.records.push_back(std::move(record));
+    part.layouts.push_back(spec_.source_layout);
+    part.data.push_back(values);
+  };
   for (std::size_t f = 0; f < spec_.specs.size(); ++f) {
-    FieldRecord r;
-    r.name = spec_.source_names[f];
-    r.grid = spec_.source_grid;
-    r.global_size = spec_.source_size;
-    r.components = spec_.specs[f].components;
-    r.type = spec_.specs[f].type;
-    if (pending_) {
-      r.time = clock_.target_of(next_put_ - clock_.period());  // the last coupling put's target
-      records.push_back(r);
-      layouts.push_back(spec_.source_layout);
-      data.push_back(staging_[f].data());
-    }
-    if (f < transforms_.size() && transforms_[f].count() > 0) {
-      r.name += ":accumulated";
-      r.type = Datatype::Float64;
-      r.time = next_put_;
+    // The last coupling put's target lies past the run: the next run gets it first.
+    if (pending_)
+      add(restart_record(f, false, clock_.target_of(next_put_ - clock_.period())),
+          staging_[f].data());
+    // Every accumulation, even of no put yet, so that its absence means a wrong file.
+    if (f < transforms_.size()) {
+      FieldRecord r = restart_record(f, true, next_put_);
       r.numbers["count"] = transforms_[f].count();
-      records.push_back(r);
-      layouts.push_back(spec_.source_layout);
-      data.push_back(transforms_[f].state().data());
+      add(std::move(r), transforms_[f].state().data());
     }
   }
-  if (!records.empty()) FieldFile::write(route_->source, restart_path(), records, layouts, data);
+  return part;
 }
 
-void Link::finalize() {
-  if (in_flight_) {
-    const double waited = wait_or_fail([&] { return exchange_->test(); }, watchdog_seconds_, [&] {
-      return detail::cat("finalize: exchange \"", name(), "\" still waits for component \"",
-                         target_component(), "\" to get the value for ", in_flight_target_,
-                         " s. Every coupling time before the run's end must be got");
-    });
-    timers_.add(name(), TimerCategory::Wait, waited);
-    exchange_->end();
-    in_flight_ = false;
-  }
-  if (spec_.source_member) write_restart();
+void Link::complete() {
+  if (!in_flight_) return;
+  const double waited = watchdog_.wait([&] { return exchange_->test(); }, [&] {
+    return detail::cat("finalize: exchange \"", name(), "\" has waited ", watchdog_.timeout(),
+                       " s for component \"", target_component(), "\" to get the value for ",
+                       in_flight_target_, " s. Every coupling time before the run's end must be got");
+  });
+  timers_.add(name(), TimerCategory::Wait, waited);
+  exchange_->end();
+  in_flight_ = false;
+}
+
+void Link::close() {
+  if (exchange_) exchange_->close();
 }
 
 }  // namespace ferry::coupling

@@ -10,8 +10,10 @@
 #include "coupling/coupling_clock.hpp"
 #include "coupling/declarations.hpp"
 #include "coupling/entry_regrid.hpp"
+#include "coupling/field_file.hpp"
 #include "coupling/partition_route.hpp"
 #include "coupling/time_transform.hpp"
+#include "coupling/watchdog.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/exchange.hpp"
 #include "util/timers.hpp"
@@ -44,6 +46,16 @@ struct LinkSpec {
   std::string route_key;
 };
 
+/// "<file>:<line>:<column>: exchange \"<name>\"", to start messages about an entry.
+std::string where(const config::ExchangeConfig& e);
+
+/// What a source rank keeps of one exchange in its restart file.
+struct RestartPart {
+  std::vector<FieldRecord> records;
+  std::vector<const Layout*> layouts;
+  std::vector<const void*> data;
+};
+
 /// One exchange entry on one rank. A source rank's put at a coupling time completes
 /// the previous send of the entry (so it never runs more than one period ahead) and
 /// starts the next; a destination rank's get starts and completes the receive. On a
@@ -58,12 +70,16 @@ struct LinkSpec {
 class Link {
  public:
   /// Collective over `run` (every rank of the run, members or not): builds the
-  /// Exchange over the route's plan, reads the restart file of lagged fields.
+  /// Exchange over the route's plan, reads the restart file of lagged fields and
+  /// accumulations. Waits for partners under `watchdog`.
   Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::unique_ptr<EntryRegrid> regrid,
-       const config::Config& config, detail::Timers& timers);
+       const config::Config& config, const Watchdog& watchdog, detail::Timers& timers);
   ~Link();
 
   const std::string& name() const noexcept { return spec_.config->name; }
+  const config::ExchangeConfig& config() const noexcept { return *spec_.config; }
+  /// The source component's ranks of the exchange (valid on source members).
+  const Comm& source_comm() const noexcept { return route_->source; }
   int sequence() const noexcept { return spec_.config->sequence; }
   bool source_member() const noexcept { return spec_.source_member; }
   bool target_member() const noexcept { return spec_.target_member; }
@@ -72,12 +88,35 @@ class Link {
   const std::string& source_component() const noexcept { return spec_.config->source.component; }
   const std::string& target_component() const noexcept { return spec_.config->target.component; }
 
-  /// Field `index` of the entry, on a source rank. Returns CouplingStatus flags.
+  /// Raises if a put of field `index` at `time` breaks the exchange's rules (time going
+  /// backwards or past the run, a coupling time skipped or put twice); changes nothing.
+  void check_put(std::size_t index, double time) const;
+  /// Field `index` of the entry, on a source rank, after check_put. Returns
+  /// CouplingStatus flags.
   int put(std::size_t index, double time, const void* data);
-  /// Field `index` of the entry, on a destination rank.
+  /// What put(index, time, ...) would return, without putting (OASIS's put_inquire).
+  int inquire(std::size_t index, double time) const;
+  /// As check_put, for a get on a destination rank.
+  void check_get(std::size_t index, double time) const;
+  /// Field `index` of the entry, on a destination rank, after check_get.
   int get(std::size_t index, double time, void* data);
-  /// Collective over the run: completes sends in flight, writes the restart file.
-  void finalize();
+
+  /// Whether the exchange keeps state from one run to the next (a lag or a time
+  /// transform), in the file restart_path() names.
+  bool keeps_state() const noexcept;
+  std::string restart_path() const;
+  /// Completes a send still in flight (its target's get), under the watchdog.
+  void complete();
+  /// On a source rank, after complete(): what the restart file keeps of the exchange
+  /// (the values put for targets past the run's end, every accumulation in progress).
+  RestartPart restart_part() const;
+  /// OASIS file format: whether restart and output files are OASIS's (restart_part()
+  /// is then empty), and, collective over the source ranks after complete(), the
+  /// writing of the exchange's variables into its restart file (kept, or added to).
+  bool oasis_files() const noexcept { return file_format_ == config::FileFormat::Oasis; }
+  void write_oasis_restart();
+  /// Collective over the exchange's ranks, after complete(): closes its Exchange.
+  void close();
 
  private:
   void time_imbalance(const Comm& side, const std::string& component);
@@ -85,21 +124,33 @@ class Link {
   char* staging(std::size_t index);
   void complete_send(double put_time);
   void send(double target);
+  // Waits, under the watchdog, until the engine's begin() would not wait for other ranks.
+  void wait_to_begin(const char* call, double time);
   void receive(double time, std::size_t index, void* data);
   void point_arrivals(std::size_t index, void* data);
   void finish_arrival();
   int output(const Comm& comm, const char* side, double time, const std::vector<const void*>& data,
              const std::vector<std::string>& names, const std::string& grid, std::int64_t grid_size,
              const Layout& layout);
+  int output_source(double put_time);
+  std::vector<const void*> send_values();
+  void check_values(const Comm& comm, const char* what, double time,
+                    const std::vector<const void*>& data, const std::vector<std::string>& names,
+                    const Layout& layout);
   void read_restart();
-  void write_restart();
-  std::string restart_path() const;
+  void read_oasis_restart();
+  bool output_only() const noexcept { return spec_.config->kind == config::EntryKind::Output; }
+  // Field f's record in the restart file: its value, or its accumulation (float64).
+  FieldRecord restart_record(std::size_t f, bool accumulated, double time) const;
   std::size_t value_count(const Layout* layout, std::size_t index) const;
 
   LinkSpec spec_;
   CouplingClock clock_;
   std::string output_directory_;
-  double watchdog_seconds_ = 0;
+  config::FileFormat file_format_ = config::FileFormat::Ferry;
+  bool zero_missing_restarts_ = false;
+  std::vector<char> outputs_started_;  // OASIS format: per side (source, target), a file written
+  Watchdog watchdog_;
   bool imbalance_timer_ = false;  // output.imbalance: a timed barrier before each exchange
   detail::Timers& timers_;
   std::shared_ptr<const PartitionRoute> route_;

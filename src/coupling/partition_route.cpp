@@ -19,7 +19,9 @@ PartitionRoute::PartitionRoute(const Comm& run, bool source_member, bool target_
              const Layout* target_layout, std::int64_t grid_size)
     : link(split(run, source_member || target_member)),
       source(split(run, source_member)),
-      target(split(run, target_member)) {
+      target(split(run, target_member)),
+      source_holders(split(run, source_member && source_layout->local_size() > 0)),
+      target_holders(split(run, target_member && target_layout->local_size() > 0)) {
   if (!link.valid()) return;
   const Layout none = Layout::none(grid_size);
   plan = std::make_shared<const Plan>(Plan::build(link, source_member ? *source_layout : none,

@@ -22,6 +22,11 @@ struct PartitionRoute {
   Comm link;    ///< source and destination members
   Comm source;  ///< source members (restart and output files)
   Comm target;  ///< destination members (output files)
+  /// The members of each side that hold points: output files and CHECKIN/CHECKOUT
+  /// sums, at a put or get, need only them, so a member holding no point of the
+  /// partition may skip its puts and gets (as OASIS allows).
+  Comm source_holders;
+  Comm target_holders;
   std::shared_ptr<const Plan> plan;  ///< over `link`; null on other ranks
 };
 

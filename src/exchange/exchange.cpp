@@ -3,6 +3,7 @@
 #include <memory>
 #include <utility>
 
+#include "exchange/same_fields.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
 
@@ -17,6 +18,7 @@ struct Exchange::State {
   double setup_seconds = 0;
   bool failed = false;
   bool in_flight = false;
+  bool closed = false;
 };
 
 Exchange::Exchange(MPI_Comm comm, const Layout& src, const Layout& dst,
@@ -24,7 +26,8 @@ Exchange::Exchange(MPI_Comm comm, const Layout& src, const Layout& dst,
                    const EngineOptions& options)
     : state_(std::make_unique<State>()) {
   const double start = MPI_Wtime();
-  make_engine_for(comm, std::move(fields), engine);
+  make_engine_for(comm, std::move(fields), engine,
+                  src.local_size() > 0, dst.local_size() > 0);
   State& s = *state_;
   s.plan = std::make_shared<const Plan>(Plan::build(s.comm, src, dst));
   set_up_engine(options, start);
@@ -34,7 +37,8 @@ Exchange::Exchange(MPI_Comm comm, std::shared_ptr<const Plan> plan, std::vector<
                    const std::string& engine, const EngineOptions& options)
     : state_(std::make_unique<State>()) {
   const double start = MPI_Wtime();
-  make_engine_for(comm, std::move(fields), engine);
+  make_engine_for(comm, std::move(fields), engine,
+                  plan && plan->src_local_size() > 0, plan && plan->dst_local_size() > 0);
   State& s = *state_;
   detail::agree_on(s.comm, [&] {
     FERRY_CHECK(plan && plan->comm_size() == s.comm.size() && plan->rank() == s.comm.rank(),
@@ -48,16 +52,17 @@ Exchange::Exchange(MPI_Comm comm, std::shared_ptr<const Plan> plan, std::vector<
 }
 
 void Exchange::make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields,
-                               const std::string& engine) {
+                               const std::string& engine, bool source, bool destination) {
   State& s = *state_;
   s.comm = Comm::dup(comm);
   s.fields = std::move(fields);
-  detail::agree_on(s.comm, [&] {
+  const std::optional<Error> local = detail::error_of(s.comm, [&] {
     s.engine_name = resolve_engine_name(engine);
     s.engine = make_engine(s.engine_name);
     FERRY_CHECK(!s.fields.empty(), Errc::Arg,
                 "Exchange: no fields given. Describe at least one field (type and components)");
   });
+  detail::agree_on_fields(s.comm, local, s.fields, {source, destination}, "Exchange");
 }
 
 void Exchange::set_up_engine(const EngineOptions& options, double start) {
@@ -81,6 +86,8 @@ namespace {
 template <class State>
 State& usable(const std::unique_ptr<State>& state, const char* call, bool in_flight) {
   FERRY_CHECK(state, Errc::State, "Exchange::", call, ": the exchange was moved from");
+  FERRY_CHECK(!state->closed, Errc::State, "Exchange::", call,
+              ": the exchange was closed; make a new one");
   FERRY_CHECK(!state->failed, Errc::State, "Exchange::", call,
               ": an earlier exchange failed; this object can only be destroyed");
   FERRY_CHECK(state->in_flight == in_flight, Errc::State, "Exchange::", call,
@@ -103,6 +110,16 @@ auto failing_on_throw(State& state, Call call) -> decltype(call()) {
 
 }  // namespace
 
+void Exchange::close() {
+  FERRY_CHECK(state_, Errc::State, "Exchange::close: the exchange was moved from");
+  State& s = *state_;
+  if (s.closed) return;
+  FERRY_CHECK(!s.in_flight, Errc::State,
+              "Exchange::close: the previous begin() has not been completed by end()");
+  s.closed = true;
+  if (!s.failed) s.engine->close();
+}
+
 void Exchange::begin(const void* const* src, void* const* dst, const std::uint8_t* mask) {
   State& s = usable(state_, "begin", false);
   failing_on_throw(s, [&] { s.engine->begin(src, dst, mask); });
@@ -123,6 +140,11 @@ void Exchange::end() {
 bool Exchange::test() {
   State& s = usable(state_, "test", true);
   return failing_on_throw(s, [&] { return s.engine->test(); });
+}
+
+bool Exchange::can_begin() {
+  State& s = usable(state_, "can_begin", false);
+  return failing_on_throw(s, [&] { return s.engine->can_begin(); });
 }
 
 void Exchange::stage(std::size_t field, const void* src) {

@@ -46,6 +46,11 @@ Halo::~Halo() = default;
 Halo::Halo(Halo&&) noexcept = default;
 Halo& Halo::operator=(Halo&&) noexcept = default;
 
+void Halo::close() {
+  FERRY_CHECK(state_, Errc::State, "Halo::close: the halo was moved from");
+  state_->exchange->close();
+}
+
 void Halo::execute(void* const* fields, const std::uint8_t* mask) {
   begin(fields, mask);
   end();

@@ -65,6 +65,19 @@ void NetcdfFile::check(int status, const std::string& action) const {
 
 void NetcdfFile::end_define() { check(nc_enddef(id_), "finishing the definitions of"); }
 
+void NetcdfFile::redefine() {
+  const int status = nc_redef(id_);
+  if (status != NC_EINDEFINE) check(status, "entering define mode of");
+}
+
+std::optional<int> NetcdfFile::find_dim(const std::string& name) const {
+  int dimid = -1;
+  const int status = nc_inq_dimid(id_, name.c_str(), &dimid);
+  if (status == NC_EBADDIM) return std::nullopt;
+  check(status, cat("looking up dimension \"", name, "\" in"));
+  return dimid;
+}
+
 void NetcdfFile::close() {
   const int id = std::exchange(id_, -1);
   check(nc_close(id), "closing");

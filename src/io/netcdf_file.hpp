@@ -37,6 +37,8 @@ class NetcdfFile {
   void check(int status, const std::string& action) const;
   /// Leaves define mode (after defining dimensions, variables and attributes).
   void end_define();
+  /// Enters define mode again (to add to an existing file); no-op if already in it.
+  void redefine();
   /// Closes the file, raising Errc::Io if the data cannot be flushed.
   void close();
 
@@ -50,6 +52,7 @@ class NetcdfFile {
 
   // Inquiries. varid NC_GLOBAL means the file's own attributes.
   std::optional<int> find_var(const std::string& name) const;
+  std::optional<int> find_dim(const std::string& name) const;
   /// Names of every variable, in definition order.
   std::vector<std::string> var_names() const;
   nc_type var_type(int varid) const;

@@ -211,6 +211,7 @@ struct Remap::State {
   std::vector<void*> user_dst;
   bool in_flight = false;
   bool failed = false;
+  bool closed = false;
 };
 
 Remap::Remap(MPI_Comm comm, const Weights& weights, const Layout& src, const Layout& dst,
@@ -320,9 +321,22 @@ void Remap::apply(const double* const* src, double* const* dst) {
   apply(s.user_src.data(), s.user_dst.data());
 }
 
+void Remap::close() {
+  FERRY_CHECK(state_, Errc::State, "Remap::close: the remap was moved from");
+  State& s = *state_;
+  if (s.closed) return;
+  FERRY_CHECK(!s.in_flight, Errc::State,
+              "Remap::close: the previous begin() has not been completed by end()");
+  s.closed = true;
+  if (s.failed) return;  // its partners may be gone: nothing collective
+  for (std::optional<Exchange>* exchange : {&s.gather, &s.deliver})
+    if (*exchange) (*exchange)->close();
+}
+
 void Remap::begin(const void* const* src, void* const* dst) {
   FERRY_CHECK(state_, Errc::State, "Remap::begin: the remap was moved from");
   State& s = *state_;
+  FERRY_CHECK(!s.closed, Errc::State, "Remap::begin: the remap was closed; make a new one");
   FERRY_CHECK(!s.failed, Errc::State,
               "Remap::begin: an earlier remap failed; this object can only be destroyed");
   FERRY_CHECK(!s.in_flight, Errc::State,

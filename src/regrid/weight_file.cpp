@@ -140,9 +140,13 @@ std::vector<WeightLink> WeightFile::read_links(std::int64_t first, std::int64_t 
       read_reals(file_, weight_, columns ? std::vector<std::size_t>{start[0], 0} : start,
                  columns ? std::vector<std::size_t>{span[0], 1} : span);
 
-  std::vector<WeightLink> links(static_cast<std::size_t>(count));
-  for (std::size_t k = 0; k < links.size(); ++k) {
+  std::vector<WeightLink> links;
+  links.reserve(static_cast<std::size_t>(count));
+  for (std::size_t k = 0; k < static_cast<std::size_t>(count); ++k) {
     const std::int64_t n = first + static_cast<std::int64_t>(k);
+    // SCRIP files may pad with links of weight 0 from or to address 0: they add
+    // nothing, and OASIS3-MCT skips them too.
+    if ((src[k] == 0 || dst[k] == 0) && weight[k] == 0) continue;
     auto where = [&] {
       return cat(file_.caller(), ": \"", file_.path(), "\": link ", n + 1, " of ", links_, " (",
                  f.src_index, " ", src[k], ", ", f.dst_index, " ", dst[k], ", ", f.weight, " ",
@@ -156,7 +160,7 @@ std::vector<WeightLink> WeightFile::read_links(std::int64_t first, std::int64_t 
                 "is complete and was made for these grids");
     FERRY_CHECK(std::isfinite(weight[k]), Errc::Arg, where(), ": the weight is not a finite "
                 "number. Make the weights again; check the grids' corners and masks");
-    links[k] = {dst[k] - 1, src[k] - 1, weight[k], n};
+    links.push_back({dst[k] - 1, src[k] - 1, weight[k], n});
   }
   return links;
 }

@@ -8,10 +8,6 @@
 
 namespace ferry::detail {
 
-namespace {
-
-// Throws on every rank the error of rank `first`, the lowest failing one, unless no
-// rank failed (first == comm.size()).
 void share_error(const Comm& comm, int first, const std::optional<Error>& local) {
   if (first == comm.size()) return;
   // The lowest failing rank tells everybody its code and message.
@@ -27,8 +23,6 @@ void share_error(const Comm& comm, int first, const std::optional<Error>& local)
   FERRY_CALL_MPI(MPI_Bcast(text.data(), header[1], MPI_CHAR, first, comm.get()));
   throw Error(static_cast<Errc>(header[0]), text, first);
 }
-
-}  // namespace
 
 void agree(const Comm& comm, const std::optional<Error>& local) {
   int mine = local ? comm.rank() : comm.size();

@@ -20,6 +20,12 @@ namespace ferry::detail {
 /// otherwise returns. One MPI_Allreduce when nobody failed.
 void agree(const Comm& comm, const std::optional<Error>& local);
 
+/// Collective over `comm`, once every rank knows `first`, the lowest rank that failed
+/// (comm.size() if none did): throws on every rank the error `local` of rank `first`,
+/// or returns. For agreements that find `first` their own way (a non-blocking
+/// reduction under a watchdog).
+void share_error(const Comm& comm, int first, const std::optional<Error>& local);
+
 /// Runs `step` on this rank: the ferry::Error (or allocation failure) it threw, if any.
 template <class Step>
 std::optional<Error> error_of(const Comm& comm, Step&& step) {
@@ -28,7 +34,7 @@ std::optional<Error> error_of(const Comm& comm, Step&& step) {
   } catch (const Error& e) {
     return e;
   } catch (const std::bad_alloc&) {
-    return Error(Errc::NoMemory, "out of memory while setting up", comm.rank());
+    return Error(Errc::NoMemory, cat(kOutOfMemory, " (rank ", comm.rank(), ")"), comm.rank());
   }
   return std::nullopt;
 }

@@ -4,6 +4,14 @@
 #include "ferry/error.hpp"
 #include "util/format.hpp"
 
+namespace ferry::detail {
+/// What every language says when an allocation inside ferry fails (std::bad_alloc,
+/// raised as Errc::NoMemory / FERRY_ERR_NO_MEMORY / ferry.Error).
+inline constexpr const char* kOutOfMemory =
+    "out of memory: an allocation inside ferry failed. Free memory, or use more ranks or "
+    "smaller layouts and fields";
+}  // namespace ferry::detail
+
 /// Checks user input; always on. Throws ferry::Error(code, message).
 #define FERRY_CHECK(cond, code, ...)                                   \
   do {                                                                 \

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "util/check.hpp"
+#include "util/json_text.hpp"
 #include "util/mpi.hpp"
 
 namespace ferry::detail {
@@ -35,9 +36,10 @@ void Timers::add(const std::string& exchange, TimerCategory category, double sec
 void Timers::write_json(const Comm& component, const std::string& component_name,
                         double run_seconds, const std::string& path) const {
   // Every rank of a component has the same exchanges only if it takes part in all of
-  // them; agree on the union of names through rank 0's text, rank by rank.
+  // them; agree on the union of names, each sent as "<length>:<name>" (a quoted YAML
+  // name may hold any character).
   std::string names;
-  for (const auto& [name, entry] : entries_) names += name + '\n';
+  for (const auto& [name, entry] : entries_) names += std::to_string(name.size()) + ':' + name;
   int length = static_cast<int>(names.size());
   std::vector<int> lengths(static_cast<std::size_t>(component.size()));
   FERRY_CALL_MPI(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, component.get()));
@@ -47,8 +49,12 @@ void Timers::write_json(const Comm& component, const std::string& component_name
   FERRY_CALL_MPI(MPI_Allgatherv(names.data(), length, MPI_CHAR, all.data(), lengths.data(),
                                 displs.data(), MPI_CHAR, component.get()));
   std::map<std::string, Entry> everything;
-  std::istringstream lines(all);
-  for (std::string line; std::getline(lines, line);) everything[line];
+  for (std::size_t at = 0; at < all.size();) {
+    const std::size_t colon = all.find(':', at);
+    const std::size_t length = std::stoul(all.substr(at, colon - at));
+    everything[all.substr(colon + 1, length)];
+    at = colon + 1 + length;
+  }
   for (const auto& [name, entry] : entries_) everything[name] = entry;
 
   // One reduction of every number: min, sum and max over the component's ranks.
@@ -75,14 +81,16 @@ void Timers::write_json(const Comm& component, const std::string& component_name
       << ", \"max\": " << high[i] << "}";
     return s.str();
   };
-  out << "{\n  \"ferry_timers\": 1,\n  \"component\": \"" << component_name << "\",\n  \"ranks\": "
+  out << "{\n  \"ferry_timers\": 1,\n  \"component\": " << json_string(component_name)
+      << ",\n  \"ranks\": "
       << component.size() << ",\n  \"run_seconds\": " << stats(0) << ",\n  \"timers\": [";
   std::size_t i = 1;
   bool first = true;
   for (const auto& [name, entry] : everything) {
     for (std::size_t c = 0; c < categories; ++c, i += 2) {
       if (high[i + 1] == 0) continue;  // never called on any rank
-      out << (first ? "\n" : ",\n") << "    {\"exchange\": \"" << name << "\", \"category\": \""
+      out << (first ? "\n" : ",\n") << "    {\"exchange\": " << json_string(name)
+          << ", \"category\": \""
           << timer_category_name(static_cast<TimerCategory>(c)) << "\", \"calls_max\": "
           << static_cast<long long>(high[i + 1]) << ", \"seconds\": " << stats(i) << "}";
       first = false;

@@ -1,5 +1,7 @@
 # Runs the command after "--" and checks its exit status and output:
-#   cmake -DEXPECT_EXIT=<status> -DEXPECT_REGEX=<regex> -P expect.cmake -- <command> [args...]
+#   cmake -DEXPECT_EXIT=<status> -DEXPECT_REGEX=<regex> [-DREJECT_REGEX=<regex>]
+#         -P expect.cmake -- <command> [args...]
+# REJECT_REGEX, when given, must not match the output.
 # PASS_REGULAR_EXPRESSION alone would ignore the exit status, which is part of
 # the `ferry` interface (0 ok, 1 error, 2 usage error).
 set(command "")
@@ -25,4 +27,7 @@ if(NOT status STREQUAL EXPECT_EXIT)
 endif()
 if(NOT output MATCHES "${EXPECT_REGEX}")
   message(FATAL_ERROR "output does not match /${EXPECT_REGEX}/:\n${output}")
+endif()
+if(DEFINED REJECT_REGEX AND output MATCHES "${REJECT_REGEX}")
+  message(FATAL_ERROR "output matches /${REJECT_REGEX}/, which it must not:\n${output}")
 endif()

@@ -6,7 +6,10 @@
 #     installs the ferry build in BUILD_DIR into BUILD_DIR/install-test-prefix,
 #     builds the consumer with CXX and runs it with `MPIEXEC -n 2`; with FC, also
 #     builds the Fortran consumer (fortran_consumer/, find_package(ferry COMPONENTS
-#     Fortran)) with FC and runs it the same way.
+#     Fortran)) with FC and runs it the same way. Then builds makefile_consumer/ (C,
+#     and Fortran with FC) with flags from pkg-config and from ferry-config and runs
+#     it, and checks that a C-only (Fortran-only) CMake project gets ferry's message
+#     to enable CXX from find_package(ferry).
 #   check_consumer.sh smpi SOURCE_DIR WORK_DIR [PYTHON]
 #     builds ferry from SOURCE_DIR with SimGrid's smpicxx (static library, as SMPI
 #     wants) and installs it into WORK_DIR/prefix, builds the consumer with smpicxx
@@ -17,7 +20,8 @@
 #     not installed.
 # Builds use the generator named by $CMAKE_GENERATOR (CMake's default otherwise).
 set -euo pipefail
-consumer_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/consumer"
+install_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+consumer_dir="$install_dir/consumer"
 mode=$1
 work_dir=$3
 
@@ -81,12 +85,75 @@ cmake --build "$work_dir/consumer-build"
 "${launch[@]}" "$work_dir/consumer-build/consumer"
 
 if [[ -n "$fc" ]]; then
-  fortran_dir="$(dirname "$consumer_dir")/fortran_consumer"
+  fortran_dir="$install_dir/fortran_consumer"
   rm -rf "$work_dir/fortran-consumer-build"
   cmake -S "$fortran_dir" -B "$work_dir/fortran-consumer-build" \
     -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_Fortran_COMPILER="$fc" -DCMAKE_PREFIX_PATH="$prefix"
   cmake --build "$work_dir/fortran-consumer-build"
   "${launch[@]}" "$work_dir/fortran-consumer-build/fortran_consumer"
+  # The OASIS API: with CMake (find_package(ferry COMPONENTS oasis)), run on 1 + 1 ranks
+  # from the namcouple the program expects; and with pkg-config (ferry-oasis.pc).
+  oasis_dir="$(dirname "$consumer_dir")/oasis_consumer"
+  rm -rf "$work_dir/oasis-consumer-build"
+  cmake -S "$oasis_dir" -B "$work_dir/oasis-consumer-build" \
+    -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_Fortran_COMPILER="$fc" -DCMAKE_PREFIX_PATH="$prefix"
+  cmake --build "$work_dir/oasis-consumer-build"
+  (cd "$work_dir/oasis-consumer-build" &&
+     printf '%s\n' '$NFIELDS' ' 4' '$RUNTIME' ' 3600' '$NNOREST' ' T' '$STRINGS' \
+       'F1S F1D 1 1200 0 r1.nc EXPORTED' '12 8 12 8 zoo1 zoo2' \
+       'F2S F2D 1 1200 1 r2.nc EXPOUT' '12 8 12 8 zoo1 zoo2 LAG=+600' 'LOCTRANS' 'AVERAGE' \
+       'F3S F3S 1 1800 1 r3.nc OUTPUT' 'zoo1 zoo1' 'LOCTRANS' 'T_MAX' \
+       'F4S:F5S F4D:F5D 1 600 0 r4.nc EXPORTED' 'zoo1 zoo2 SEQ=+2' >namcouple &&
+     "$mpiexec" -n 2 ./partition_zoo 1 apple points)
+  PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --exists ferry-oasis
+  # shellcheck disable=SC2046
+  mpif90 -fallow-argument-mismatch -o "$work_dir/oasis-consumer-build/zoo_pkgconfig" \
+    $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags ferry-oasis) \
+    "$oasis_dir/../../oasis/partition_zoo.F90" \
+    $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --libs --static ferry-oasis)
+fi
+
+if [[ "$mode" == install ]]; then
+  # Makefile builds: the C consumer (and the Fortran one) with flags from pkg-config,
+  # then from ferry-config.
+  make_dir="$work_dir/makefile-consumer"
+  rm -rf "$make_dir"
+  mkdir -p "$make_dir"
+  cp "$install_dir/makefile_consumer/Makefile" "$install_dir/makefile_consumer/consumer.c" "$make_dir"
+  export PKG_CONFIG_PATH="$prefix/$(cd "$prefix" && ls -d lib*/pkgconfig | head -n 1)"
+  libdir=$(pkg-config --variable=libdir ferry)
+  targets=(c_consumer)
+  [[ -n "$fc" ]] && targets+=(fortran_consumer)
+  for flags in pkg-config ferry-config; do
+    PATH="$prefix/bin:$PATH" make -C "$make_dir" -B FLAGS="$flags" \
+      FORTRAN_SOURCE="$install_dir/fortran_consumer/consumer.F90" "${targets[@]}"
+    for program in "${targets[@]}"; do
+      LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "${launch[@]}" "$make_dir/$program"
+    done
+  done
+  [[ "$("$prefix/bin/ferry-config" --version)" == "$(pkg-config --modversion ferry)" ]]
+
+  # CMake projects that enable C only, or Fortran only, get ferry's message.
+  checks=("C;")
+  [[ -n "$fc" ]] && checks+=("Fortran;Fortran")
+  for check in "${checks[@]}"; do
+    languages=${check%%;*}
+    components=${check#*;}
+    log="$work_dir/language-check-$languages.log"
+    rm -rf "$work_dir/language-check"
+    if cmake -S "$install_dir/language_check" -B "$work_dir/language-check" \
+         -DLANGUAGES="$languages" -DCOMPONENTS="$components" -DCMAKE_PREFIX_PATH="$prefix" \
+         -DCMAKE_Fortran_COMPILER="${fc:-gfortran}" >"$log" 2>&1; then
+      echo "a $languages-only project found ferry; expected ferry's message to enable CXX" >&2
+      exit 1
+    fi
+    if ! tr -s ' \n' ' ' <"$log" | grep -q "ferry needs the CXX language enabled"; then
+      echo "a $languages-only project failed without ferry's message:" >&2
+      cat "$log" >&2
+      exit 1
+    fi
+    echo "$languages-only CMake project: ferry says to enable CXX"
+  done
 fi
 
 if [[ "$mode" == smpi ]]; then

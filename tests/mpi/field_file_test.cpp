@@ -333,7 +333,7 @@ TEST(FieldFile, ReadErrorsAreTheSameOnEveryRank) {
   FieldRecord other = sst;
   other.name = "ice";
   ferry_test::expect_same_error_everywhere([&] { read(restart.path(), other); }, Errc::Io,
-                    quoted + " has no field \"ice\"; it holds \"sst\"");
+                    quoted + " has no field \"ice\" \\(expected float64 x 1 on grid \"ocean\" \\(40 points\\) for time 86400 s\\); it holds \"sst\"");
   other = sst;
   other.grid = "ice";
   ferry_test::expect_same_error_everywhere([&] { read(restart.path(), other); }, Errc::Arg,

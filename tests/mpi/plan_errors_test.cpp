@@ -114,6 +114,25 @@ TEST(PlanErrors, UnknownEngineOption) {
       Errc::Arg, ": unknown option \"reorderr\" \\(value \"true\"\\)");
 }
 
+TEST(ExchangeErrors, CloseIsIdempotentAndEndsTheExchange) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  Exchange exchange(MPI_COMM_WORLD, Layout::block(10, p, r), Layout::round_robin(10, p, r),
+                    kOneField, ferry_test::engine());
+  std::vector<double> src(static_cast<std::size_t>(exchange.plan().src_local_size()), 1.0);
+  std::vector<double> dst(static_cast<std::size_t>(exchange.plan().dst_local_size()), 0.0);
+  const void* from[] = {src.data()};
+  void* to[] = {dst.data()};
+  exchange.begin(from, to);
+  expect_error([&] { exchange.close(); }, Errc::State, "begin\\(\\) has not been completed");
+  exchange.end();
+  exchange.close();
+  exchange.close();
+  expect_error([&] { exchange.execute(src.data(), dst.data()); }, Errc::State,
+               "Exchange::execute: the exchange was closed");
+  EXPECT_EQ(exchange.engine_name().empty(), false);
+  EXPECT_GE(exchange.traffic().messages, 0);
+}
+
 TEST(ExchangeErrors, EndWithoutBegin) {
   const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
   Exchange exchange(MPI_COMM_WORLD, Layout::block(10, p, r), Layout::block(10, p, r), kOneField,

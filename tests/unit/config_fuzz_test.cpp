@@ -93,6 +93,20 @@ std::size_t longest_line(const std::vector<std::string>& lines) {
   return longest;
 }
 
+// True if `text` is well-formed UTF-8 (no stray \xc3 or \xff bytes from mutate).
+bool is_utf8(const std::string& text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const std::size_t length = lead < 0x80 ? 1 : lead >> 5 == 0x6 ? 2 : lead >> 4 == 0xe ? 3
+                               : lead >> 3 == 0x1e ? 4 : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k)
+      if (static_cast<unsigned char>(text[i + k]) >> 6 != 0x2) return false;
+    i += length;
+  }
+  return true;
+}
+
 // What every configuration that parses must satisfy.
 void expect_valid(const Config& c, const std::string& input) {
   EXPECT_EQ(c.version, 1) << input;
@@ -111,6 +125,9 @@ void expect_valid(const Config& c, const std::string& input) {
   }
   const Config again = parse_config(format_config(c), "written.yaml");
   EXPECT_EQ(again.exchanges.size(), c.exchanges.size()) << input;
+  // YAML is Unicode: the writer (yaml-cpp's emitter) turns bytes that are not UTF-8
+  // into U+FFFD, so only UTF-8 names come back byte for byte.
+  if (!is_utf8(input)) return;
   for (std::size_t i = 0; i < c.exchanges.size() && i < again.exchanges.size(); ++i) {
     EXPECT_EQ(again.exchanges[i].name, c.exchanges[i].name) << input;
     EXPECT_EQ(again.exchanges[i].source.fields, c.exchanges[i].source.fields) << input;

@@ -1,6 +1,7 @@
 // `ferry bench buffer`: the time-series buffer against per-step two-sided and
 // one-sided transfers (the CoToCoA data-buffer benchmark).
 #include <iostream>
+#include <memory>
 
 #include "buffer_bench.hpp"
 #include "command.hpp"
@@ -10,15 +11,14 @@ namespace ferry::cli {
 
 namespace {
 
-int run(Arguments& args, const Context& context) {
+struct BufferOptions {
   bench::BufferBenchConfig config;
-  config.size = args.take_int("--size", config.size, 6, 1 << 15);
-  config.max_n = static_cast<int>(args.take_int("--max-n", config.max_n, 1, 1000));
-  config.steps_per_n = static_cast<int>(args.take_int("--steps", config.steps_per_n, 1, 1 << 20));
-  config.capacity_mib = args.take_int("--capacity-mib", config.capacity_mib, 1, 1 << 20);
-  config.repeat = static_cast<int>(args.take_int("--repeat", config.repeat, 1, 1000));
-  const bool json = args.take_switch("--json");
-  args.expect_all_taken();
+  bool json = false;
+};
+
+int run(const BufferOptions& o, const Context& context) {
+  const bench::BufferBenchConfig& config = o.config;
+  const bool json = o.json;
   const std::vector<bench::BufferBenchRow> rows =
       arg_errors_as_usage([&] { return bench::run_buffer_bench(context.comm, config); });
   if (context.rank != 0) return 0;
@@ -27,6 +27,18 @@ int run(Arguments& args, const Context& context) {
                      : bench::buffer_bench_table(rows, config, mpi))
             << std::flush;
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<BufferOptions>();
+  bench::BufferBenchConfig& config = o->config;
+  add_int_option(app, "--size", config.size, 6, 1 << 15);
+  add_int_option(app, "--max-n", config.max_n, 1, 1000);
+  add_int_option(app, "--steps", config.steps_per_n, 1, 1 << 20);
+  add_int_option(app, "--capacity-mib", config.capacity_mib, 1, 1 << 20);
+  add_int_option(app, "--repeat", config.repeat, 1, 1000);
+  app.add_flag("--json", o->json);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -55,7 +67,7 @@ Command bench_buffer_command() {
           "  --capacity-mib M   the buffer's ring on the requester rank (default 256)\n"
           "  --repeat R         runs of every method at every N (default 1)\n"
           "  --json             one JSON object per method and N instead of a table\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

@@ -9,9 +9,8 @@ namespace ferry::cli {
 
 namespace {
 
-int run(Arguments& args, const Context& context) {
-  return run_sweep_bench(args, context, bench::run_collectives, bench::collectives_json,
-                         bench::collectives_table);
+Action declare(CLI::App& app) {
+  return declare_sweep_bench(app, bench::run_collectives, bench::collectives_json, bench::collectives_table);
 }
 
 }  // namespace
@@ -30,7 +29,7 @@ Command bench_collectives_command() {
               "\n") +
               kSweepOptionsHelp +
               "  --json                 one JSON object per collective, size and algorithm\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

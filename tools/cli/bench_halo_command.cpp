@@ -1,6 +1,7 @@
 // `ferry bench halo`: ghost-cell exchange on a geodesic mesh, per engine.
 #include <algorithm>
 #include <iostream>
+#include <memory>
 
 #include "command.hpp"
 #include "ferry/cell_partition.hpp"
@@ -53,22 +54,21 @@ std::vector<bench::HaloVariant> variants_for(const std::string& engine,
   return variants;
 }
 
-int run(Arguments& args, const Context& context) {
+struct HaloOptions {
   bench::HaloBenchConfig config;
-  config.cells = args.take_int("--cells", kDefaultCells, 12, std::int64_t{1} << 31);
-  config.levels = static_cast<int>(args.take_int("--levels", kDefaultLevels, 1, 1 << 20));
-  config.depth = static_cast<int>(args.take_int("--depth", 1, 1, 16));
-  const bool metis = partition_method_available(PartitionMethod::Metis);
-  config.partition = partition_from(
-      args.take_choice("--partition", metis ? "metis" : "block", {"metis", "random", "block"}));
-  config.shuffle_parts =
-      args.take_choice("--placement", "ordered", {"ordered", "shuffled"}) == "shuffled";
-  const std::string engine = args.take_value("--engine").value_or("all");
-  const std::string reorder = args.take_choice("--reorder", "both", {"off", "on", "both"});
-  config.repeat = static_cast<int>(args.take_int("--repeat", kDefaultRepeat, 1, 1 << 20));
-  const bool json = args.take_switch("--json");
-  args.expect_all_taken();
-  const std::vector<bench::HaloVariant> variants = variants_for(engine, reorder);
+  std::string partition;
+  std::string placement = "ordered";
+  std::string engine = "all";
+  std::string reorder = "both";
+  bool json = false;
+};
+
+int run(const HaloOptions& o, const Context& context) {
+  bench::HaloBenchConfig config = o.config;
+  config.partition = partition_from(o.partition);
+  config.shuffle_parts = o.placement == "shuffled";
+  const bool json = o.json;
+  const std::vector<bench::HaloVariant> variants = variants_for(o.engine, o.reorder);
 
   bench::HaloBench bench =
       arg_errors_as_usage([&] { return bench::HaloBench(context.comm, config); });
@@ -79,6 +79,26 @@ int run(Arguments& args, const Context& context) {
                      : bench::halo_table(bench.run(), results, mpi))
             << std::flush;
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<HaloOptions>();
+  bench::HaloBenchConfig& config = o->config;
+  config.cells = kDefaultCells;
+  config.levels = kDefaultLevels;
+  config.depth = 1;
+  config.repeat = kDefaultRepeat;
+  o->partition = partition_method_available(PartitionMethod::Metis) ? "metis" : "block";
+  add_int_option(app, "--cells", config.cells, 12, std::int64_t{1} << 31);
+  add_int_option(app, "--levels", config.levels, 1, 1 << 20);
+  add_int_option(app, "--depth", config.depth, 1, 16);
+  app.add_option("--partition", o->partition)->check(CLI::IsMember({"metis", "random", "block"}));
+  app.add_option("--placement", o->placement)->check(CLI::IsMember({"ordered", "shuffled"}));
+  app.add_option("--engine", o->engine);
+  app.add_option("--reorder", o->reorder)->check(CLI::IsMember({"off", "on", "both"}));
+  add_int_option(app, "--repeat", config.repeat, 1, 1 << 20);
+  app.add_flag("--json", o->json);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -110,7 +130,7 @@ Command bench_halo_command() {
       "                         neighbor:reorder (default both)\n"
       "  --repeat R             timed exchanges per engine (default 20)\n"
       "  --json                 one JSON object per engine and line instead of a table\n",
-      run};
+      declare};
 }
 
 }  // namespace ferry::cli

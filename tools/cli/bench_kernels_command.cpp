@@ -9,9 +9,8 @@ namespace ferry::cli {
 
 namespace {
 
-int run(Arguments& args, const Context& context) {
-  return run_sweep_bench(args, context, bench::run_kernels, bench::kernels_json,
-                         bench::kernels_table);
+Action declare(CLI::App& app) {
+  return declare_sweep_bench(app, bench::run_kernels, bench::kernels_json, bench::kernels_table);
 }
 
 }  // namespace
@@ -40,7 +39,7 @@ Command bench_kernels_command() {
               "\n") +
               kSweepOptionsHelp +
               "  --json                 one JSON object per protocol, size and direction\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

@@ -1,5 +1,6 @@
 // `ferry bench pingpong`: latency and bandwidth between ranks 0 and 1.
 #include <iostream>
+#include <memory>
 
 #include "command.hpp"
 #include "pingpong.hpp"
@@ -12,10 +13,14 @@ namespace {
 
 constexpr int kDefaultRepeat = 50;
 
-int run(Arguments& args, const Context& context) {
-  const int repeat = static_cast<int>(args.take_int("--repeat", kDefaultRepeat, 1, 1 << 20));
-  const bool json = args.take_switch("--json");
-  args.expect_all_taken();
+struct PingpongOptions {
+  int repeat = kDefaultRepeat;
+  bool json = false;
+};
+
+int run(const PingpongOptions& o, const Context& context) {
+  const int repeat = o.repeat;
+  const bool json = o.json;
   const std::vector<bench::PingpongRow> rows =
       arg_errors_as_usage([&] { return bench::run_pingpong(context.comm, repeat); });
   if (context.rank != 0) return 0;
@@ -24,6 +29,13 @@ int run(Arguments& args, const Context& context) {
                      : bench::pingpong_table(rows, context.size, repeat, mpi))
             << std::flush;
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<PingpongOptions>();
+  add_int_option(app, "--repeat", o->repeat, 1, 1 << 20);
+  app.add_flag("--json", o->json);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -38,7 +50,7 @@ Command bench_pingpong_command() {
           "\n"
           "  --repeat R   round trips per message size (default 50)\n"
           "  --json       one JSON object per message size and line instead of a table\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

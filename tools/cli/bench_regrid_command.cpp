@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -21,6 +22,7 @@
 #include "ferry/online_weights.hpp"
 #include "ferry/remap.hpp"
 #include "heap_usage.hpp"
+#include "progress.hpp"
 #include "statistics.hpp"
 #include "text_table.hpp"
 #include "timing.hpp"
@@ -280,36 +282,31 @@ int run_conservative(const Context& context, const std::string& dir,
   return 0;
 }
 
-int run(Arguments& args, const Context& context) {
-  const std::string grid_dir = args.take_value("--grid").value_or("");
-  ConservativeOptions options;
-  if (!grid_dir.empty()) options.order = static_cast<int>(args.take_int("--order", 1, 1, 2));
-  if (grid_dir == "rotated") {
-    const int repeat = static_cast<int>(args.take_int("--repeat", 3, 1, 1 << 20));
-    const std::int64_t ocean_nx = args.take_int("--ocean-nx", 1440, 4, 1 << 20);
-    const std::int64_t ocean_ny = args.take_int("--ocean-ny", 1021, 2, 1 << 20);
-    const std::int64_t atm_nx = args.take_int("--atm-nx", 1440, 4, 1 << 20);
-    const std::int64_t atm_ny = args.take_int("--atm-ny", 720, 2, 1 << 20);
-    args.expect_all_taken();
-    return run_synthetic(context, ocean_nx, ocean_ny, atm_nx, atm_ny, repeat, options);
-  }
-  if (!grid_dir.empty()) {
-    const int repeat = static_cast<int>(args.take_int("--repeat", 10, 1, 1 << 20));
-    std::vector<std::string> pairs;
-    std::istringstream list(args.take_value("--pairs").value_or("torc:lmdz,lmdz:torc"));
-    for (std::string pair; std::getline(list, pair, ',');) pairs.push_back(pair);
-    args.expect_all_taken();
-    return run_conservative(context, grid_dir, pairs, repeat, options);
-  }
-  const int atm_n = static_cast<int>(args.take_int("--atm-n", 340, 2, 8000));
-  const int ocean_nx = static_cast<int>(args.take_int("--ocean-nx", 1152, 4, 1 << 20));
-  const int ocean_ny = static_cast<int>(args.take_int("--ocean-ny", 608, 2, 1 << 20));
-  const int k = static_cast<int>(args.take_int("--neighbours", 5, 1, 64));
-  const int repeat = static_cast<int>(args.take_int("--repeat", 100, 1, 1 << 20));
-  const std::string engine = args.take_value("--engine").value_or("all");
-  const std::string source = args.take_choice("--weights", "online", {"online", "files"});
-  const std::string dir = args.take_value("--dir").value_or("");
-  args.expect_all_taken();
+struct RegridOptions {
+  std::string grid;  // "", "rotated" or a directory of OASIS grid files
+  std::string pairs = "torc:lmdz,lmdz:torc";
+  int atm_n = 340;
+  int ocean_nx = 0;  // 0: the mode's default
+  int ocean_ny = 0;
+  int atm_nx = 1440;
+  int atm_ny = 720;
+  int k = 5;
+  int repeat = 0;
+  int order = 1;  // --grid: conservative weights of first or second order
+  std::string engine = "all";
+  std::string source = "online";
+  std::string dir;
+};
+
+int run_neighbours(const RegridOptions& o, const Context& context) {
+  const int ocean_nx = o.ocean_nx > 0 ? o.ocean_nx : 1152;
+  const int ocean_ny = o.ocean_ny > 0 ? o.ocean_ny : 608;
+  const int repeat = o.repeat > 0 ? o.repeat : 100;
+  const int atm_n = o.atm_n;
+  const int k = o.k;
+  const std::string& engine = o.engine;
+  const std::string& source = o.source;
+  const std::string& dir = o.dir;
   if (context.size % 2 != 0)
     throw UsageError("bench regrid runs the atmosphere on the first half of the ranks and the "
                      "ocean on the second: give an even number of ranks; got " +
@@ -323,14 +320,21 @@ int run(Arguments& args, const Context& context) {
   const bool on_atm = context.rank < half;
   const int part = on_atm ? context.rank : context.rank - half;
   BenchWeights weights;
-  if (source == "files") weights = read_weights(comm, dir, k);
+  if (source == "files") {
+    bench::progress().stage("reading the weights from " + dir);
+    weights = read_weights(comm, dir, k);
+  }
   const BenchGrid atm_grid = BenchGrid::octahedral(atm_n);
   const BenchGrid ocean_grid = BenchGrid::ocean(ocean_nx, ocean_ny);
   const GridPoints atm = atm_grid.points(on_atm ? Layout::block(atm_grid.size(), half, part)
                                                 : Layout::none(atm_grid.size()));
   const GridPoints ocean = ocean_grid.points(on_atm ? Layout::none(ocean_grid.size())
                                                     : Layout::block(ocean_grid.size(), half, part));
-  if (source == "online") weights = online_weights(comm, atm, ocean, k, dir);
+  if (source == "online") {
+    bench::progress().stage("computing the weights online, " + std::to_string(k) +
+                            " neighbours each way");
+    weights = online_weights(comm, atm, ocean, k, dir);
+  }
 
   std::vector<double> atm_field(atm.lon.size());
   for (std::size_t i = 0; i < atm_field.size(); ++i)
@@ -344,6 +348,7 @@ int run(Arguments& args, const Context& context) {
   std::uint64_t bfb_bits = 0;
   bool bfb_same = true;
   for (const Variant& v : variants) {
+    bench::progress().stage("setting up and timing " + variant_name(v));
     RemapOptions options;
     options.map_on = v.map_on;
     options.mode = v.mode;
@@ -378,6 +383,7 @@ int run(Arguments& args, const Context& context) {
                    bench::fixed(t.min * 1e3, 3), bench::fixed(t.max * 1e3, 3),
                    std::to_string(bytes.max), same});
   }
+  bench::progress().stage("timing the global sums");
   const std::string sums = time_sums(comm, ocean, ocean_field, repeat);
   const std::string memory = mib_spread(comm, process_status_bytes("VmHWM"));
   std::int64_t wet = std::count(ocean.mask.begin(), ocean.mask.end(), 1);
@@ -397,6 +403,40 @@ int run(Arguments& args, const Context& context) {
                          : "error: bfb rows returned different bits; this is a bug in ferry\n")
             << std::flush;
   return bfb_same ? 0 : 1;
+}
+
+int run(const RegridOptions& o, const Context& context) {
+  ConservativeOptions options;
+  options.order = o.order;
+  if (o.grid == "rotated")
+    return run_synthetic(context, o.ocean_nx > 0 ? o.ocean_nx : 1440,
+                         o.ocean_ny > 0 ? o.ocean_ny : 1021, o.atm_nx, o.atm_ny,
+                         o.repeat > 0 ? o.repeat : 3, options);
+  if (!o.grid.empty()) {
+    std::vector<std::string> pairs;
+    std::istringstream list(o.pairs);
+    for (std::string pair; std::getline(list, pair, ',');) pairs.push_back(pair);
+    return run_conservative(context, o.grid, pairs, o.repeat > 0 ? o.repeat : 10, options);
+  }
+  return run_neighbours(o, context);
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<RegridOptions>();
+  app.add_option("--grid", o->grid);
+  app.add_option("--pairs", o->pairs);
+  add_int_option(app, "--atm-nx", o->atm_nx, 4, 1 << 20);
+  add_int_option(app, "--atm-ny", o->atm_ny, 2, 1 << 20);
+  add_int_option(app, "--atm-n", o->atm_n, 2, 8000);
+  add_int_option(app, "--ocean-nx", o->ocean_nx, 4, 1 << 20);
+  add_int_option(app, "--ocean-ny", o->ocean_ny, 2, 1 << 20);
+  add_int_option(app, "--neighbours", o->k, 1, 64);
+  add_int_option(app, "--repeat", o->repeat, 1, 1 << 20);
+  add_int_option(app, "--order", o->order, 1, 2);
+  app.add_option("--engine", o->engine);
+  app.add_option("--weights", o->source)->check(CLI::IsMember({"online", "files"}));
+  app.add_option("--dir", o->dir);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -438,7 +478,7 @@ Command bench_regrid_command() {
       "curvilinear\n"
       "ocean (default 1440 x 1021) to a regular lon-lat atmosphere (default 1440 x 720),\n"
       "both made by blocks on the ranks, R runs (default 3).\n",
-      run};
+      declare};
 }
 
 }  // namespace ferry::cli

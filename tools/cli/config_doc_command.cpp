@@ -8,10 +8,11 @@ namespace ferry::cli {
 
 namespace {
 
-int run(Arguments& args, const Context& context) {
-  args.expect_all_taken();
-  if (context.rank == 0) std::cout << ferry::config::config_reference();
-  return 0;
+Action declare(CLI::App&) {
+  return [](const Context& context) {
+    if (context.rank == 0) std::cout << ferry::config::config_reference();
+    return 0;
+  };
 }
 
 }  // namespace
@@ -25,7 +26,7 @@ Command config_doc_command() {
           "schema the parser and `ferry validate` use. docs/user/config.md is this\n"
           "output: regenerate it with `ferry config-doc > docs/user/config.md`.\n"
           "Runs without mpiexec.\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

@@ -8,10 +8,11 @@ namespace ferry::cli {
 
 namespace {
 
-int run(Arguments& args, const Context& context) {
-  args.expect_all_taken();
-  if (context.rank == 0) std::cout << ferry::config::config_json_schema();
-  return 0;
+Action declare(CLI::App&) {
+  return [](const Context& context) {
+    if (context.rank == 0) std::cout << ferry::config::config_json_schema();
+    return 0;
+  };
 }
 
 }  // namespace
@@ -28,7 +29,7 @@ Command config_schema_command() {
           "for completion and checks as you type. `ferry validate` checks more: the\n"
           "rules between entries and values (names, lags, restart files).\n"
           "Runs without mpiexec.\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 
 #include "command.hpp"
 #include "config/namcouple/namcouple.hpp"
@@ -39,27 +40,40 @@ void write_file(const std::string& path, const std::string& text) {
               std::strerror(errno), ". Check that its directory exists and is writable");
 }
 
-int run(Arguments& args, const Context& context) {
-  const auto output = args.take_value("-o");
-  const auto grids = args.take_value("--grid-components");
-  const auto path = args.take_positional();
-  args.expect_all_taken();
-  if (!path) throw UsageError("missing the namcouple file, as in: ferry import-namcouple namcouple");
+struct ImportOptions {
+  std::string path;
+  std::string output;
+  std::string grids;
+};
+
+int run(const ImportOptions& o, const Context& context) {
+  if (o.path.empty())
+    throw UsageError("missing the namcouple file, as in: ferry import-namcouple namcouple");
   const ferry::config::NamcoupleImport imported = ferry::config::load_namcouple(
-      *path, grids ? parse_grid_components(*grids) : std::map<std::string, std::string>{});
+      o.path, o.grids.empty() ? std::map<std::string, std::string>{}
+                              : parse_grid_components(o.grids));
   if (context.rank != 0) return 0;
-  if (output)
-    write_file(*output, imported.yaml);
+  const std::string& output = o.output;
+  if (!output.empty())
+    write_file(output, imported.yaml);
   else
     std::cout << imported.yaml;
   for (const auto& item : imported.notes.differences)
     std::cerr << "converted differently: " << item << "\n";
   for (const auto& item : imported.notes.not_converted)
     std::cerr << "not converted yet: " << item << "\n";
-  if (output)
-    std::cerr << "wrote " << *output << "; check the comment at its top, then run: ferry validate "
-              << *output << "\n";
+  if (!output.empty())
+    std::cerr << "wrote " << output << "; check the comment at its top, then run: ferry validate "
+              << output << "\n";
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<ImportOptions>();
+  app.add_option("NAMCOUPLE", o->path);
+  app.add_option("-o", o->output);
+  app.add_option("--grid-components", o->grids);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -84,7 +98,7 @@ Command import_namcouple_command() {
           "after its grid unless --grid-components maps grids to component names,\n"
           "as in --grid-components torc=ocean,lmdz=atmosphere.\n"
           "Runs without mpiexec.\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

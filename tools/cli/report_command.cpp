@@ -1,8 +1,10 @@
 // `ferry report`: where each component's time goes, from the coupler's timer files.
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include "command.hpp"
+#include "progress.hpp"
 #include "report_output.hpp"
 #include "report_plot.hpp"
 #include "time_breakdown.hpp"
@@ -13,34 +15,48 @@ namespace ferry::cli {
 
 namespace {
 
-int run(Arguments& args, const Context& context) {
-  const std::optional<std::string> png = args.take_value("--png");
-  const bool json = args.take_switch("--json");
+struct ReportOptions {
   std::vector<std::string> names;
-  while (auto name = args.take_positional()) names.push_back(*name);
-  args.expect_all_taken();
+  std::string png;
+  bool json = false;
+};
+
+int run(const ReportOptions& o, const Context& context) {
+  const std::vector<std::string>& names = o.names;
+  const std::string& png = o.png;
+  const bool json = o.json;
   if (names.empty())
     throw UsageError("missing the timer files, as in: ferry report output/ferry_timers_ocean.json");
 
   // Every rank reads the files and reaches the same verdict; rank 0 prints and plots.
   std::vector<report::TimerFile> files;
-  for (const std::string& path : report::timer_file_paths(names))
+  for (const std::string& path : report::timer_file_paths(names)) {
+    bench::progress().stage("reading " + path);
     files.push_back(report::read_timer_file(path));
+  }
   const std::vector<report::ComponentRun> runs = report::break_down(std::move(files));
   if (context.rank == 0)
     std::cout << (json ? report::report_json(runs) : report::report_table(runs)) << std::flush;
-  if (!png) return 0;
+  if (png.empty()) return 0;
   std::optional<Error> failure;
   if (context.rank == 0) {
     try {
-      report::plot_report(runs, *png);
+      report::plot_report(runs, png);
     } catch (const Error& e) {
       failure = e;
     }
   }
   detail::agree(Comm::view(context.comm), failure);
-  if (context.rank == 0 && !json) std::cout << "\nwrote " << *png << "\n";
+  if (context.rank == 0 && !json) std::cout << "\nwrote " << png << "\n";
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<ReportOptions>();
+  app.add_option("FILES", o->names);
+  app.add_option("--png", o->png);
+  app.add_flag("--json", o->json);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -65,7 +81,7 @@ Command report_command() {
           "  --json          one JSON object per component run and per timer instead\n"
           "\n"
           "Runs without mpiexec.\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "command.hpp"
 #include "config/config.hpp"
@@ -41,18 +42,31 @@ void write_dot(const std::string& dot, const std::string& /*format*/, const std:
     throw Error(Errc::Io, "show: cannot write \"" + output + "\". Check the directory exists");
 }
 
-int run(Arguments& args, const Context& context) {
-  const std::string format = args.take_choice("--format", "dot", {"dot", "png", "svg"});
-  const std::string output = args.take_value("-o").value_or("");
-  const auto path = args.take_positional();
-  args.expect_all_taken();
-  if (!path) throw UsageError("missing the configuration file, as in: ferry show coupling.yaml");
+struct ShowOptions {
+  std::string path;
+  std::string format = "dot";
+  std::string output;
+};
+
+int run(const ShowOptions& o, const Context& context) {
+  const std::string& format = o.format;
+  const std::string& output = o.output;
+  if (o.path.empty())
+    throw UsageError("missing the configuration file, as in: ferry show coupling.yaml");
   if (format != "dot" && output.empty())
     throw UsageError("--format " + format + " needs -o FILE for the picture");
-  const std::string dot = ferry::config::config_diagram(ferry::config::load_config(*path));
+  const std::string dot = ferry::config::config_diagram(ferry::config::load_config(o.path));
   on_rank0(context, format == "dot" ? write_dot : render_with_dot, dot, format, output);
   if (context.rank == 0 && !output.empty()) std::cout << "wrote " << output << "\n";
   return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<ShowOptions>();
+  app.add_option("CONFIG", o->path);
+  app.add_option("--format", o->format)->check(CLI::IsMember({"dot", "png", "svg"}));
+  app.add_option("-o", o->output);
+  return [o](const Context& context) { return run(*o, context); };
 }
 
 }  // namespace
@@ -72,7 +86,7 @@ Command show_command() {
           "  --format svg    the same as SVG\n"
           "  -o FILE         where to write\n"
           "Runs without mpiexec.\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

@@ -1,6 +1,7 @@
 // `ferry tune`: profiles one scenario's exchange with the adaptive engine and
 // records its choice in the tuning cache, so later runs start tuned.
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "command.hpp"
@@ -15,11 +16,17 @@ namespace {
 
 constexpr int kDefaultSamples = 3;
 
-int run(Arguments& args, const Context& context) {
-  const bench::ExchangeBenchConfig config = take_scenario_options(args);
-  const std::string cache = take_cache_path(args);
-  const auto samples = args.take_int("--samples", kDefaultSamples, 1, 1000);
-  args.expect_all_taken();
+struct TuneOptions {
+  bench::ExchangeBenchConfig config;
+  std::string cache;
+  int samples = kDefaultSamples;
+};
+
+int run(const TuneOptions& o, const Context& context) {
+  require_scenario(o.config);
+  const bench::ExchangeBenchConfig& config = o.config;
+  const std::string cache = cache_path(o.cache);
+  const int samples = o.samples;
 
   bench::ExchangeBench bench =
       arg_errors_as_usage([&] { return bench::ExchangeBench(context.comm, config); });
@@ -40,6 +47,14 @@ int run(Arguments& args, const Context& context) {
   return 0;
 }
 
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<TuneOptions>();
+  add_scenario_options(app, o->config);
+  app.add_option("--cache", o->cache);
+  add_int_option(app, "--samples", o->samples, 1, 1000);
+  return [o](const Context& context) { return run(*o, context); };
+}
+
 }  // namespace
 
 Command tune_command() {
@@ -55,7 +70,7 @@ Command tune_command() {
           "\n" +
               std::string(kScenarioOptionsHelp) + kCacheOptionHelp +
               "  --samples K            exchanges timed per candidate (default 3)\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

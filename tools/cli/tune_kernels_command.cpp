@@ -2,6 +2,7 @@
 // algorithms, prints the winner per size class and records them in the tuning cache.
 #include <algorithm>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include "collectives_bench.hpp"
@@ -38,10 +39,14 @@ std::string winners_table(const std::vector<bench::TunedChoice>& choices) {
   return table.str();
 }
 
-int run(Arguments& args, const Context& context) {
-  const std::string cache = take_cache_path(args);
-  const bench::SweepConfig config = take_sweep_options(args);
-  args.expect_all_taken();
+struct TuneKernelsOptions {
+  std::string cache;
+  bench::SweepConfig config;
+};
+
+int run(const TuneKernelsOptions& o, const Context& context) {
+  const std::string cache = cache_path(o.cache);
+  const bench::SweepConfig& config = o.config;
   if (context.size < 2)
     throw UsageError("the protocols need at least 2 ranks; got 1. Run it as mpiexec -n 2 "
                      "(or the rank count of your runs) ferry tune kernels");
@@ -71,6 +76,13 @@ int run(Arguments& args, const Context& context) {
   return 0;
 }
 
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<TuneKernelsOptions>();
+  app.add_option("--cache", o->cache);
+  add_sweep_options(app, o->config);
+  return [o](const Context& context) { return run(*o, context); };
+}
+
 }  // namespace
 
 Command tune_kernels_command() {
@@ -87,7 +99,7 @@ Command tune_kernels_command() {
                       "the same key, keeping all others, the adaptive engine's included).\n"
                       "\n") +
               kCacheOptionHelp + kSweepOptionsHelp,
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

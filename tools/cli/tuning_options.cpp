@@ -18,15 +18,13 @@ const char* const kCacheOptionHelp =
     "  --cache FILE           the tuning cache (default $FERRY_TUNING_CACHE; one of\n"
     "                         the two is required)\n";
 
-bench::SweepConfig take_sweep_options(Arguments& args) {
-  bench::SweepConfig config;
-  config.repeat = static_cast<int>(args.take_int("--repeat", config.repeat, 1, kMostRepeats));
-  config.max_bytes = args.take_int("--max-bytes", config.max_bytes, 8, kLargestBytes);
-  return config;
+void add_sweep_options(CLI::App& app, bench::SweepConfig& config) {
+  add_int_option(app, "--repeat", config.repeat, 1, kMostRepeats);
+  add_int_option(app, "--max-bytes", config.max_bytes, 8, kLargestBytes);
 }
 
-std::string take_cache_path(Arguments& args) {
-  std::string cache = args.take_value("--cache").value_or("");
+std::string cache_path(const std::string& given) {
+  std::string cache = given;
   if (cache.empty()) {
     const char* env = std::getenv("FERRY_TUNING_CACHE");
     cache = env ? env : "";

@@ -1,8 +1,11 @@
 // `ferry validate CONFIG`: checks a coupling configuration as a coupler reading it would.
 #include <iostream>
+#include <memory>
 
 #include "command.hpp"
 #include "config/config.hpp"
+#include "config/namcouple/namcouple.hpp"
+#include "config/text_file.hpp"
 #include "util/format.hpp"
 
 namespace ferry::cli {
@@ -48,24 +51,46 @@ std::string buffer_line(const ferry::config::BufferConfig& b) {
 // Problems listed before the command gives up; the count says how many there were.
 constexpr std::size_t kListedProblems = 20;
 
-int run(Arguments& args, const Context& context) {
-  const auto path = args.take_positional();
-  args.expect_all_taken();
-  if (!path) throw UsageError("missing the configuration file, as in: ferry validate coupling.yaml");
-  const ferry::config::ConfigCheck checked = ferry::config::check_config_file(*path);
-  const std::size_t problems = checked.problems.size();
-  if (problems > 0) {
-    if (context.rank == 0) std::cerr << ferry::config::problem_list(checked.problems, kListedProblems);
-    throw Error(Errc::Arg, detail::cat(*path, ": not valid, ", problems, " problem",
-                                       problems == 1 ? "" : "s"));
-  }
+// The verdict on a file with problems: every problem (the first kListedProblems) on
+// standard error, then an error naming the file.
+[[noreturn]] void not_valid(const std::string& path,
+                            const std::vector<ferry::config::Problem>& problems,
+                            const Context& context) {
+  if (context.rank == 0) std::cerr << ferry::config::problem_list(problems, kListedProblems);
+  throw Error(Errc::Arg, detail::cat(path, ": not valid, ", problems.size(), " problem",
+                                     problems.size() == 1 ? "" : "s"));
+}
+
+// An OASIS3-MCT namcouple, read as a run reads it: what the run would refuse is a
+// problem, with its line.
+int validate_namcouple(const std::string& path, const std::string& text, const Context& context) {
+  const ferry::config::NamcoupleRead read = ferry::config::read_namcouple(text, path);
+  if (!read.config.refused.empty()) not_valid(path, read.config.refused, context);
+  if (context.rank != 0) return 0;
+  std::vector<std::string> entries;
+  for (const auto& x : read.config.exchanges) entries.push_back(x.name);
+  std::cout << path << ": valid OASIS3-MCT namcouple: " << entries.size()
+            << (entries.size() == 1 ? " entry (" : " entries (")
+            << detail::list_first(entries, kListedNames) << "), run length " << read.config.length
+            << " s\n";
+  for (const auto& note : read.notes.differences) std::cout << "  ferry differs: " << note << "\n";
+  return 0;
+}
+
+int run(const std::string& path, const Context& context) {
+  if (path.empty())
+    throw UsageError("missing the configuration file, as in: ferry validate coupling.yaml");
+  const std::string text = ferry::config::detail::read_text_file(path, "validate", "configuration file");
+  if (ferry::config::is_namcouple(text)) return validate_namcouple(path, text, context);
+  const ferry::config::ConfigCheck checked = ferry::config::check_config(text, path);
+  if (!checked.problems.empty()) not_valid(path, checked.problems, context);
   if (context.rank != 0) return 0;
   const ferry::config::Config& config = *checked.config;
   std::vector<std::string> exchanges;
   for (const auto& x : config.exchanges) exchanges.push_back(x.name);
   std::vector<std::string> buffers;
   for (const auto& b : config.buffers) buffers.push_back(b.name);
-  std::cout << *path << ": valid (version " << config.version
+  std::cout << path << ": valid (version " << config.version
             << "): " << counted(components_of(config), "component") << ", "
             << counted(exchanges, "exchange")
             << (buffers.empty() ? "" : ", " + counted(buffers, "buffer")) << "\n";
@@ -73,10 +98,16 @@ int run(Arguments& args, const Context& context) {
   return 0;
 }
 
+Action declare(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  app.add_option("CONFIG", *path);
+  return [path](const Context& context) { return run(*path, context); };
+}
+
 }  // namespace
 
 Command validate_command() {
-  return {"validate", "check a coupling configuration (YAML) against the schema",
+  return {"validate", "check a coupling configuration (YAML or an OASIS namcouple)",
           "usage: ferry validate CONFIG\n"
           "\n"
           "Reads the coupling configuration CONFIG and checks its YAML syntax, every\n"
@@ -88,8 +119,11 @@ Command validate_command() {
           "target, mode, capacity), and exits 0. Otherwise every problem is printed\n"
           "(the first 20, then how many more) as CONFIG:LINE:COLUMN: what is wrong,\n"
           "with a suggestion for misspelt keys and values, and the exit status is 1.\n"
+          "An OASIS3-MCT namcouple (a file whose first line is a $KEYWORD) is read as\n"
+          "a run reads it: every line ferry cannot run (an unknown keyword, a method\n"
+          "it lacks, $NFIELDS too small) is a problem, printed the same way.\n"
           "Runs without mpiexec.\n",
-          run};
+          declare};
 }
 
 }  // namespace ferry::cli

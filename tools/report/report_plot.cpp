@@ -29,10 +29,18 @@ std::string python_interpreter() {
   return std::filesystem::exists(venv, ignored) ? venv : "python3";
 }
 
-// The installed copy of the script, else the one in the source tree (a build tree).
+// The copy next to the Python package's command (ferry/bin/ferry, ferry/plot_report.py:
+// a wheel, wherever pip put it), else the installed copy, else the one in the source
+// tree (a build tree).
 std::string plot_script() {
+  namespace fs = std::filesystem;
   std::error_code ignored;
-  return std::filesystem::exists(FERRY_REPORT_INSTALLED_SCRIPT, ignored)
+  const fs::path command = fs::read_symlink("/proc/self/exe", ignored);
+  if (!command.empty()) {
+    const fs::path beside = command.parent_path().parent_path() / "plot_report.py";
+    if (fs::exists(beside, ignored)) return beside.string();
+  }
+  return fs::exists(FERRY_REPORT_INSTALLED_SCRIPT, ignored)
              ? FERRY_REPORT_INSTALLED_SCRIPT
              : FERRY_REPORT_SOURCE_DIR "/tools/report/plot_report.py";
 }

@@ -9,7 +9,8 @@ fills the ghost cells of an unstructured mesh, a ``Remap`` regrids fields with
 regridded field to the source's area integral, ``global_sums`` adds values over
 all ranks, reproducibly, and ``Alltoallv`` and ``Allreduce`` run the transpose and
 the vector sum by the algorithm ``ferry tune kernels`` found fastest. Arrays are
-NumPy arrays, read and written in place; communicators are mpi4py communicators.
+NumPy arrays, read and written in place; communicators are mpi4py communicators
+(or ``FortranComm(handle)`` for a Fortran handle).
 Every failure is a ``ferry.Error`` whose ``code`` is a ``ferry.Errc``. Run with
 ``mpiexec -n 4 python -m mpi4py app.py`` so an error on one rank ends the job.
 """
@@ -61,6 +62,7 @@ from ferry._core import (
     tuned_allreduce_algorithm,
     tuned_alltoallv_algorithm,
 )
+from ferry.fortran_comm import FortranComm
 
 __all__ = [
     "Allreduce",
@@ -76,6 +78,7 @@ __all__ = [
     "Exchange",
     "FieldDirection",
     "FieldId",
+    "FortranComm",
     "GeodesicMesh",
     "Grid",
     "GridCells",

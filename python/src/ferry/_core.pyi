@@ -3,14 +3,15 @@
 import enum
 import os
 from collections.abc import Sequence
-from typing import Any, TypeAlias
+from types import TracebackType
+from typing import Any, Self, TypeAlias
 
 import numpy
 import numpy.typing
 
 __version__: str
 
-# A communicator: an mpi4py communicator (anything with py2f()) or a Fortran handle.
+# A communicator: an mpi4py communicator or a ferry.FortranComm (anything with py2f()).
 Comm: TypeAlias = Any
 DTypeLike: TypeAlias = numpy.typing.DTypeLike
 FieldSpec: TypeAlias = DTypeLike | tuple[DTypeLike, int]
@@ -73,6 +74,8 @@ class Layout:
     @property
     def ids(self) -> numpy.ndarray:
         """A read-only int64 view of the layout's own ids (no copy)."""
+    def __len__(self) -> int:
+        """local_size: the number of ids this rank holds."""
 
 class Exchange:
     """Moves fields from a source layout to a destination layout, again and again."""
@@ -97,6 +100,15 @@ class Exchange:
     @property
     def setup_seconds(self) -> float: ...
     def traffic(self) -> dict[str, int]: ...
+    def close(self) -> None:
+        """Collective, idempotent: frees what only every rank together can free."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
 
 class FieldDirection(enum.Enum):
     OUT = 0
@@ -111,6 +123,8 @@ class Status(enum.Flag):
     RECEIVED = 4
     FROM_RESTART = 8
     OUTPUT = 16
+    TO_RESTART = 32
+    WAIT_GROUP = 64
 
 class GridId:
     @property
@@ -134,7 +148,7 @@ class Coupler:
         config: str | os.PathLike[str],
     ) -> None: ...
     def local_comm(self, component: str) -> Any:
-        """An mpi4py Intracomm (the Fortran handle, an int, without mpi4py)."""
+        """An mpi4py Intracomm (a ferry.FortranComm without mpi4py)."""
     def def_grid(self, component: str, name: str, nx: int, ny: int = 1) -> GridId: ...
     def def_partition(self, grid: GridId, name: str, layout: Layout) -> PartitionId: ...
     def set_coordinates(
@@ -169,6 +183,17 @@ class Coupler:
     def read_steps(self, buffer: str) -> numpy.ndarray: ...
     def buffer_values(self, buffer: str) -> int: ...
     def finalize(self) -> None: ...
+    def close(self) -> None:
+        """finalize() while running; before enddef, tells the other ranks (abandon)."""
+    def abandon(self, reason: str) -> None:
+        """Not collective: tells every other rank that this one gives up on the run."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
 
 # A box of a global array: one (start, stop) pair or slice per dimension.
 Box: TypeAlias = Sequence[tuple[int, int] | slice]
@@ -188,6 +213,15 @@ class TimeSeriesReader:
     @property
     def steps(self) -> numpy.ndarray: ...
     def done(self) -> None: ...
+    def close(self) -> None:
+        """Collective over the group, idempotent: done() unless it was called."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
     @property
     def box_shape(self) -> tuple[int, ...]: ...
     @property
@@ -215,6 +249,15 @@ class TimeSeriesBuffer:
     def connect(comm: Comm, group: int) -> TimeSeriesBuffer: ...
     def load(self, data: numpy.ndarray | None, step: int) -> None: ...
     def close(self) -> None: ...
+    def free(self) -> None:
+        """Collective over the parent, idempotent: frees the window (closes first)."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
     def attach(self, comm: Comm, box: Box) -> TimeSeriesReader: ...
     @property
     def is_requester(self) -> bool: ...
@@ -262,6 +305,15 @@ class Halo:
     def execute(self, arrays: Arrays, mask: Sequence[bool] | None = None) -> None: ...
     def begin(self, arrays: Arrays, mask: Sequence[bool] | None = None) -> None: ...
     def end(self) -> None: ...
+    def close(self) -> None:
+        """Collective, idempotent: frees what only every rank together can free."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
     def empty(self, field: int = 0) -> numpy.ndarray: ...
     @property
     def depth(self) -> int: ...
@@ -483,6 +535,15 @@ class Remap:
     @property
     def dst_points(self) -> GridPointData: ...
     def traffic(self) -> dict[str, int]: ...
+    def close(self) -> None:
+        """Collective, idempotent: frees what only every rank together can free."""
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool: ...
 
 class SumMethod(enum.Enum):
     """How a global sum is formed (or "reprosum", "gather", "lsum8", "lsum16", "ddpdd")."""

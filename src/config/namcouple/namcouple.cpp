@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -76,6 +77,21 @@ bool is_integer(const std::string& word) { return detail::parse_integer(word).ha
 
 bool is_keyword(const Line& line) { return line.words.front()[0] == '$'; }
 
+// The first-section keywords OASIS3-MCT 4.0 reads (besides $RUNTIME, $STRINGS,
+// $NFIELDS and $NLOGPRT) and what ferry makes of them.
+const std::vector<std::string> kUnusedKeywords{"$SEQMODE", "$CHANNEL", "$JOBNAME", "$NBMODEL",
+                                               "$INIDATE", "$MODINFO", "$CALTYPE"};
+const std::vector<std::string> kKeywords{"$NFIELDS", "$RUNTIME", "$NLOGPRT", "$STRINGS",
+                                         "$NUNITNO", "$NMAPDEC", "$NMATXRD", "$NWGTOPT",
+                                         "$NNOREST", "$SEQMODE", "$CHANNEL", "$JOBNAME",
+                                         "$NBMODEL", "$INIDATE", "$MODINFO", "$CALTYPE"};
+
+// "line 12: ..." (a note) -> 12.
+int line_of_note(const std::string& note) {
+  const auto number = detail::parse_integer(note.substr(5, note.find(':') - 5));
+  return number ? static_cast<int>(*number) : 0;
+}
+
 // "SOURCE TARGET 1 PERIOD NTRANS [RESTART] STATUS": the first line of a field entry.
 bool is_entry_header(const Line& line) {
   const auto& w = line.words;
@@ -92,10 +108,35 @@ bool is_periodicity(const Line& line) {
 
 class Importer {
  public:
-  Importer(const std::string& name, const std::map<std::string, std::string>& grid_components)
-      : name_(name), grid_components_(grid_components) {}
+  // `run`: read for a run (read_namcouple), else import (import_namcouple).
+  Importer(const std::string& name, const std::map<std::string, std::string>& grid_components,
+           bool run)
+      : name_(name), grid_components_(grid_components), run_(run) {}
 
   NamcoupleImport convert(const std::string& text) {
+    read(text);
+    check_grid_components();
+    config_.components = components_;
+    return {header() + format_config(config_), notes_};
+  }
+
+  NamcoupleRead read_for_run(const std::string& text) {
+    config_.path = name_;
+    config_.file_format = FileFormat::Oasis;
+    config_.timers = false;  // unless $NLOGPRT asks for them
+    // A namcouple has no watchdog setting: $FERRY_WATCHDOG_TIMEOUT (seconds) gives it.
+    if (const char* timeout = std::getenv("FERRY_WATCHDOG_TIMEOUT")) {
+      const auto seconds = detail::parse_number(timeout);
+      if (!seconds || *seconds < 0)
+        fail(0, cat("FERRY_WATCHDOG_TIMEOUT is \"", timeout, "\"; give seconds >= 0 (0: never)"));
+      config_.watchdog_seconds = *seconds;
+    }
+    read(text);
+    return {config_, notes_};
+  }
+
+ private:
+  void read(const std::string& text) {
     bool have_runtime = false;
     bool have_strings = false;
     const std::vector<Block> all = blocks(meaningful_lines(text));
@@ -112,6 +153,8 @@ class Importer {
         models(block);
       } else if (keyword == "$NFIELDS") {
         nfields_ = block;
+      } else if (run_) {
+        run_keyword(block);
       } else {
         report_block(block);
       }
@@ -121,19 +164,63 @@ class Importer {
               "\" $END\")");
     if (!have_strings) fail(0, "no $STRINGS block: there are no field entries to convert");
     check_nfields();
-    check_grid_components();
-    config_.components = components_;
-    return {header() + format_config(config_), notes_};
   }
 
- private:
+  // A first-section keyword other than $RUNTIME, $STRINGS, $NBMODEL and $NFIELDS, for a run.
+  void run_keyword(const Block& block) {
+    const std::string& keyword = block.keyword.words.front();
+    const auto value = [&](std::size_t word) {
+      return block.lines.empty() || block.lines[0].words.size() <= word ? std::string()
+                                                                        : block.lines[0].words[word];
+    };
+    if (keyword == "$NLOGPRT") {
+      const auto level = detail::parse_integer(value(0));
+      if (!level)
+        fail(block.keyword.number, "$NLOGPRT takes the debug level and the timer level, as in "
+                                   "\"1 0\"; got \"" + value(0) + "\"");
+      config_.debug_level = static_cast<int>(*level);
+      // The second number asks for timer files; ferry writes its own (ferry_timers_*.json).
+      const auto timers = detail::parse_integer(value(1));
+      config_.timers = timers && *timers != 0;
+    } else if (keyword == "$NWGTOPT") {
+      // ferry refuses weights with indices outside the grids: OASIS's default.
+      if (value(0) != "abort_on_bad_index")
+        report(block.keyword, "$NWGTOPT " + value(0) + " (ferry refuses weight files with "
+                              "indices outside the grids, as abort_on_bad_index does; correct "
+                              "the weight file and remove the keyword)");
+    } else if (keyword == "$NNOREST") {
+      const std::string v = value(0);
+      const bool yes = !v.empty() && (v[0] == 'T' || v[0] == 't' || v.rfind(".T", 0) == 0 ||
+                                      v.rfind(".t", 0) == 0);
+      config_.zero_missing_restarts = yes;
+    } else if (!std::count(kKeywords.begin(), kKeywords.end(), keyword)) {
+      report(block.keyword, "unknown keyword " + keyword + detail::did_you_mean(keyword, kKeywords) +
+                                "; OASIS3-MCT 4.0 reads " + join(kKeywords, ", "));
+    }
+    // $NUNITNO (Fortran unit numbers), $NMAPDEC and $NMATXRD (how OASIS distributes
+    // weights) choose nothing ferry has; the unused keywords OASIS itself ignores.
+  }
+
   [[noreturn]] void fail(int line, const std::string& what) const {
     throw Error(Errc::Arg, line > 0 ? cat(name_, ":", line, ": ", what)
                                     : cat(name_, ": ", what));
   }
 
+  void refuse(int line, const std::string& what) {
+    Problem r;
+    r.where.file = name_;
+    r.where.line = line;
+    r.where.column = 1;
+    r.what = what;
+    config_.refused.push_back(std::move(r));
+  }
+
+  // What ferry does not convert (import) or cannot carry out (run: refused at enddef).
   void report(const Line& line, const std::string& what) {
-    notes_.not_converted.push_back(cat("line ", line.number, ": ", what));
+    if (run_)
+      refuse(line.number, what);
+    else
+      notes_.not_converted.push_back(cat("line ", line.number, ": ", what));
   }
 
   std::vector<Block> blocks(const std::vector<Line>& lines) const {
@@ -143,16 +230,10 @@ class Importer {
         fail(lines[i].number, "\"" + lines[i].text +
                                   "\" is outside any $KEYWORD ... $END block; a namcouple is a "
                                   "series of such blocks");
+      // A block ends at its $END, the next $KEYWORD or the end of the file.
       Block block{lines[i], {}};
-      for (++i; i < lines.size() && lines[i].words.front() != "$END"; ++i) {
-        if (is_keyword(lines[i]))
-          fail(lines[i].number, block.keyword.words.front() + " (line " +
-                                    std::to_string(block.keyword.number) +
-                                    ") has no $END before " + lines[i].words.front());
-        block.lines.push_back(lines[i]);
-      }
-      if (i == lines.size())
-        fail(block.keyword.number, block.keyword.words.front() + " has no $END");
+      for (++i; i < lines.size() && !is_keyword(lines[i]); ++i) block.lines.push_back(lines[i]);
+      if (i < lines.size() && lines[i].words.front() != "$END") --i;
       out.push_back(std::move(block));
     }
     return out;
@@ -187,6 +268,13 @@ class Importer {
   void check_nfields() {
     if (nfields_.lines.empty()) return;
     const auto declared = detail::parse_integer(nfields_.lines[0].words[0]);
+    if (run_) {
+      // OASIS reads at most $NFIELDS entries: a smaller count would drop entries.
+      if (!declared || *declared < entries_)
+        report(nfields_.keyword, cat("$NFIELDS says ", nfields_.lines[0].text, " but $STRINGS has ",
+                                     entries_, " entries; set $NFIELDS to ", entries_));
+      return;
+    }
     if (!declared || *declared != entries_)
       report(nfields_.keyword, cat("$NFIELDS says ", nfields_.lines[0].text, " but $STRINGS has ",
                                    entries_, " entries; ferry converts the entries"));
@@ -217,6 +305,7 @@ class Importer {
   }
 
   std::string component_of(const std::string& grid) {
+    if (run_) return "";  // found at enddef from the declarations
     if (std::find(grids_.begin(), grids_.end(), grid) == grids_.end()) grids_.push_back(grid);
     const auto found = grid_components_.find(grid);
     const std::string component = found == grid_components_.end() ? grid : found->second;
@@ -263,7 +352,7 @@ class Importer {
       if (option == "LAG") {
         if (!value)
           fail(line.number, "LAG must be a whole number of seconds; got \"" + word + "\"");
-        if (*value < 0)
+        if (*value < 0 && !run_)
           report(line, word + " (ferry lags are >= 0; the exchange was written without a lag)");
         else
           x.lag = static_cast<double>(*value);
@@ -280,8 +369,18 @@ class Importer {
                         "lmdz LAG=+3600\"); got \"" + line.text + "\"");
     const bool positive = std::all_of(extents.begin(), extents.end(),
                                       [](std::int64_t e) { return e > 0 && e < (1LL << 31); });
-    if (extents.size() == 4 && positive)
+    if (extents.size() == 4 && positive) {
       sizes = {extents[0] * extents[1], extents[2] * extents[3]};
+      x.source.nx = extents[0];
+      x.source.ny = extents[1];
+      x.target.nx = extents[2];
+      x.target.ny = extents[3];
+    } else if (!extents.empty()) {
+      report(line, "grid sizes \"" + line.text + "\" (give four sizes > 0: source nx ny, "
+                   "target nx ny, or none)");
+    }
+    x.source.grid = grids[0];
+    x.target.grid = grids[1];
     return grids;
   }
 
@@ -321,6 +420,13 @@ class Importer {
         if (!why.empty()) fail(config.number, why);
         continue;
       }
+      if (name == "CHECKIN" || name == "CHECKOUT") {
+        // "INT=0" or "INT=1": whether OASIS also integrates; ferry logs min, max and sum.
+        if (config.words.size() != 1 || config.words[0].rfind("INT=", 0) != 0)
+          fail(config.number, name + " takes INT=0 or INT=1; got \"" + config.text + "\"");
+        (name == "CHECKIN" ? x.check_in : x.check_out) = true;
+        continue;
+      }
       report(config, name + ": " + config.text);
       if (name != "BLASOLD" && name != "BLASNEW") continue;
       const auto terms = config.words.size() == 2 ? detail::parse_integer(config.words[1])
@@ -336,13 +442,27 @@ class Importer {
 
   void entry(const Line& header, const std::vector<Line>& lines) {
     const auto& w = header.words;
-    const std::string& status = w.back();
-    if (status != "EXPORTED" && status != "EXPOUT") {
+    // OASIS3-MCT reads IGNORED and IGNOUT as EXPORTED and EXPOUT.
+    const std::string status = w.back() == "IGNORED" ? "EXPORTED"
+                               : w.back() == "IGNOUT" ? "EXPOUT"
+                                                      : w.back();
+    const bool output_only = run_ && status == "OUTPUT";
+    if (status != "EXPORTED" && status != "EXPOUT" && !output_only) {
       report(header, w[0] + " -> " + w[1] + " with status " + status +
-                         " (ferry converts EXPORTED and EXPOUT entries)");
+                         (run_ ? " (ferry runs EXPORTED, EXPOUT, IGNORED, IGNOUT and OUTPUT "
+                                 "entries)"
+                               : " (ferry converts EXPORTED and EXPOUT entries)"));
       return;
     }
     ExchangeConfig x;
+    x.number = static_cast<int>(entries_) + 1;
+    // OASIS lets a rank that holds no point of a field skip its puts and gets; p2p
+    // needs nothing from such a rank (adaptive decides collectively).
+    if (run_) x.engine = "p2p";
+    x.where.file = name_;
+    x.where.line = header.number;
+    x.where.column = 1;
+    if (output_only) x.kind = EntryKind::Output;
     x.source.fields = field_names(header, w[0]);
     x.target.fields = field_names(header, w[1]);
     if (x.source.fields.size() != x.target.fields.size())
@@ -359,7 +479,8 @@ class Importer {
       fail(header.number, "the number of transformations must be a whole number >= 0; got \"" +
                               w[4] + "\"");
     if (w.size() == 7) x.restart = w[5];
-    x.output = status == "EXPOUT";
+    x.output = status == "EXPOUT" || output_only;
+    if (output_only) x.target.fields.clear();  // written to a file, received by nobody
 
     if (lines.empty())
       fail(header.number, "the entry has no second line naming the source and target grids");
@@ -376,7 +497,19 @@ class Importer {
       fail(lines[next].number, cat("unexpected line after the ", *count,
                                            " transformations of the entry on line ",
                                            header.number, ": \"", lines[next].text, "\""));
-    x.regrid = remapping.regrid(sizes, notes_);
+    if (run_) {
+      NamcoupleNotes notes;
+      x.regrid = remapping.regrid(sizes, notes);
+      for (const std::string& note : notes.not_converted)
+        refuse(line_of_note(note), note.substr(note.find(':') + 2));
+      notes_.differences.insert(notes_.differences.end(), notes.differences.begin(),
+                                notes.differences.end());
+    } else {
+      x.regrid = remapping.regrid(sizes, notes_);
+    }
+    if (output_only && x.regrid.enabled())
+      report(header, "an OUTPUT entry with a remapping (OASIS allows only LOCTRANS on OUTPUT "
+                     "entries)");
     x.name = unique_name(x.source.fields.front() + "->" + x.target.fields.front());
     config_.exchanges.push_back(std::move(x));
   }
@@ -436,6 +569,7 @@ class Importer {
 
   const std::string& name_;
   const std::map<std::string, std::string>& grid_components_;
+  bool run_ = false;
   NamcoupleNotes notes_;
   Config config_;
   Block nfields_;
@@ -450,7 +584,11 @@ class Importer {
 
 NamcoupleImport import_namcouple(const std::string& text, const std::string& name,
                                  const std::map<std::string, std::string>& grid_components) {
-  return Importer(name, grid_components).convert(text);
+  return Importer(name, grid_components, false).convert(text);
+}
+
+NamcoupleRead read_namcouple(const std::string& text, const std::string& name) {
+  return Importer(name, {}, true).read_for_run(text);
 }
 
 NamcoupleImport load_namcouple(const std::string& path,

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "config/config.hpp"
+
 namespace ferry::config {
 
 /// What an import found to report, each item as "line N: ...".
@@ -45,6 +47,30 @@ struct NamcoupleImport {
 /// collective.
 NamcoupleImport import_namcouple(const std::string& text, const std::string& name,
                                  const std::map<std::string, std::string>& grid_components = {});
+
+/// A namcouple read for a run (the OASIS face's oasis_init_comp reads "namcouple"
+/// from the working directory through this): the same Config the YAML gives,
+/// with `notes.differences` for what ferry does differently.
+struct NamcoupleRead {
+  Config config;
+  NamcoupleNotes notes;
+};
+
+/// Reads the namcouple `text` (called `name` in messages) for a run. Unlike
+/// import_namcouple, nothing is left out: what ferry cannot carry out (an unknown
+/// $KEYWORD, a status or transformation ferry lacks, a method the regridding does
+/// not have yet, $NFIELDS smaller than the number of entries) is kept in
+/// `config.refused` with its line and keyword, which enddef raises on every rank
+/// and `ferry validate` reports. Components stay "" (enddef finds the component
+/// declaring each field, as OASIS matches fields by name); the grid names and
+/// sizes of each entry's second line go to FieldRef::grid, nx and ny; files are
+/// in the OASIS format; $NLOGPRT sets debug_level; OUTPUT entries become
+/// EntryKind::Output; IGNORED and IGNOUT are EXPORTED and EXPOUT, as in
+/// OASIS3-MCT. The keywords OASIS3-MCT itself no longer uses ($SEQMODE,
+/// $CHANNEL, $JOBNAME, $NBMODEL, $INIDATE, $MODINFO, $CALTYPE) are accepted.
+/// $END is optional after every block. Raises Errc::Arg "<name>:<line>: <what>"
+/// for text that is not a namcouple (as import_namcouple). Not collective.
+NamcoupleRead read_namcouple(const std::string& text, const std::string& name);
 
 /// Reads the namcouple at `path` (Errc::Io if it cannot) and imports it as above.
 /// Not collective.

@@ -62,17 +62,26 @@ RmaEngine::RmaEngine()
 RmaEngine::~RmaEngine() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (finalized) return;
+  if (!finalized) free_notifications();
+}
+
+void RmaEngine::free_notifications() noexcept {
   // Free notes still in flight after the last end() are matched by each other's
   // posted receives and carry no data, so they may complete after the free.
   for (auto* requests : {&ready_send_, &free_recv_, &ready_recv_, &free_send_})
     for (auto& r : *requests)
       if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+}
+
+void RmaEngine::close() {
+  FERRY_CHECK(!in_flight(), Errc::State, "rma: close during an exchange. Call end() first");
+  free_notifications();
   for (MPI_Win* win : {&remote_win_, &shared_win_})
     if (*win != MPI_WIN_NULL) {
-      MPI_Win_unlock_all(*win);
-      MPI_Win_free(win);
+      FERRY_CALL_MPI(MPI_Win_unlock_all(*win));
+      FERRY_CALL_MPI(MPI_Win_free(win));
     }
+  recv_base_ = nullptr;
 }
 
 void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
@@ -237,6 +246,16 @@ void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8
   start_all(ready_send_, node_sends_, sends);
   // Own points last, so destinations can read their blocks meanwhile.
   copies().copy_self(fields(), this->src(), this->dst());
+}
+
+bool RmaEngine::can_begin() {
+  const std::size_t sends = send_order_.size();
+  if (!free_in_flight_ || sends == 0) return true;
+  int done = 0;
+  // Completed notes turn inactive, so begin()'s wait for them returns at once.
+  FERRY_CALL_MPI(MPI_Testall(static_cast<int>(sends), free_recv_.data(), &done,
+                             MPI_STATUSES_IGNORE));
+  return done != 0;
 }
 
 bool RmaEngine::test() {

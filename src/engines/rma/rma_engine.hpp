@@ -24,7 +24,7 @@ namespace ferry::detail {
 /// PackedEngine's: the active fields one after the other, count x element bytes.
 ///
 /// Synchronisation: both windows stay in one passive-target epoch (MPI_Win_lock_all
-/// with MPI_MODE_NOCHECK) from setup to destruction, and peers notify each other
+/// with MPI_MODE_NOCHECK) from setup to close(), and peers notify each other
 /// with persistent zero-byte messages, paired with MPI_Win_sync (the MPI-3 unified
 /// model's rule for load/store and flushed puts):
 ///   ready: source -> destination after writing ("your block is filled"); for puts
@@ -41,6 +41,10 @@ namespace ferry::detail {
 /// traffic() counts one block per destination, written or put; the zero-byte notes
 /// are not counted.
 ///
+/// Teardown: close() frees both windows (collective). The destructor frees only the
+/// notification requests: MPI_Win_free waits for every rank, which a destructor run
+/// while a partner is gone must not, so windows not closed stay until MPI_Finalize.
+///
 /// Option `shared_memory` (default true): false treats every peer as off-node, so
 /// every block goes through MPI_Put (tests the inter-node path on one node, or
 /// avoids shared windows where they are slow).
@@ -53,6 +57,9 @@ class RmaEngine final : public FieldEngine {
 
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
              const EngineOptions& options) override;
+  void close() override;
+  /// False while a destination has not yet read this rank's previous block.
+  bool can_begin() override;
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   void end() override;
   bool test() override;
@@ -64,6 +71,7 @@ class RmaEngine final : public FieldEngine {
   void create_notifications();
   void pack(std::size_t i, char* block);  // gathers send peer send_order_[i] into block
   void sync_windows();  // MPI_Win_sync on both windows, around every note
+  void free_notifications() noexcept;
 
   Comm node_;                           // ranks whose receive windows this rank can load/store
   MPI_Win shared_win_ = MPI_WIN_NULL;   // receive buffers, allocated over node_

@@ -179,6 +179,37 @@ TEST(BufferErrors, AttachChecksBoxAndGroup) {
   }
 }
 
+// free() closes the stream on requesters that did not, frees the window on every
+// rank, and may be called again; the buffer and its readers refuse every use after it.
+TEST(BufferErrors, FreeIsIdempotentAndEndsTheBuffer) {
+  if (world_size() < 2) GTEST_SKIP() << "needs a requester and a worker";
+  const int rank = world_rank();
+  MPI_Comm workers = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, rank == 0 ? MPI_UNDEFINED : 0, rank, &workers);
+  auto buffer = rank == 0 ? TimeSeriesBuffer::expose(MPI_COMM_WORLD, kShape, {{0, 0}, {8, 6}},
+                                                     Datatype::Float64, Capacity::steps(2),
+                                                     BufferMode::Lossless)
+                          : TimeSeriesBuffer::connect(MPI_COMM_WORLD, 0);
+  std::vector<double> step(48, 1.0);
+  if (rank == 0) {
+    buffer.load(step.data(), 7);
+    buffer.free();  // closes the stream first
+    buffer.free();
+    expect_error([&] { buffer.load(step.data(), 8); }, Errc::State,
+                 "TimeSeriesBuffer::load: the buffer was freed");
+  } else {
+    auto reader = buffer.attach(workers, {{0, 0}, {8, 6}});
+    EXPECT_FALSE(reader.is_done());
+    reader.done();
+    EXPECT_TRUE(reader.is_done());
+    buffer.free();
+    buffer.free();
+    expect_error([&] { buffer.attach(workers, {{0, 0}, {8, 6}}); }, Errc::State,
+                 "TimeSeriesBuffer::attach: the buffer was freed");
+    MPI_Comm_free(&workers);
+  }
+}
+
 TEST(BufferErrors, NullParentCommunicator) {
   expect_error(
       [] {

@@ -89,16 +89,28 @@ TEST(CouplerDiagnostics, UndeclaredFieldAndWrongDirection) {
 }
 
 TEST(CouplerDiagnostics, WatchdogEndsAGetThatWouldHang) {
-  // atm puts its first value late, after ocn's watchdog (1 s) has given up waiting.
+  // atm puts its first value late, after ocn's watchdog (1 s) has given up waiting;
+  // ocn told every rank, so atm's put stops at once, naming ocn's failure.
   CoupledRun run(scratch_directory(), "in", 1.0);
   run.c->enddef();
   std::vector<double> data(static_cast<std::size_t>(std::max(run.atm.local_size(), run.ocn.local_size())));
-  if (run.who.ocn && !run.who.atm)
-    expect_error([&] { run.c->get(run.in, 0, data.data()); }, Errc::State,
-                 "get for exchange \"x\" at time 0 s has waited 1 s for component \"atm\" to put it");
+  const std::string waited =
+      "get for exchange \"x\" at time 0 s has waited 1 s for component \"atm\" to put it";
+  const int p = size_of(MPI_COMM_WORLD);
+  if (run.who.ocn && !run.who.atm) {
+    expect_error([&] { run.c->get(run.in, 0, data.data()); }, Errc::State, waited);
+    // Now (not on a timer, which a loaded machine would stretch) atm may put.
+    for (int r = 0; r < run.who.atm_size; ++r) MPI_Send(nullptr, 0, MPI_BYTE, r, 0, MPI_COMM_WORLD);
+  }
   if (run.who.atm && !run.who.ocn) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    run.c->put(run.out, 0, data.data());
+    for (int r = run.who.atm_size; r < p; ++r)
+      MPI_Recv(nullptr, 0, MPI_BYTE, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    expect_error([&] { run.c->put(run.out, 0, data.data()); }, Errc::State,
+                 "stopped because component \"ocn\" \\(rank [0-9]+ of the run\\) failed in "
+                 "Coupler::get: " + waited);
+    expect_error([&] { run.c->finalize(); }, Errc::State,
+                 "Coupler::finalize: the coupler failed earlier on this rank");
   }
   MPI_Barrier(MPI_COMM_WORLD);
 }

@@ -1,0 +1,86 @@
+#include "oasis_partition.hpp"
+
+#include "util/check.hpp"
+#include "util/format.hpp"
+
+namespace ferry::oasis {
+
+namespace {
+
+void need(bool ok, const std::vector<int>& ig_paral, const std::string& what) {
+  FERRY_CHECK(ok, Errc::Arg, "oasis_def_partition: ",
+              partition_form_name(ig_paral.empty() ? -1 : ig_paral[0]), " partition (ig_paral = ",
+              detail::list_first(ig_paral, 12), "): ", what,
+              ". See the OASIS3-MCT User Guide, section \"Partition definition\"");
+}
+
+void add_run(std::vector<std::int64_t>& ids, std::int64_t offset, std::int64_t length) {
+  for (std::int64_t i = 0; i < length; ++i) ids.push_back(offset + i);
+}
+
+}  // namespace
+
+const char* partition_form_name(int form) noexcept {
+  switch (form) {
+    case 0: return "SERIAL";
+    case 1: return "APPLE";
+    case 2: return "BOX";
+    case 3: return "ORANGE";
+    case 4: return "POINTS";
+    default: return "unknown";
+  }
+}
+
+std::vector<std::int64_t> partition_ids(const std::vector<int>& ig_paral) {
+  need(!ig_paral.empty(), ig_paral, "the vector is empty");
+  std::vector<std::int64_t> ids;
+  const auto size = ig_paral.size();
+  switch (ig_paral[0]) {
+    case 0:
+      need(size >= 3 && ig_paral[2] >= 0, ig_paral, "needs [0, 0, total size >= 0]");
+      add_run(ids, 0, ig_paral[2]);
+      break;
+    case 1:
+      need(size >= 3 && ig_paral[1] >= 0 && ig_paral[2] >= 0, ig_paral,
+           "needs [1, offset >= 0, length >= 0]");
+      add_run(ids, ig_paral[1], ig_paral[2]);
+      break;
+    case 2: {
+      need(size >= 5 && ig_paral[1] >= 0 && ig_paral[2] >= 0 && ig_paral[3] >= 0 &&
+               ig_paral[4] >= ig_paral[2],
+           ig_paral, "needs [2, offset >= 0, local nx >= 0, local ny >= 0, global nx >= local nx]");
+      for (int j = 0; j < ig_paral[3]; ++j)
+        add_run(ids, ig_paral[1] + static_cast<std::int64_t>(j) * ig_paral[4], ig_paral[2]);
+      break;
+    }
+    case 3: {
+      need(size >= 2 && ig_paral[1] >= 0 && size >= 2 + 2 * static_cast<std::size_t>(ig_paral[1]),
+           ig_paral, "needs [3, segments, then an offset and a length per segment]");
+      for (int s = 0; s < ig_paral[1]; ++s) {
+        const int offset = ig_paral[2 + 2 * s], length = ig_paral[3 + 2 * s];
+        if (offset < 0 || length < 0)
+          need(false, ig_paral, detail::cat("segment ", s + 1, " has offset ", offset, " and length ", length));
+        add_run(ids, offset, length);
+      }
+      break;
+    }
+    case 4: {
+      need(size >= 2 && ig_paral[1] >= 0 && size >= 2 + static_cast<std::size_t>(ig_paral[1]),
+           ig_paral, "needs [4, count, then count global indices from 1]");
+      ids.reserve(static_cast<std::size_t>(ig_paral[1]));
+      for (int p = 0; p < ig_paral[1]; ++p) {
+        // The message is built only for a wrong index: this loop runs once per point.
+        if (ig_paral[2 + p] < 1)
+          need(false, ig_paral,
+               detail::cat("point ", p + 1, " has index ", ig_paral[2 + p], "; indices start at 1"));
+        ids.push_back(ig_paral[2 + p] - 1);
+      }
+      break;
+    }
+    default:
+      need(false, ig_paral, "ig_paral(1) must be 0 (SERIAL), 1 (APPLE), 2 (BOX), 3 (ORANGE) or 4 (POINTS)");
+  }
+  return ids;
+}
+
+}  // namespace ferry::oasis

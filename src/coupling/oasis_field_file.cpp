@@ -1,0 +1,273 @@
+#include "coupling/oasis_field_file.hpp"
+
+#include <filesystem>
+#include <numeric>
+#include <vector>
+
+#include "ferry/exchange.hpp"
+#include "io/netcdf_file.hpp"
+#include "util/agree.hpp"
+#include "util/check.hpp"
+#include "util/mpi.hpp"
+
+namespace ferry::coupling {
+
+namespace {
+
+using ferry::detail::agree_on;
+using ferry::detail::cat;
+using io::NetcdfFile;
+
+constexpr const char* kCaller = "OASIS file";
+
+// Every id of the field on rank 0, in order; nothing elsewhere.
+Layout whole_on_root(const Comm& comm, std::int64_t size) {
+  if (comm.rank() != 0) return Layout::none(size);
+  std::vector<std::int64_t> ids(static_cast<std::size_t>(size));
+  std::iota(ids.begin(), ids.end(), std::int64_t{0});
+  return Layout::points(size, std::move(ids));
+}
+
+std::size_t values_of(const OasisField& field, std::int64_t points) {
+  return static_cast<std::size_t>(points) * static_cast<std::size_t>(field.components);
+}
+
+// The whole field as doubles on rank 0, point-major (components of a point together),
+// from this rank's values.
+std::vector<double> gather(const Comm& comm, const OasisField& field, const Layout& layout,
+                           const void* data) {
+  const Layout root = whole_on_root(comm, layout.global_size());
+  std::vector<unsigned char> whole(values_of(field, root.local_size()) * datatype_size(field.type));
+  Exchange(comm.get(), layout, root, {{field.type, field.components}}, "p2p")
+      .execute(data, whole.data());
+  std::vector<double> out(values_of(field, root.local_size()));
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = field.type == Datatype::Float32 ? static_cast<double>(reinterpret_cast<float*>(whole.data())[i])
+                                              : reinterpret_cast<double*>(whole.data())[i];
+  return out;
+}
+
+void scatter(const Comm& comm, const OasisField& field, const Layout& layout,
+             const std::vector<double>& whole, void* data) {
+  const Layout root = whole_on_root(comm, layout.global_size());
+  std::vector<unsigned char> typed(values_of(field, root.local_size()) * datatype_size(field.type));
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    if (field.type == Datatype::Float32)
+      reinterpret_cast<float*>(typed.data())[i] = static_cast<float>(whole[i]);
+    else
+      reinterpret_cast<double*>(typed.data())[i] = whole[i];
+  }
+  Exchange(comm.get(), root, layout, {{field.type, field.components}}, "p2p")
+      .execute(typed.data(), data);
+}
+
+// Point-major (point, component) <-> the file's component-major (component, point).
+std::vector<double> transpose(const std::vector<double>& values, std::size_t points, int components,
+                              bool to_file) {
+  if (components == 1) return values;
+  std::vector<double> out(values.size());
+  const auto c = static_cast<std::size_t>(components);
+  for (std::size_t p = 0; p < points; ++p)
+    for (std::size_t k = 0; k < c; ++k) {
+      if (to_file)
+        out[k * points + p] = values[p * c + k];
+      else
+        out[p * c + k] = values[k * points + p];
+    }
+  return out;
+}
+
+// The dimensions of a field (outermost first), defined in `file` unless there.
+std::vector<int> field_dims(NetcdfFile& file, const OasisField& field, std::int64_t size) {
+  std::vector<int> dims;
+  const auto dim = [&](const std::string& name, std::int64_t length) {
+    const auto found = file.find_dim(name);
+    if (found) {
+      FERRY_CHECK(file.dim_length(*found) == static_cast<std::size_t>(length), Errc::Arg, kCaller,
+                  ": dimension \"", name, "\" of \"", file.path(), "\" has length ",
+                  file.dim_length(*found), ", expected ", length,
+                  ". Remove the file, or check the grid sizes");
+      dims.push_back(*found);
+    } else {
+      dims.push_back(file.define_dim(name, static_cast<std::size_t>(length)));
+    }
+  };
+  if (field.components > 1) dim(field.name + "_bundle", field.components);
+  if (field.nx > 0 && field.ny > 0 && field.nx * field.ny == size) {
+    dim(field.name + "_ny", field.ny);
+    dim(field.name + "_nx", field.nx);
+  } else {
+    dim(field.name + "_size", size);
+  }
+  return dims;
+}
+
+std::size_t product(const NetcdfFile& file, const std::vector<int>& dims, std::size_t first) {
+  std::size_t n = 1;
+  for (std::size_t d = first; d < dims.size(); ++d) n *= file.dim_length(dims[d]);
+  return n;
+}
+
+}  // namespace
+
+bool OasisFieldFile::exists(const Comm& comm, const std::string& path) {
+  int found = comm.rank() == 0 && std::filesystem::exists(path) ? 1 : 0;
+  FERRY_CALL_MPI(MPI_Bcast(&found, 1, MPI_INT, 0, comm.get()));
+  return found != 0;
+}
+
+bool OasisFieldFile::read(const Comm& comm, const std::string& path, const OasisField& field,
+                          const Layout& layout, void* data) {
+  const std::int64_t size = layout.global_size();
+  std::vector<double> whole;
+  int found = 0;
+  agree_on(comm, [&] {
+    if (comm.rank() != 0) return;
+    NetcdfFile file(kCaller, path, NetcdfFile::Mode::Read);
+    const auto var = file.find_var(field.name);
+    if (!var) return;
+    found = 1;
+    const std::vector<int> dims = file.var_dims(*var);
+    const std::size_t n = product(file, dims, 0);
+    FERRY_CHECK(n == values_of(field, size), Errc::ArgSize, kCaller, ": variable \"", field.name,
+                "\" of \"", path, "\" has ", n, " values, expected ", values_of(field, size), " (",
+                size, " points x ", field.components,
+                "). Check that the file was written for this grid");
+    FERRY_CHECK(file.var_type(*var) == NC_DOUBLE || file.var_type(*var) == NC_FLOAT, Errc::Arg,
+                kCaller, ": variable \"", field.name, "\" of \"", path, "\" is of type ",
+                file.type_name(file.var_type(*var)), "; restart fields are double or float");
+    std::vector<std::size_t> start(dims.size(), 0), count;
+    for (int d : dims) count.push_back(file.dim_length(d));
+    whole.resize(n);
+    if (file.var_type(*var) == NC_DOUBLE) {
+      file.get_vara(*var, start, count, whole.data());
+    } else {
+      std::vector<float> single(n);
+      file.get_vara(*var, start, count, single.data());
+      for (std::size_t i = 0; i < n; ++i) whole[i] = single[i];
+    }
+    whole = transpose(whole, static_cast<std::size_t>(size), field.components, false);
+  });
+  FERRY_CALL_MPI(MPI_Bcast(&found, 1, MPI_INT, 0, comm.get()));
+  if (!found) return false;
+  scatter(comm, field, layout, whole, data);
+  return true;
+}
+
+void OasisFieldFile::write(const Comm& comm, const std::string& path, const OasisField& field,
+                           const Layout& layout, const void* data) {
+  const std::int64_t size = layout.global_size();
+  const std::vector<double> whole = gather(comm, field, layout, data);
+  agree_on(comm, [&] {
+    if (comm.rank() != 0) return;
+    const bool existing = std::filesystem::exists(path);
+    NetcdfFile file(kCaller, path, existing ? NetcdfFile::Mode::Write : NetcdfFile::Mode::Create);
+    file.redefine();
+    auto var = file.find_var(field.name);
+    std::vector<int> dims = var ? file.var_dims(*var) : field_dims(file, field, size);
+    if (!var) var = file.define_var(field.name, NC_DOUBLE, dims);
+    FERRY_CHECK(product(file, dims, 0) == values_of(field, size), Errc::ArgSize, kCaller,
+                ": variable \"", field.name, "\" of \"", path, "\" has ", product(file, dims, 0),
+                " values, expected ", values_of(field, size),
+                ". Remove the old file, or check the grid sizes");
+    file.end_define();
+    std::vector<std::size_t> start(dims.size(), 0), count;
+    for (int d : dims) count.push_back(file.dim_length(d));
+    const std::vector<double> stored =
+        transpose(whole, static_cast<std::size_t>(size), field.components, true);
+    if (file.var_type(*var) == NC_DOUBLE) {
+      file.put_vara(*var, start, count, stored.data());
+    } else {
+      const std::vector<float> single(stored.begin(), stored.end());
+      file.put_vara(*var, start, count, single.data());
+    }
+    file.close();
+  });
+}
+
+void OasisFieldFile::write_count(const Comm& comm, const std::string& path, const std::string& name,
+                                 int count) {
+  agree_on(comm, [&] {
+    if (comm.rank() != 0) return;
+    const bool existing = std::filesystem::exists(path);
+    NetcdfFile file(kCaller, path, existing ? NetcdfFile::Mode::Write : NetcdfFile::Mode::Create);
+    file.redefine();
+    auto var = file.find_var(name);
+    if (!var) {
+      const auto dim = file.find_dim(name + "_ncnt");
+      var = file.define_var(name, NC_INT, {dim ? *dim : file.define_dim(name + "_ncnt", 1)});
+    }
+    file.end_define();
+    file.put_vara(*var, {0}, {1}, &count);
+    file.close();
+  });
+}
+
+bool OasisFieldFile::read_count(const Comm& comm, const std::string& path, const std::string& name,
+                                int& count) {
+  int found[2] = {0, 0};
+  agree_on(comm, [&] {
+    if (comm.rank() != 0) return;
+    NetcdfFile file(kCaller, path, NetcdfFile::Mode::Read);
+    const auto var = file.find_var(name);
+    if (!var) return;
+    found[0] = 1;
+    file.get_vara(*var, {0}, {1}, &found[1]);
+  });
+  FERRY_CALL_MPI(MPI_Bcast(found, 2, MPI_INT, 0, comm.get()));
+  count = found[1];
+  return found[0] != 0;
+}
+
+void OasisFieldFile::append(const Comm& comm, const std::string& path, const OasisField& field,
+                            double time, const Layout& layout, const void* data, bool replace) {
+  const std::int64_t size = layout.global_size();
+  const std::vector<double> whole = gather(comm, field, layout, data);
+  agree_on(comm, [&] {
+    if (comm.rank() != 0) return;
+    const bool existing = !replace && std::filesystem::exists(path);
+    NetcdfFile file(kCaller, path, existing ? NetcdfFile::Mode::Write : NetcdfFile::Mode::Create);
+    int time_var = -1;
+    int var = -1;
+    std::vector<int> dims;
+    if (!existing) {
+      const int record = file.define_dim("time", NC_UNLIMITED);
+      time_var = file.define_var("time", NC_INT, {record});
+      dims.push_back(record);
+      if (field.components > 1) dims.push_back(file.define_dim("nbundle", static_cast<std::size_t>(field.components)));
+      if (field.nx > 0 && field.ny > 0 && field.nx * field.ny == size) {
+        dims.push_back(file.define_dim("ny", static_cast<std::size_t>(field.ny)));
+        dims.push_back(file.define_dim("nx", static_cast<std::size_t>(field.nx)));
+      } else {
+        dims.push_back(file.define_dim("nx", static_cast<std::size_t>(size)));
+      }
+      var = file.define_var(field.name, NC_DOUBLE, dims);
+      file.end_define();
+    } else {
+      const auto t = file.find_var("time");
+      const auto v = file.find_var(field.name);
+      FERRY_CHECK(t && v, Errc::Io, kCaller, ": output file \"", path,
+                  "\" exists but has no variables \"time\" and \"", field.name,
+                  "\". Remove the file left by another run");
+      time_var = *t;
+      var = *v;
+      dims = file.var_dims(var);
+      FERRY_CHECK(product(file, dims, 1) == values_of(field, size), Errc::ArgSize, kCaller,
+                  ": output file \"", path, "\" holds ", product(file, dims, 1),
+                  " values per record of \"", field.name, "\", expected ", values_of(field, size),
+                  ". Remove the file left by another run");
+    }
+    const std::size_t slice = file.dim_length(dims.front());
+    const int stamp = static_cast<int>(time);
+    file.put_vara(time_var, {slice}, {1}, &stamp);
+    std::vector<std::size_t> start(dims.size(), 0), count{1};
+    start[0] = slice;
+    for (std::size_t d = 1; d < dims.size(); ++d) count.push_back(file.dim_length(dims[d]));
+    const std::vector<double> stored =
+        transpose(whole, static_cast<std::size_t>(size), field.components, true);
+    file.put_vara(var, start, count, stored.data());
+    file.close();
+  });
+}
+
+}  // namespace ferry::coupling
