@@ -153,7 +153,6 @@ std::string stem_of(const char* name) {
 }
 
 void remove_files(const std::string& stem) {
-  if (std::getenv("KEEP")) return;
   for (const char* suffix : {"_ferry.nc", "_ferry_lat.nc", "_ferry_lon.nc", "_cdo.nc", "_src.nc",
                              "_dst.nc"})
     std::remove((stem + suffix).c_str());
