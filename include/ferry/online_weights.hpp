@@ -100,6 +100,44 @@ struct BilinearOptions {
 Weights bilinear_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
                          const BilinearOptions& options);
 
+/// SCRIP's bicubic remapping (CDO genbic's four weights per link) as four matrices with
+/// the same links: dst = value f + i_gradient df/di + j_gradient df/dj + ij_gradient
+/// d2f/didj, the derivatives taken along the source grid's index directions, per index
+/// step (CDO computes them as centred differences of the neighbouring points, half the
+/// difference of (i + 1, j) and (i - 1, j), one-sided next to masked points and the
+/// outermost rows; OASIS passes them to oasis_put as fld2..fld4).
+struct BicubicGradientWeights {
+  Weights value;
+  Weights i_gradient;
+  Weights j_gradient;
+  Weights ij_gradient;
+};
+
+/// Collective over `comm`. Bicubic weights (SCRIP's algorithm, as CDO genbic) for
+/// gradients the caller gives: each valid destination point is located in a cell of
+/// four source points as by bilinear_weights (the same cells, positions (a, b) and
+/// link order), and the links of those four corners get the products of the cubic
+/// Hermite bases in a and b: the value basis times the value basis (`value`), the
+/// slope basis in a times the value basis in b (`i_gradient`), and so on. Points in no
+/// cell or in a cell with a masked corner get no links, or with Unmapped::Nearest one
+/// link of value weight 1 (gradient weights 0) from their nearest valid source point.
+/// The same bits for any number of ranks and layouts. Raises like bilinear_weights.
+BicubicGradientWeights bicubic_gradient_weights(MPI_Comm comm, const GridPoints& src,
+                                                const GridPoints& dst,
+                                                const BilinearOptions& options);
+
+/// Collective over `comm`. Bicubic weights with the gradients made from the field
+/// itself, as CDO's remap computes them for genbic weights: d/di = (f(i + 1, j) -
+/// f(i - 1, j)) / 2 and d/dj likewise, a masked neighbour (or one beyond the outermost
+/// rows, or beyond the ends of a grid that is not periodic) replaced by the point itself
+/// and the half dropped, d2/didj from the four diagonal neighbours with CDO's
+/// replacements for masked ones; folded into one matrix, so each destination point links
+/// the 4 corners of its cell and their neighbours (up to 16 points). Each weight is
+/// summed in one fixed order: the same bits for any number of ranks and layouts. Raises
+/// like bilinear_weights.
+Weights bicubic_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
+                        const BilinearOptions& options);
+
 /// How the edges of a grid's cells run from corner to corner.
 enum class CellEdges : int {
   /// LonLat if every valid cell of the grid is a longitude-latitude rectangle (regular
@@ -154,11 +192,23 @@ struct ConservativeOptions {
   /// nearest valid source cell is the one whose centre (the mean direction of its
   /// corners) is nearest the destination cell's.
   Unmapped unmapped = Unmapped::Fill;
+  /// 1: first order. 2: second order (SCRIP's, as CDO gencon2 and OASIS's CONSERV ...
+  /// SECOND): the field is expanded about each source cell's centroid with its
+  /// gradients in latitude and longitude, which conservative_weights computes from the
+  /// field itself (see there); conservative_gradient_weights leaves them to the caller.
+  int order = 1;
 };
 
 /// Collective over `comm`. First-order conservative weights: valid destination cell d
 /// gets a link from every valid source cell s it overlaps, with weight A(s, d) / N(d),
 /// A the area on the unit sphere of the overlap and N as `options.normalisation` says.
+/// With options.order 2, second-order weights in one matrix: those of
+/// conservative_gradient_weights with the gradients made from the field itself, each
+/// cell's by least squares in (longitude, latitude) over its 8 nearest valid source
+/// cells (centroid to centroid, so a field linear in longitude and latitude has its
+/// exact gradient away from the date line), folded into the value weights: row d then
+/// also links the neighbours of the cells it overlaps. The links are ordered by source
+/// id; the same bits for any number of ranks and layouts.
 /// Overlaps are clipped exactly on the sphere: great-circle cells by Sutherland and
 /// Hodgman's algorithm in 3-D (so cells across the date line or holding a pole need
 /// nothing special), longitude-latitude rectangles with their parallels as parallels
@@ -186,5 +236,38 @@ struct ConservativeOptions {
 /// Errc::Duplicate (a global id given twice).
 Weights conservative_weights(MPI_Comm comm, const GridCells& src, const GridCells& dst,
                              const ConservativeOptions& options = {});
+
+/// Second-order conservative remapping as three matrices with the same links (SCRIP's,
+/// OASIS's and CDO gencon2's three weights per link): dst = value src + lat_gradient
+/// g_lat + lon_gradient g_lon, with g_lat = d f / d lat and g_lon = d f / d lon /
+/// cos(lat) the northward and eastward gradients of the field at the source cells'
+/// centroids per radian of arc (as OASIS's test_interpolation computes them).
+struct ConservativeGradientWeights {
+  /// The first-order weights: A(s, d) / N(d), as conservative_weights with order 1.
+  Weights value;
+  /// The integral over the overlap of (lat - lat_s), divided by N(d); lat_s is the mean
+  /// latitude of source cell s, angles in radians.
+  Weights lat_gradient;
+  /// The integral over the overlap of (lon - lon_s) cos(lat), divided by N(d); lon_s is
+  /// the longitude about which that integral over s vanishes (so the gradients never
+  /// change a fully covered source cell's total), within half a turn of s.
+  Weights lon_gradient;
+};
+
+/// Collective over `comm`. Second-order conservative weights for gradients that the
+/// caller gives (OASIS passes them to oasis_put as fld2 and fld3): a field linear in
+/// latitude, given at the centroids with its exact gradients, is remapped to its exact
+/// mean over each covered destination cell (to rounding and quadrature, about 1e-15
+/// relative), one linear in longitude to second order (the error falls with the square
+/// of the cell size: the eastward gradient is taken as constant across the cell). The overlaps, their
+/// areas and the value weights are those of conservative_weights (the same bits);
+/// the integrals of latitude and longitude over them are line integrals around each
+/// overlap, in closed form along parallels and meridians and by 8-point Gauss-Legendre
+/// quadrature along other great circles. Rows filled by Unmapped::Nearest have gradient
+/// weights 0. `options.order` is not looked at. The same bits for any number of ranks
+/// and layouts. Raises like conservative_weights.
+ConservativeGradientWeights conservative_gradient_weights(MPI_Comm comm, const GridCells& src,
+                                                          const GridCells& dst,
+                                                          const ConservativeOptions& options = {});
 
 }  // namespace ferry

@@ -91,8 +91,8 @@ nb::ndarray<nb::numpy, const T, nb::ndim<1>> view(const std::vector<T>& values) 
 // Runs `compute` (a collective of the library) after agreeing on the arguments
 // `prepare` reads from Python; the GIL is released while the ranks communicate.
 template <class Prepare, class Compute>
-Weights agreed_weights(nb::handle comm, const char* function, Prepare&& prepare,
-                       Compute&& compute) {
+auto agreed_weights(nb::handle comm, const char* function, Prepare&& prepare,
+                    Compute&& compute) {
   const MPI_Comm c = comm_from_python(comm, function);
   detail::agree_on(Comm::view(c), prepare);
   nb::gil_scoped_release unlocked;
@@ -122,29 +122,71 @@ Unmapped unmapped_from_python(nb::handle unmapped, const char* function) {
                                     std::string(function) + ": unmapped");
 }
 
-Weights bilinear(nb::handle comm, const GridPoints& src, const GridPoints& dst, std::int64_t nx,
-                 bool periodic, nb::handle unmapped) {
+// A weight call on a logically rectangular source grid (bilinear_weights,
+// bicubic_weights, bicubic_gradient_weights) from Python.
+template <class Result>
+Result rectangular(Result (*make)(MPI_Comm, const GridPoints&, const GridPoints&,
+                                  const BilinearOptions&),
+                   const char* function, nb::handle comm, const GridPoints& src,
+                   const GridPoints& dst, std::int64_t nx, bool periodic, nb::handle unmapped) {
   BilinearOptions options{nx, periodic, Unmapped::Fill};
   return agreed_weights(
-      comm, "bilinear_weights",
-      [&] { options.unmapped = unmapped_from_python(unmapped, "bilinear_weights"); },
-      [&](MPI_Comm c) { return bilinear_weights(c, src, dst, options); });
+      comm, function, [&] { options.unmapped = unmapped_from_python(unmapped, function); },
+      [&](MPI_Comm c) { return make(c, src, dst, options); });
+}
+
+Weights bilinear(nb::handle comm, const GridPoints& src, const GridPoints& dst, std::int64_t nx,
+                 bool periodic, nb::handle unmapped) {
+  return rectangular(&bilinear_weights, "bilinear_weights", comm, src, dst, nx, periodic,
+                     unmapped);
+}
+
+Weights bicubic(nb::handle comm, const GridPoints& src, const GridPoints& dst, std::int64_t nx,
+                bool periodic, nb::handle unmapped) {
+  return rectangular(&bicubic_weights, "bicubic_weights", comm, src, dst, nx, periodic, unmapped);
+}
+
+nb::tuple bicubic_gradient(nb::handle comm, const GridPoints& src, const GridPoints& dst,
+                           std::int64_t nx, bool periodic, nb::handle unmapped) {
+  BicubicGradientWeights w = rectangular(&bicubic_gradient_weights, "bicubic_gradient_weights",
+                                         comm, src, dst, nx, periodic, unmapped);
+  return nb::make_tuple(std::move(w.value), std::move(w.i_gradient), std::move(w.j_gradient),
+                        std::move(w.ij_gradient));
+}
+
+// The options of the conservative weight calls, as `function` takes them from Python.
+ConservativeOptions conservative_options(nb::handle normalisation, nb::handle unmapped, int order,
+                                         const std::string& function) {
+  ConservativeOptions options;
+  options.normalisation = enum_from_python<ConservativeNormalisation>(
+      normalisation,
+      {{"fracarea", ConservativeNormalisation::FracArea},
+       {"destarea", ConservativeNormalisation::DestArea}},
+      function + ": normalisation");
+  options.unmapped = unmapped_from_python(unmapped, function.c_str());
+  options.order = order;
+  return options;
 }
 
 Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst,
-                     nb::handle normalisation, nb::handle unmapped) {
+                     nb::handle normalisation, nb::handle unmapped, int order) {
   ConservativeOptions options;
   return agreed_weights(
       comm, "conservative_weights",
-      [&] {
-        options.normalisation = enum_from_python<ConservativeNormalisation>(
-            normalisation,
-            {{"fracarea", ConservativeNormalisation::FracArea},
-             {"destarea", ConservativeNormalisation::DestArea}},
-            "conservative_weights: normalisation");
-        options.unmapped = unmapped_from_python(unmapped, "conservative_weights");
-      },
+      [&] { options = conservative_options(normalisation, unmapped, order, "conservative_weights"); },
       [&](MPI_Comm c) { return conservative_weights(c, src, dst, options); });
+}
+
+nb::tuple conservative_gradient(nb::handle comm, const GridCells& src, const GridCells& dst,
+                                nb::handle normalisation, nb::handle unmapped) {
+  ConservativeOptions options;
+  ConservativeGradientWeights w = agreed_weights(
+      comm, "conservative_gradient_weights",
+      [&] {
+        options = conservative_options(normalisation, unmapped, 2, "conservative_gradient_weights");
+      },
+      [&](MPI_Comm c) { return conservative_gradient_weights(c, src, dst, options); });
+  return nb::make_tuple(std::move(w.value), std::move(w.lat_gradient), std::move(w.lon_gradient));
 }
 
 // Weights.write_scrip and write_esmf: the file written by `Write` on the weights'
@@ -399,13 +441,33 @@ void bind_regrid(nb::module_& m) {
         "grid of nx columns, point (i, j) with global id j * nx + i; `periodic`: column\n"
         "nx - 1 neighbours column 0; unmapped \"nearest\": points in no source cell take\n"
         "their nearest valid source point (OASIS BILINEAR), \"fill\": no links.");
+  m.def("bicubic_weights", &bicubic, "comm"_a, "src"_a, "dst"_a, "nx"_a, "periodic"_a = true,
+        "unmapped"_a = "fill",
+        "Collective: bicubic weights (SCRIP's, as CDO genbic) on the same cells as\n"
+        "bilinear_weights, with the gradients made from the field as CDO's remap makes them\n"
+        "(centred index differences, one-sided next to masked points) folded in.");
+  m.def("bicubic_gradient_weights", &bicubic_gradient, "comm"_a, "src"_a, "dst"_a, "nx"_a,
+        "periodic"_a = true, "unmapped"_a = "fill",
+        "Collective: bicubic weights for gradients the caller gives, as four Weights with\n"
+        "the same links (value, i_gradient, j_gradient, ij_gradient): dst = value f +\n"
+        "i_gradient df/di + j_gradient df/dj + ij_gradient d2f/didj, derivatives per index\n"
+        "step along the source grid's rows and columns (CDO genbic's four weights).");
   m.def("conservative_weights", &conservative, "comm"_a, "src"_a, "dst"_a,
-        "normalisation"_a = "fracarea", "unmapped"_a = "fill",
-        "Collective: first-order conservative weights (as CDO gencon) between GridCells of\n"
-        "any polygons (great-circle edges) or lon-lat rectangles, normalised by the covered\n"
-        "area (\"fracarea\", CDO's default) or the destination cell's area (\"destarea\");\n"
+        "normalisation"_a = "fracarea", "unmapped"_a = "fill", "order"_a = 1,
+        "Collective: conservative weights (as CDO gencon) between GridCells of any polygons\n"
+        "(great-circle edges) or lon-lat rectangles, normalised by the covered area\n"
+        "(\"fracarea\", CDO's default) or the destination cell's area (\"destarea\");\n"
         "unmapped \"nearest\" (OASIS FRACNNEI, DESTNNEI): cells over no valid source cell\n"
-        "take their nearest valid source cell.");
+        "take their nearest valid source cell. order 2: second order (as CDO gencon2), the\n"
+        "source gradients computed from the field (least squares over the 8 nearest cells)\n"
+        "and folded into the weights.");
+  m.def("conservative_gradient_weights", &conservative_gradient, "comm"_a, "src"_a, "dst"_a,
+        "normalisation"_a = "fracarea", "unmapped"_a = "fill",
+        "Collective: second-order conservative weights for gradients the caller gives, as\n"
+        "three Weights with the same links (value, lat_gradient, lon_gradient): dst = value\n"
+        "src + lat_gradient d(src)/d(lat) + lon_gradient d(src)/d(lon) / cos(lat), the\n"
+        "gradients per radian of arc at the source cells' centroids (CDO gencon2's and\n"
+        "OASIS's three weights).");
 
   auto remap = nb::class_<RemapBinding>(
       m, "Remap",

@@ -79,6 +79,35 @@ def test_bilinear_remap_sums_every_row_like_the_links_say(comm, map_on):
     np.testing.assert_array_equal(got, reference(comm, weights, field, dst.ids))
 
 
+def test_bicubic_weights_reproduce_a_field_linear_in_the_indices(comm):
+    # f = 3 i + 2 j + 1 on the source grid: its index gradients are 3, 2 and 0, and
+    # the bicubic interpolant of a field linear in (i, j) is that field at (i + a, j +
+    # b), so the gradient weights given those gradients and the weights with gradients
+    # made from the field (exact for it away from the wrap and the outermost rows)
+    # agree at every point whose cell keeps off the date line and the two outer rows.
+    src, dst = layouts(comm)
+    source, target = points(src, SRC_NX, SRC_NY), points(dst, DST_NX, DST_NY)
+    ids = src.ids
+    f = 3.0 * (ids % SRC_NX) + 2.0 * (ids // SRC_NX) + 1
+    value, di, dj, dij = ferry.bicubic_gradient_weights(comm, source, target, SRC_NX)
+    assert value.global_links == di.global_links == dj.global_links == dij.global_links
+
+    def apply(weights, x):
+        out = np.zeros(dst.local_size)
+        ferry.Remap(comm, weights, src, dst).apply(x, out)
+        return out
+
+    given = apply(value, f) + apply(di, np.full(src.local_size, 3.0)) + apply(
+        dj, np.full(src.local_size, 2.0)
+    )
+    made = apply(ferry.bicubic_weights(comm, source, target, SRC_NX), f)
+    lon, lat = centres(DST_NX, DST_NY)
+    inside = (np.abs(lat[dst.ids]) < 90 - 2 * 180 / SRC_NY) & (lon[dst.ids] % 360 > 15) & (
+        lon[dst.ids] % 360 < 345
+    )
+    np.testing.assert_allclose(made[inside], given[inside], rtol=0, atol=1e-12)
+
+
 @pytest.mark.parametrize("engine", ["p2p", "alltoallv"])
 @pytest.mark.parametrize("map_on", ["dst", "src"])
 def test_bfb_gives_the_bits_of_one_rank(comm, engine, map_on):
@@ -136,6 +165,41 @@ def test_conservative_weights_keep_a_constant_and_the_integral(comm):
     source_integral = comm.allreduce(np.sum(area(SRC_NX, SRC_NY, src.ids) * field(src.ids)))
     integral = comm.allreduce(np.sum(area(DST_NX, DST_NY, dst.ids) * got))
     assert integral == pytest.approx(source_integral, rel=1e-12)
+
+
+def test_second_order_conservative_weights_remap_latitude_exactly(comm):
+    # A field equal to the latitude (radians) at each source cell's centroid, with its
+    # gradient 1, through the three matrices, and through order 2 with the gradients
+    # made from the field: each destination cell's mean latitude.
+    src, dst = layouts(comm)
+
+    def mean_latitude(nx, ny, ids):
+        edges = np.radians(-90.0 + np.arange(ny + 1) * 180.0 / ny)
+        s, n = edges[ids // nx], edges[ids // nx + 1]
+        return (n * np.sin(n) + np.cos(n) - s * np.sin(s) - np.cos(s)) / (np.sin(n) - np.sin(s))
+
+    src_cells, dst_cells = cells(src, SRC_NX, SRC_NY), cells(dst, DST_NX, DST_NY)
+    value, lat_gradient, lon_gradient = ferry.conservative_gradient_weights(
+        comm, src_cells, dst_cells
+    )
+    assert value.global_links == lat_gradient.global_links == lon_gradient.global_links
+    exact = mean_latitude(DST_NX, DST_NY, dst.ids)
+    got = np.zeros(dst.local_size)
+    ferry.Remap(comm, value, src, dst).apply(mean_latitude(SRC_NX, SRC_NY, src.ids), got)
+    slope = np.zeros(dst.local_size)
+    ferry.Remap(comm, lat_gradient, src, dst).apply(np.ones(src.local_size), slope)
+    np.testing.assert_allclose(got + slope, exact, rtol=0, atol=1e-13)
+
+    second = ferry.conservative_weights(comm, src_cells, dst_cells, order=2)
+    assert second.global_links > value.global_links  # the neighbours' links too
+    folded = np.zeros(dst.local_size)
+    ferry.Remap(comm, second, src, dst).apply(mean_latitude(SRC_NX, SRC_NY, src.ids), folded)
+    np.testing.assert_allclose(folded, exact, rtol=0, atol=1e-13)
+    raises_everywhere(
+        ferry.Errc.ARG,
+        "order is 3",
+        lambda: ferry.conservative_weights(comm, src_cells, dst_cells, order=3),
+    )
 
 
 def test_links_from_any_share_give_the_rows_they_say(comm):

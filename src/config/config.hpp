@@ -104,6 +104,8 @@ struct RegridConfig {
   ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
   /// Bilinear, conservative: what target points no source covers receive
   Unmapped unmapped = Unmapped::Fill;
+  /// Conservative: 1 (first order) or 2 (second order, gradients computed)
+  int order = 1;
   MapOn map_on = MapOn::Dst;
   RemapMode mode = RemapMode::Bfb;
   double fill = 0;           ///< value of masked destination points and rows without links

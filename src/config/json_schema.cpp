@@ -36,6 +36,10 @@ json default_of(const Key& key) {
 void bound(json& out, Bound bound) {
   if (bound == Bound::Positive) out["exclusiveMinimum"] = 0;
   if (bound == Bound::NonNegative) out["minimum"] = 0;
+  if (bound == Bound::OneOrTwo) {
+    out["minimum"] = 1;
+    out["maximum"] = 2;
+  }
 }
 
 json mapping_schema(const Key& mapping);

@@ -135,6 +135,16 @@ Key method_key() {
                           "cells); `destarea` divides by the cell's area (the weights add up "
                           "to the fraction covered)."),
                    {"conservative"}),
+       for_methods(bounded(optional("order", KeyType::Integer, "1",
+                                    "`conservative`: 1 for first order; 2 for second order "
+                                    "(SCRIP's, as CDO gencon2 and OASIS's CONSERV ... "
+                                    "SECOND): the field is expanded about each source cell's "
+                                    "centroid with gradients ferry computes from it (least "
+                                    "squares over the 8 nearest source cells), so each target "
+                                    "cell also receives from the neighbours of the cells it "
+                                    "overlaps."),
+                           Bound::OneOrTwo),
+                   {"conservative"}),
        for_methods(choice("unmapped", {"fill", "nearest"},
                           "`bilinear` and `conservative`: what a valid target point that no "
                           "valid source covers receives: `fill` leaves it to the exchange's "
@@ -370,6 +380,7 @@ std::vector<std::string> child_names(const Key& parent) {
 std::string describe_value(const Key& key) {
   const std::string bound = key.bound == Bound::Positive      ? " > 0"
                             : key.bound == Bound::NonNegative ? " >= 0"
+                            : key.bound == Bound::OneOrTwo    ? ", 1 or 2"
                                                               : "";
   switch (key.type) {
     case KeyType::Integer:

@@ -28,8 +28,8 @@ enum class Presence {
   OneOf,     ///< exactly one of the OneOf keys of a mapping must be given
 };
 
-/// A lower bound on an Integer or Number.
-enum class Bound { None, Positive, NonNegative };
+/// The values an Integer or Number may take (OneOrTwo: an order of accuracy).
+enum class Bound { None, Positive, NonNegative, OneOrTwo };
 
 /// One key of the file, or (the root) the file itself.
 struct Key {

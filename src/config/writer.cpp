@@ -86,6 +86,8 @@ void method_mapping(YAML::Emitter& out, const RegridConfig& r) {
     boolean_entry(out, "periodic", r.periodic);
   if (r.source == WeightSource::Conservative && r.normalisation != defaults.normalisation)
     entry(out, "normalisation", "destarea");
+  if (r.source == WeightSource::Conservative && r.order != defaults.order)
+    integer_entry(out, "order", r.order);
   const bool covers = r.source == WeightSource::Bilinear || r.source == WeightSource::Conservative;
   if (covers && r.unmapped != defaults.unmapped) entry(out, "unmapped", "nearest");
   out << YAML::EndMap;

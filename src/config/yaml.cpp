@@ -90,6 +90,7 @@ RegridConfig build_regrid(const CheckedMapping& entry) {
                           ? ConservativeNormalisation::DestArea
                           : ConservativeNormalisation::FracArea;
     r.unmapped = method.text("unmapped") == "nearest" ? Unmapped::Nearest : Unmapped::Fill;
+    r.order = static_cast<int>(method.integer("order"));
   }
   r.map_on = choice_of(entry, "map_on", {MapOn::Dst, MapOn::Src});
   r.mode = choice_of(entry, "mode", {RemapMode::Bfb, RemapMode::Sum});

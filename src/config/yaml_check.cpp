@@ -21,6 +21,8 @@ bool within(double value, Bound bound) {
       return value > 0;
     case Bound::NonNegative:
       return value >= 0;
+    case Bound::OneOrTwo:
+      return value == 1 || value == 2;
     case Bound::None:
       break;
   }

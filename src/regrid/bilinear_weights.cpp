@@ -1,230 +1,35 @@
 // bilinear_weights: bilinear weights on a logically rectangular source grid (SCRIP's way).
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
-#include "core/rendezvous.hpp"
 #include "ferry/online_weights.hpp"
-#include "regrid/blocks.hpp"
+#include "regrid/bilinear_cells.hpp"
 #include "regrid/grid_input.hpp"
 #include "regrid/nearest_fill.hpp"
-#include "regrid/neighbour_search.hpp"
 #include "regrid/weights_builder.hpp"
-#include "util/agree.hpp"
-#include "util/check.hpp"
 
 namespace ferry {
 
 namespace {
 
-using regrid::detail::Blocks;
-
 const char* const kCaller = "bilinear_weights";
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kRadiansPerDegree = kPi / 180;
-// SCRIP's and CDO's Newton iteration: its tolerance and its number of steps.
-constexpr double kConverge = 1e-10;
-constexpr int kMaxIterations = 100;
-// A point on a cell's edge may come out a rounding error outside it.
-constexpr double kEdgeTolerance = 1e-12;
-// The nearest source points whose surrounding cells are tried.
-constexpr int kNearest = 4;
-
-// A source point as the cells need it, on its way to `to`.
-struct Corner {
-  std::int64_t id;
-  double lon;  // radians
-  double lat;
-  std::int32_t mask;
-  std::int32_t to;
-};
-
-struct Request {
-  std::int64_t id;
-  std::int32_t from;
-};
-
-// The corners (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1) of the cell whose
-// first corner has id `cell`.
-void cell_corners(std::int64_t cell, std::int64_t nx, std::int64_t out[4]) {
-  const std::int64_t i = cell % nx;
-  const std::int64_t j = cell / nx;
-  const std::int64_t next = (i + 1) % nx;
-  out[0] = j * nx + i;
-  out[1] = j * nx + next;
-  out[2] = (j + 1) * nx + next;
-  out[3] = (j + 1) * nx + i;
-}
-
-// Appends the cells that have source point `id` as a corner.
-void cells_around(std::int64_t id, std::int64_t nx, std::int64_t ny, bool periodic,
-                  std::vector<std::int64_t>& cells) {
-  const std::int64_t i = id % nx;
-  const std::int64_t j = id / nx;
-  for (std::int64_t cj = j - 1; cj <= j; ++cj)
-    for (std::int64_t ci = i - 1; ci <= i; ++ci) {
-      if (cj < 0 || cj + 1 >= ny) continue;
-      std::int64_t c = ci;
-      if (c < 0) {
-        if (!periodic) continue;
-        c += nx;
-      }
-      if (!periodic && c + 1 >= nx) continue;
-      cells.push_back(cj * nx + c);
-    }
-}
-
-// Solves the bilinear map of a cell for the point (SCRIP's iteration, in radians,
-// longitudes taken within half a turn of the point's). True, with the position
-// (a, b) in the cell, if it converges inside the cell.
-bool position_in_cell(const Corner* corner[4], double plon, double plat, double& a, double& b) {
-  double lon[4];
-  double lat[4];
-  for (int c = 0; c < 4; ++c) {
-    lon[c] = corner[c]->lon;
-    lat[c] = corner[c]->lat;
-    while (lon[c] - plon > kPi) lon[c] -= 2 * kPi;
-    while (lon[c] - plon < -kPi) lon[c] += 2 * kPi;
-  }
-  const double dth1 = lat[1] - lat[0];
-  const double dth2 = lat[3] - lat[0];
-  const double dth3 = lat[2] - lat[1] - dth2;
-  const double dph1 = lon[1] - lon[0];
-  const double dph2 = lon[3] - lon[0];
-  const double dph3 = lon[2] - lon[1] - dph2;
-  a = 0.5;
-  b = 0.5;
-  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
-    const double dthp = plat - lat[0] - dth1 * a - dth2 * b - dth3 * a * b;
-    const double dphp = plon - lon[0] - dph1 * a - dph2 * b - dph3 * a * b;
-    const double mat1 = dth1 + dth3 * b;
-    const double mat2 = dth2 + dth3 * a;
-    const double mat3 = dph1 + dph3 * b;
-    const double mat4 = dph2 + dph3 * a;
-    const double determinant = mat1 * mat4 - mat2 * mat3;
-    if (determinant == 0) return false;
-    const double deli = (dthp * mat4 - dphp * mat2) / determinant;
-    const double delj = (dphp * mat1 - dthp * mat3) / determinant;
-    if (std::abs(deli) < kConverge && std::abs(delj) < kConverge)
-      return a >= -kEdgeTolerance && a <= 1 + kEdgeTolerance && b >= -kEdgeTolerance &&
-             b <= 1 + kEdgeTolerance;
-    a += deli;
-    b += delj;
-  }
-  return false;
-}
-
-// Collective: the coordinates and masks of the source points `ids` (ascending,
-// unique), fetched from a directory of all source points spread by id blocks.
-std::vector<Corner> fetch_corners(const Comm& comm, const GridPoints& src,
-                                  const std::vector<std::int64_t>& ids) {
-  const Blocks blocks(src.layout.global_size(), comm.size());
-  std::vector<Corner> mine;
-  mine.reserve(src.lon.size());
-  for (std::size_t i = 0; i < src.lon.size(); ++i)
-    mine.push_back({src.layout.ids()[i], src.lon[i] * kRadiansPerDegree,
-                    src.lat[i] * kRadiansPerDegree,
-                    src.mask.empty() ? 1 : src.mask[i], 0});
-  std::vector<Corner> directory =
-      detail::route(comm, mine, [&](const Corner& c) { return blocks.owner(c.id); });
-  mine = {};
-  std::sort(directory.begin(), directory.end(),
-            [](const Corner& x, const Corner& y) { return x.id < y.id; });
-
-  std::vector<Request> requests;
-  requests.reserve(ids.size());
-  for (std::int64_t id : ids) requests.push_back({id, comm.rank()});
-  const std::vector<Request> asked = detail::route(
-      comm, requests, [&](const Request& r) { return blocks.owner(r.id); });
-  std::vector<Corner> answers;
-  answers.reserve(asked.size());
-  for (const Request& r : asked) {
-    const auto at = std::lower_bound(directory.begin(), directory.end(), r.id,
-                                     [](const Corner& c, std::int64_t id) { return c.id < id; });
-    FERRY_ASSERT(at != directory.end() && at->id == r.id, "source point ", r.id,
-                 " missing from the directory");
-    Corner c = *at;
-    c.to = r.from;
-    answers.push_back(c);
-  }
-  std::vector<Corner> corners =
-      detail::route(comm, answers, [](const Corner& c) { return c.to; });
-  std::sort(corners.begin(), corners.end(),
-            [](const Corner& x, const Corner& y) { return x.id < y.id; });
-  return corners;
-}
 
 }  // namespace
 
 Weights bilinear_weights(MPI_Comm user_comm, const GridPoints& src, const GridPoints& dst,
                          const BilinearOptions& options) {
   const Comm comm = Comm::dup(user_comm);
-  const std::int64_t nx = options.nx;
   const std::int64_t size = src.layout.global_size();
-  detail::agree_on(comm, [&] {
-    FERRY_CHECK(options.unmapped == Unmapped::Fill || options.unmapped == Unmapped::Nearest,
-                Errc::Arg, kCaller, ": unmapped is ", static_cast<int>(options.unmapped),
-                "; give Unmapped::Fill or Unmapped::Nearest");
-    FERRY_CHECK(nx >= 2 && size % nx == 0 && size / nx >= 2, Errc::Arg, kCaller,
-                ": the source grid has ", size, " points and nx is ", nx,
-                "; give nx >= 2 dividing the size into 2 or more rows of nx points (point "
-                "(i, j) has id j * nx + i)");
-  });
-  regrid::detail::check_grids(comm, kCaller, src, dst);
-  const std::int64_t ny = size / nx;
-
-  // Every source point, masked or not, shapes the cells.
-  const regrid::detail::NeighbourLists lists = regrid::detail::find_nearest(
-      comm, regrid::detail::located_points(src, false), regrid::detail::located_points(dst, true),
-      kNearest);
-  std::vector<std::int64_t> cell_start{0};
-  std::vector<std::int64_t> cells;
-  for (std::size_t q = 0; q < lists.queries.size(); ++q) {
-    const auto first = static_cast<std::ptrdiff_t>(cells.size());
-    for (int n = 0; n < kNearest; ++n)
-      cells_around(lists.neighbours[q * kNearest + static_cast<std::size_t>(n)].id, nx, ny,
-                   options.periodic, cells);
-    std::sort(cells.begin() + first, cells.end());
-    cells.erase(std::unique(cells.begin() + first, cells.end()), cells.end());
-    cell_start.push_back(static_cast<std::int64_t>(cells.size()));
-  }
-  std::vector<std::int64_t> needed;
-  for (std::int64_t cell : cells) {
-    std::int64_t corner[4];
-    cell_corners(cell, nx, corner);
-    needed.insert(needed.end(), corner, corner + 4);
-  }
-  std::sort(needed.begin(), needed.end());
-  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
-  const std::vector<Corner> corners = fetch_corners(comm, src, needed);
-  auto corner_of = [&](std::int64_t id) {
-    return &*std::lower_bound(corners.begin(), corners.end(), id,
-                              [](const Corner& c, std::int64_t x) { return c.id < x; });
-  };
-
   std::vector<WeightLink> links;
-  for (std::size_t q = 0; q < lists.queries.size(); ++q) {
-    const regrid::detail::LocatedPoint& p = lists.queries[q];
-    const double plat = p.lat * kRadiansPerDegree;
-    const double plon = p.lon * kRadiansPerDegree;
-    for (auto c = static_cast<std::size_t>(cell_start[q]);
-         c < static_cast<std::size_t>(cell_start[q + 1]); ++c) {
-      std::int64_t ids[4];
-      cell_corners(cells[c], nx, ids);
-      const Corner* corner[4] = {corner_of(ids[0]), corner_of(ids[1]), corner_of(ids[2]),
-                                 corner_of(ids[3])};
-      double a = 0;
-      double b = 0;
-      if (!position_in_cell(corner, plon, plat, a, b)) continue;
-      if (corner[0]->mask && corner[1]->mask && corner[2]->mask && corner[3]->mask) {
-        const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b};
-        for (int n = 0; n < 4; ++n) links.push_back({p.point.id, ids[n], weight[n], n});
-      }
-      break;
-    }
+  for (const regrid::detail::CellHit& hit :
+       regrid::detail::locate_in_cells(comm, kCaller, src, dst, options)) {
+    if (!hit.valid) continue;
+    const double a = hit.a;
+    const double b = hit.b;
+    const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b};
+    for (int n = 0; n < 4; ++n) links.push_back({hit.dst, hit.corner[n], weight[n], n});
   }
-
   if (options.unmapped == Unmapped::Nearest) {
     std::vector<WeightLink> fill = regrid::detail::nearest_fill(
         comm, regrid::detail::located_points(src, true), regrid::detail::located_points(dst, true),

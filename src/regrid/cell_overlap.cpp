@@ -2,27 +2,57 @@
 
 namespace ferry::regrid::detail {
 
-double CellOverlap::area(const CellShapes& src, std::size_t i, const CellShapes& dst,
-                         std::size_t j) {
-  if (src.lonlat && dst.lonlat) return overlap_area(src.box[i], dst.box[j]);
+CellOverlap::Clipped CellOverlap::clip(const CellShapes& src, std::size_t i,
+                                       const CellShapes& dst, std::size_t j) {
   // Caps apart: the angle between their centres exceeds the sum of their radii.
   const Cap& a = src.cap[i];
   const Cap& b = dst.cap[j];
   if (a.cos_radius > 0 && b.cos_radius > 0 &&
       dot(a.centre, b.centre) < a.cos_radius * b.cos_radius - a.sin_radius * b.sin_radius)
-    return 0;
+    return {true, false, nullptr, 0, nullptr};
   // The subject: the rectangle if either cell is one, else the source; the clip: the other.
   const bool source_is_subject = !dst.lonlat;
   const CellShapes& subject = source_is_subject ? src : dst;
-  const CellShapes& clip = source_is_subject ? dst : src;
+  const CellShapes& by = source_is_subject ? dst : src;
   const std::size_t s = source_is_subject ? i : j;
   const std::size_t c = source_is_subject ? j : i;
   bool cut = false;
   const std::vector<PolygonCorner>& overlap =
       clipper_.clip(&subject.corners[subject.first[s]], subject.first[s + 1] - subject.first[s],
-                    &clip.normals[clip.first[c]], clip.first[c + 1] - clip.first[c], cut);
-  if (!cut) return subject.area[s];
-  return polygon_area(overlap.data(), overlap.size());
+                    &by.normals[by.first[c]], by.first[c + 1] - by.first[c], cut);
+  return {false, !cut, &subject, s, &overlap};
+}
+
+double CellOverlap::area(const CellShapes& src, std::size_t i, const CellShapes& dst,
+                         std::size_t j) {
+  if (src.lonlat && dst.lonlat) return overlap_area(src.box[i], dst.box[j]);
+  const Clipped overlap = clip(src, i, dst, j);
+  if (overlap.apart) return 0;
+  if (overlap.whole) return overlap.subject->area[overlap.s];
+  return polygon_area(overlap.polygon->data(), overlap.polygon->size());
+}
+
+double CellOverlap::area_and_moments(const CellShapes& src, std::size_t i, const CellShapes& dst,
+                                     std::size_t j, double lon0, double lat0,
+                                     LonLatMoments& moments) {
+  moments = {};
+  if (src.lonlat && dst.lonlat) {
+    LonLatCell box{};
+    if (!overlap_rectangle(src.box[i], dst.box[j], box)) return 0;
+    moments = rectangle_lonlat_moments(box, lon0, lat0);
+    return overlap_area(src.box[i], dst.box[j]);
+  }
+  const Clipped overlap = clip(src, i, dst, j);
+  if (overlap.apart) return 0;
+  const CellShapes& subject = *overlap.subject;
+  const std::size_t s = overlap.s;
+  if (overlap.whole) {
+    moments = polygon_lonlat_moments(&subject.corners[subject.first[s]],
+                                     subject.first[s + 1] - subject.first[s], lon0, lat0);
+    return subject.area[s];
+  }
+  moments = polygon_lonlat_moments(overlap.polygon->data(), overlap.polygon->size(), lon0, lat0);
+  return polygon_area(overlap.polygon->data(), overlap.polygon->size());
 }
 
 }  // namespace ferry::regrid::detail

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "regrid/cell_shapes.hpp"
+#include "regrid/lonlat_moments.hpp"
 #include "regrid/spherical_polygon.hpp"
 
 namespace ferry::regrid::detail {
@@ -20,8 +22,24 @@ class CellOverlap {
  public:
   /// The area on the unit sphere of the overlap of source cell i and destination cell j.
   double area(const CellShapes& src, std::size_t i, const CellShapes& dst, std::size_t j);
+  /// Its area as area() gives it, and its moments about (lon0, lat0), radians (see
+  /// lonlat_moments.hpp).
+  double area_and_moments(const CellShapes& src, std::size_t i, const CellShapes& dst,
+                          std::size_t j, double lon0, double lat0, LonLatMoments& moments);
 
  private:
+  // The overlap of two cells that are not both rectangles, where not apart: the
+  // subject itself (`whole`, cell `s` of `subject`) if nothing was cut away, else the
+  // clipped polygon.
+  struct Clipped {
+    bool apart;
+    bool whole;
+    const CellShapes* subject;
+    std::size_t s;
+    const std::vector<PolygonCorner>* polygon;
+  };
+  Clipped clip(const CellShapes& src, std::size_t i, const CellShapes& dst, std::size_t j);
+
   PolygonClipper clipper_;
 };
 

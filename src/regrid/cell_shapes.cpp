@@ -118,6 +118,17 @@ void CellShapes::add_polygon(std::int64_t cell, const Vec3* cell_corners, std::s
   measure_last();
 }
 
+bool CellShapes::centroid(std::size_t i, double& lon, double& lat) const {
+  const double lon0 = longitude_of(cap[i].centre);
+  const double lat0 = latitude_of(cap[i].centre);
+  const LonLatMoments m =
+      lonlat ? rectangle_lonlat_moments(box[i], lon0, lat0)
+             : polygon_lonlat_moments(&corners[first[i]], first[i + 1] - first[i], lon0, lat0);
+  lon = m.around_pole ? lon0 : lon0 + m.lon / m.cos;
+  lat = lat0 + m.lat / area[i];
+  return m.around_pole;
+}
+
 void CellShapes::measure_last() {
   const std::size_t i = id.size() - 1;
   const PolygonCorner* c = &corners[first[i]];

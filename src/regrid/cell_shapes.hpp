@@ -7,6 +7,7 @@
 #include "ferry/comm.hpp"
 #include "ferry/online_weights.hpp"
 #include "regrid/lonlat_cell.hpp"
+#include "regrid/lonlat_moments.hpp"
 #include "regrid/spherical_polygon.hpp"
 
 namespace ferry::regrid::detail {
@@ -37,6 +38,13 @@ struct CellShapes {
   std::vector<Cap> cap;
 
   std::size_t size() const { return id.size(); }
+  /// The centroid (radians) about which second-order remapping expands a field in
+  /// cell i: the mean latitude, and the longitude about which the integral of
+  /// (longitude - lon) cos(latitude) vanishes (SCRIP's longitude moment), within half a
+  /// turn of the cell's cap centre; for a cell around a pole, whose eastward direction
+  /// turns a whole turn, the longitude of its cap centre. Returns whether the cell goes
+  /// round a pole. The same corners give the same bits anywhere.
+  bool centroid(std::size_t i, double& lon, double& lat) const;
   /// Appends cell `id`, a rectangle of a lonlat grid.
   void add_rectangle(std::int64_t id, const LonLatCell& rectangle);
   /// Appends cell `id`, a convex polygon: its corners anticlockwise (normals, box, area

@@ -1,6 +1,7 @@
 // conservative_weights: first-order conservative weights between cells on the sphere.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "regrid/cell_bins.hpp"
 #include "regrid/cell_overlap.hpp"
 #include "regrid/cell_shapes.hpp"
+#include "regrid/gradient_stencils.hpp"
 #include "regrid/grid_input.hpp"
 #include "regrid/latitude_bands.hpp"
 #include "regrid/lonlat_cell.hpp"
@@ -33,6 +35,9 @@ const char* const kCaller = "conservative_weights";
 // Overlaps smaller than this part of the destination cell are rounding slivers of
 // cells that only touch: no link.
 constexpr double kNegligibleOverlap = 1e-15;
+// Second order with computed gradients: the nearest valid source cells each cell's
+// gradient is fitted to (its 8 neighbours on a logically rectangular grid).
+constexpr int kGradientNeighbours = 8;
 
 // A cell on its way to latitude band `band`; its `corners` corners (none for a
 // rectangle, which is its box) follow it in the same order.
@@ -48,12 +53,16 @@ struct BandCorner {
   std::int32_t band;
 };
 
-// One overlap of source cell `col` and destination cell `row` (areas on the unit sphere).
+// One overlap of source cell `col` and destination cell `row` (areas on the unit sphere)
+// and, for second order, its integrals of latitude and longitude less those of the
+// source cell's centroid.
 struct Overlap {
   std::int64_t row;
   std::int64_t col;
   double area;
   double row_area;
+  double lat;
+  double lon;
 };
 
 // What the weights record about one cell: its area, the area its links cover, its
@@ -104,19 +113,30 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
 // in it (the southern edge of the two boxes' overlap), so that a pair of cells
 // reaching several bands is counted once.
 std::vector<Overlap> band_overlaps(const LatitudeBands& bands, int me, const CellShapes& sources,
-                                   const CellShapes& targets) {
+                                   const CellShapes& targets, bool moments) {
   const regrid::detail::CellBins bins(sources.box);
   regrid::detail::CellOverlap overlap;
   std::vector<Overlap> overlaps;
   std::vector<std::uint32_t> candidates;
+  // Second order: each source cell's centroid (radians), and whether it goes round a
+  // pole, where it has no eastward direction: its links get no longitude moments.
+  std::vector<double> centre_lon(moments ? sources.size() : 0);
+  std::vector<double> centre_lat(centre_lon.size());
+  std::vector<char> polar(centre_lon.size());
+  for (std::size_t s = 0; s < centre_lon.size(); ++s)
+    polar[s] = sources.centroid(s, centre_lon[s], centre_lat[s]);
+  regrid::detail::LonLatMoments m;
   for (std::size_t t = 0; t < targets.size(); ++t) {
     bins.candidates(targets.box[t], candidates);
     const double row_area = targets.area[t];
     for (std::uint32_t s : candidates) {
       if (bands.band(std::max(sources.box[s].south, targets.box[t].south)) != me) continue;
-      const double area = overlap.area(sources, s, targets, t);
+      const double area = moments ? overlap.area_and_moments(sources, s, targets, t,
+                                                             centre_lon[s], centre_lat[s], m)
+                                  : overlap.area(sources, s, targets, t);
       if (area > kNegligibleOverlap * row_area)
-        overlaps.push_back({targets.id[t], sources.id[s], area, row_area});
+        overlaps.push_back({targets.id[t], sources.id[s], area, row_area, m.lat,
+                            moments && polar[s] ? 0 : m.lon});
     }
   }
   return overlaps;
@@ -169,6 +189,16 @@ std::vector<regrid::detail::LocatedPoint> centres(const CellShapes& shapes) {
   return points;
 }
 
+// The links of one of the weights of `links` (0 value, 1 latitude, 2 longitude gradient).
+std::vector<WeightLink> weight_links(const std::vector<regrid::detail::GradientLink>& links,
+                                     int which) {
+  std::vector<WeightLink> out;
+  out.reserve(links.size());
+  for (const regrid::detail::GradientLink& l : links)
+    out.push_back({l.row, l.col, which == 0 ? l.value : l.gradient[which - 1], l.col});
+  return out;
+}
+
 GridPointData point_data(const std::vector<CellRecord>& records) {
   GridPointData data{std::vector<double>(), std::vector<double>(), std::vector<std::int32_t>()};
   for (const CellRecord& r : records) {
@@ -179,11 +209,21 @@ GridPointData point_data(const std::vector<CellRecord>& records) {
   return data;
 }
 
-}  // namespace
+// What conservative remapping computes before the links travel to their rows: every
+// link with its value weight and (second order) gradient weights, both grids' point
+// data, the source cells' centroids (second order) and the method's name.
+struct ConservativeLinks {
+  std::vector<regrid::detail::GradientLink> links;
+  GridPointData src_points;
+  GridPointData dst_points;
+  std::vector<regrid::detail::LocatedPoint> src_centroids;
+  std::string method;
+};
 
-Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const GridCells& dst,
-                             const ConservativeOptions& options) {
-  const Comm comm = Comm::dup(user_comm);
+// Collective: the links of first-order (moments false) or second-order conservative
+// weights, checked like conservative_weights.
+ConservativeLinks conservative_links(const Comm& comm, const GridCells& src, const GridCells& dst,
+                                     const ConservativeOptions& options, bool moments) {
   const bool by_frac = options.normalisation == ConservativeNormalisation::FracArea;
   detail::agree_on(comm, [&] {
     FERRY_CHECK(by_frac || options.normalisation == ConservativeNormalisation::DestArea,
@@ -192,6 +232,8 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
     FERRY_CHECK(options.unmapped == Unmapped::Fill || options.unmapped == Unmapped::Nearest,
                 Errc::Arg, kCaller, ": unmapped is ", static_cast<int>(options.unmapped),
                 "; give Unmapped::Fill or Unmapped::Nearest");
+    FERRY_CHECK(options.order == 1 || options.order == 2, Errc::Arg, kCaller, ": order is ",
+                options.order, "; give 1 (first order) or 2 (second order)");
   });
   const regrid::detail::CellInput source = regrid::detail::read_cells(comm, kCaller, src, "source");
   const regrid::detail::CellInput target =
@@ -201,7 +243,7 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
   const LatitudeBands bands(comm.size());
   std::vector<Overlap> overlaps =
       band_overlaps(bands, comm.rank(), to_bands(comm, bands, source.shapes),
-                    to_bands(comm, bands, target.shapes));
+                    to_bands(comm, bands, target.shapes), moments);
 
   // Each row whole on its owner, its overlaps by source id: the sum is the same anywhere.
   const Blocks rows(dst.layout.global_size(), comm.size());
@@ -209,8 +251,8 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
   std::sort(overlaps.begin(), overlaps.end(), [](const Overlap& a, const Overlap& b) {
     return a.row != b.row ? a.row < b.row : a.col < b.col;
   });
-  std::vector<WeightLink> links;
-  links.reserve(overlaps.size());
+  ConservativeLinks out;
+  out.links.reserve(overlaps.size());
   std::vector<std::pair<std::int64_t, double>> src_covered;
   std::vector<std::pair<std::int64_t, double>> dst_covered;
   for (std::size_t first = 0, last = 0; first < overlaps.size(); first = last) {
@@ -220,7 +262,7 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
     const double norm = by_frac ? covered : overlaps[first].row_area;
     for (std::size_t k = first; k < last; ++k) {
       const Overlap& o = overlaps[k];
-      links.push_back({o.row, o.col, o.area / norm, o.col});
+      out.links.push_back({o.row, o.col, o.area / norm, {o.lat / norm, o.lon / norm, 0}});
       src_covered.emplace_back(o.col, o.area);
     }
     dst_covered.emplace_back(overlaps[first].row, covered);
@@ -228,18 +270,63 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
   overlaps = {};
   if (options.unmapped == Unmapped::Nearest) {
     std::vector<WeightLink> fill = regrid::detail::nearest_fill(
-        comm, centres(source.shapes), centres(target.shapes), dst.layout.global_size(), links);
-    links.insert(links.end(), fill.begin(), fill.end());
+        comm, centres(source.shapes), centres(target.shapes), dst.layout.global_size(),
+        weight_links(out.links, 0));
+    for (const WeightLink& l : fill) out.links.push_back({l.row, l.col, l.weight, {0, 0, 0}});
   }
+  out.src_points = point_data(cell_records(comm, src, source.area, std::move(src_covered)));
+  out.dst_points = point_data(cell_records(comm, dst, target.area, std::move(dst_covered)));
+  if (moments) {
+    for (std::size_t i = 0; i < source.shapes.size(); ++i) {
+      double lon = 0, lat = 0;
+      (void)source.shapes.centroid(i, lon, lat);
+      out.src_centroids.push_back(
+          regrid::detail::locate(lon / regrid::detail::kRadiansPerDegree,
+                                 lat / regrid::detail::kRadiansPerDegree, source.shapes.id[i]));
+    }
+  }
+  out.method = detail::cat("ferry conservative", moments ? " second order" : "", ", ",
+                           by_frac ? "fracarea" : "destarea",
+                           options.unmapped == Unmapped::Nearest ? ", nearest fill" : "");
+  return out;
+}
 
+Weights build(const Comm& comm, const GridCells& src, const GridCells& dst,
+              std::vector<WeightLink> links, const ConservativeLinks& made) {
   Weights weights = WeightsBuilder::distribute(comm, kCaller, src.layout.global_size(),
                                                dst.layout.global_size(), std::move(links));
-  WeightsBuilder::set_points(
-      weights, point_data(cell_records(comm, src, source.area, std::move(src_covered))),
-      point_data(cell_records(comm, dst, target.area, std::move(dst_covered))),
-      detail::cat("ferry conservative, ", by_frac ? "fracarea" : "destarea",
-                  options.unmapped == Unmapped::Nearest ? ", nearest fill" : ""));
+  WeightsBuilder::set_points(weights, made.src_points, made.dst_points, made.method);
   return weights;
+}
+
+}  // namespace
+
+Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const GridCells& dst,
+                             const ConservativeOptions& options) {
+  const Comm comm = Comm::dup(user_comm);
+  const bool second = options.order == 2;
+  ConservativeLinks made = conservative_links(comm, src, dst, options, second);
+  std::vector<WeightLink> links =
+      second ? regrid::detail::fold_gradients(
+                   comm, src.layout.global_size(), dst.layout.global_size(), made.links,
+                   regrid::detail::gradient_stencils(comm, src.layout.global_size(),
+                                                     made.src_centroids, kGradientNeighbours))
+             : weight_links(made.links, 0);
+  made.links = {};
+  return build(comm, src, dst, std::move(links), made);
+}
+
+ConservativeGradientWeights conservative_gradient_weights(MPI_Comm user_comm,
+                                                          const GridCells& src,
+                                                          const GridCells& dst,
+                                                          const ConservativeOptions& options) {
+  const Comm comm = Comm::dup(user_comm);
+  const ConservativeLinks made = conservative_links(comm, src, dst, options, true);
+  ConservativeGradientWeights out;
+  out.value = build(comm, src, dst, weight_links(made.links, 0), made);
+  out.lat_gradient = build(comm, src, dst, weight_links(made.links, 1), made);
+  out.lon_gradient = build(comm, src, dst, weight_links(made.links, 2), made);
+  return out;
 }
 
 }  // namespace ferry

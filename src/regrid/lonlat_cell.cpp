@@ -76,18 +76,25 @@ double cell_area(const LonLatCell& cell) {
 }
 
 double overlap_area(const LonLatCell& a, const LonLatCell& b) {
-  const double south = std::max(a.south, b.south);
-  const double north = std::min(a.north, b.north);
-  if (north <= south) return 0;
+  LonLatCell overlap{};
+  return overlap_rectangle(a, b, overlap) ? cell_area(overlap) : 0;
+}
+
+bool overlap_rectangle(const LonLatCell& a, const LonLatCell& b, LonLatCell& overlap) {
+  overlap.south = std::max(a.south, b.south);
+  overlap.north = std::min(a.north, b.north);
+  if (overlap.north <= overlap.south) return false;
   // Both arcs are shorter than half a turn, so they overlap in one piece at most.
-  double width = 0;
   for (const double shift : {-360.0, 0.0, 360.0}) {
     const double west = std::max(a.west, b.west + shift);
     const double east = std::min(a.west + a.width, b.west + b.width + shift);
-    if (east > west) width += east - west;
+    if (east > west) {
+      overlap.west = west;
+      overlap.width = east - west;
+      return true;
+    }
   }
-  if (width == 0) return 0;
-  return width * kRadiansPerDegree * (sin_degrees(north) - sin_degrees(south));
+  return false;
 }
 
 }  // namespace ferry::regrid::detail

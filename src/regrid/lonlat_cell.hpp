@@ -27,4 +27,8 @@ double cell_area(const LonLatCell& cell);
 /// exact up to rounding: the overlap is itself a longitude-latitude rectangle.
 double overlap_area(const LonLatCell& a, const LonLatCell& b);
 
+/// Not collective. The overlap of two cells, a rectangle: false if they only touch or
+/// are apart.
+bool overlap_rectangle(const LonLatCell& a, const LonLatCell& b, LonLatCell& overlap);
+
 }  // namespace ferry::regrid::detail

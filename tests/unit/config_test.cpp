@@ -85,6 +85,8 @@ void expect_same(const Config& a, const Config& b) {
     EXPECT_EQ(r.variance, q.variance);
     EXPECT_EQ(r.periodic, q.periodic);
     EXPECT_EQ(r.normalisation, q.normalisation);
+    EXPECT_EQ(r.unmapped, q.unmapped);
+    EXPECT_EQ(r.order, q.order);
     EXPECT_EQ(r.map_on, q.map_on);
     EXPECT_EQ(r.mode, q.mode);
     EXPECT_EQ(r.fill, q.fill);
@@ -173,6 +175,19 @@ TEST(Config, ReadsConservativeMethodAndItsNormalisation) {
   EXPECT_EQ(dest.normalisation, ferry::ConservativeNormalisation::DestArea);
   expect_parse_error(one_exchange("    method: {name: conservative, normalisation: area}\n"),
                      R"(^c\.yaml:8:49: normalisation must be one of fracarea, destarea; got "area")");
+}
+
+TEST(Config, ReadsConservativeOrder) {
+  EXPECT_EQ(parse_config(one_exchange("    method: {name: conservative}\n"), "c.yaml")
+                .exchanges[0]
+                .regrid.order,
+            1);
+  EXPECT_EQ(parse_config(one_exchange("    method: {name: conservative, order: 2}\n"), "c.yaml")
+                .exchanges[0]
+                .regrid.order,
+            2);
+  expect_parse_error(one_exchange("    method: {name: conservative, order: 3}\n"),
+                     R"(^c\.yaml:8:41: order must be an integer, 1 or 2; got "3")");
 }
 
 TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
@@ -407,6 +422,7 @@ TEST(Config, WriterRoundTrips) {
           regridded("b", "    method: {name: bilinear, periodic: false}\n    conservation: "
                          "global\n") +
           regridded("c", "    method: {name: conservative, normalisation: destarea}\n") +
+          regridded("s", "    method: {name: conservative, order: 2}\n") +
           regridded("n", "    method: {name: nearest}\n    sum: gather\n"),
       "regridded.yaml");
   expect_same(parse_config(format_config(c), "written.yaml"), c);

@@ -208,21 +208,30 @@ GridCells rotated_cells(const Comm& comm, std::int64_t nx, std::int64_t ny, doub
   return cells;
 }
 
-// --grid rotated: first-order conservative weights from a rotated-pole curvilinear
-// ocean to a regular lon-lat atmosphere, both made by blocks on the ranks.
+// "first-order" or "second-order", as the reports name conservative weights.
+std::string order_name(const ConservativeOptions& options) {
+  return options.order == 2 ? "second-order" : "first-order";
+}
+
+// --grid rotated: conservative weights from a rotated-pole curvilinear ocean to a
+// regular lon-lat atmosphere, both made by blocks on the ranks.
 int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t ocean_ny,
-                  std::int64_t atm_nx, std::int64_t atm_ny, int repeat) {
+                  std::int64_t atm_nx, std::int64_t atm_ny, int repeat,
+                  const ConservativeOptions& options) {
   const Comm comm = Comm::view(context.comm);
   const double before = process_status_bytes("VmHWM");
   const GridCells ocean = rotated_cells(comm, ocean_nx, ocean_ny, -40, 50);
   const GridCells atm = rotated_cells(comm, atm_nx, atm_ny, 0, 90);
   std::int64_t links = 0;
-  auto compute = [&] { links = conservative_weights(comm.get(), ocean, atm).global_links(); };
+  auto compute = [&] {
+    links = conservative_weights(comm.get(), ocean, atm, options).global_links();
+  };
   compute();  // warm-up
   const bench::Summary t = bench::time_in_rotation(comm, repeat, {compute}).front();
   const std::string memory = mib_spread(comm, process_status_bytes("VmHWM") - before);
   if (context.rank != 0) return 0;
-  std::cout << "ferry bench regrid --grid rotated: first-order conservative weights, ocean "
+  std::cout << "ferry bench regrid --grid rotated: " << order_name(options)
+            << " conservative weights, ocean "
             << ocean_nx << " x " << ocean_ny << " rotated-pole cells (great circles) -> "
             << "atmosphere " << atm_nx << " x " << atm_ny << " lon-lat cells, on "
             << context.size << " rank(s), " << repeat << " runs\n"
@@ -234,10 +243,11 @@ int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t oc
   return 0;
 }
 
-// --grid DIR: first-order conservative weights between the OASIS example grids of DIR
-// (grids.nc, masks.nc, areas.nc), every rank a block of each, timed in rotation.
+// --grid DIR: conservative weights between the OASIS example grids of DIR (grids.nc,
+// masks.nc, areas.nc), every rank a block of each, timed in rotation.
 int run_conservative(const Context& context, const std::string& dir,
-                     const std::vector<std::string>& pairs, int repeat) {
+                     const std::vector<std::string>& pairs, int repeat,
+                     const ConservativeOptions& options) {
   const Comm comm = Comm::view(context.comm);
   const double before = process_status_bytes("VmHWM");
   auto grid = [&](const std::string& name) {
@@ -252,7 +262,9 @@ int run_conservative(const Context& context, const std::string& dir,
     const Grid src = grid(pair.substr(0, arrow));
     const Grid dst = grid(pair.substr(arrow + 1));
     std::int64_t links = 0;
-    auto compute = [&] { links = conservative_weights(comm.get(), src.cells, dst.cells).global_links(); };
+    auto compute = [&] {
+      links = conservative_weights(comm.get(), src.cells, dst.cells, options).global_links();
+    };
     compute();  // warm-up
     const bench::Summary t = bench::time_in_rotation(comm, repeat, {compute}).front();
     table.add_row({pair.substr(0, arrow) + " -> " + pair.substr(arrow + 1), std::to_string(links),
@@ -260,7 +272,8 @@ int run_conservative(const Context& context, const std::string& dir,
   }
   const std::string memory = mib_spread(comm, process_status_bytes("VmHWM") - before);
   if (context.rank != 0) return 0;
-  std::cout << "ferry bench regrid --grid: first-order conservative weights on " << context.size
+  std::cout << "ferry bench regrid --grid: " << order_name(options)
+            << " conservative weights on " << context.size
             << " rank(s), " << repeat << " runs per pair (slowest rank's time)\n"
             << detail::mpi_library_version() << "\n"
             << table.str() << "\npeak resident memory growth per rank (max / mean): " << memory
@@ -279,6 +292,7 @@ struct RegridOptions {
   int atm_ny = 720;
   int k = 5;
   int repeat = 0;
+  int order = 1;  // --grid: conservative weights of first or second order
   std::string engine = "all";
   std::string source = "online";
   std::string dir;
@@ -392,15 +406,17 @@ int run_neighbours(const RegridOptions& o, const Context& context) {
 }
 
 int run(const RegridOptions& o, const Context& context) {
+  ConservativeOptions options;
+  options.order = o.order;
   if (o.grid == "rotated")
     return run_synthetic(context, o.ocean_nx > 0 ? o.ocean_nx : 1440,
                          o.ocean_ny > 0 ? o.ocean_ny : 1021, o.atm_nx, o.atm_ny,
-                         o.repeat > 0 ? o.repeat : 3);
+                         o.repeat > 0 ? o.repeat : 3, options);
   if (!o.grid.empty()) {
     std::vector<std::string> pairs;
     std::istringstream list(o.pairs);
     for (std::string pair; std::getline(list, pair, ',');) pairs.push_back(pair);
-    return run_conservative(context, o.grid, pairs, o.repeat > 0 ? o.repeat : 10);
+    return run_conservative(context, o.grid, pairs, o.repeat > 0 ? o.repeat : 10, options);
   }
   return run_neighbours(o, context);
 }
@@ -416,6 +432,7 @@ Action declare(CLI::App& app) {
   add_int_option(app, "--ocean-ny", o->ocean_ny, 2, 1 << 20);
   add_int_option(app, "--neighbours", o->k, 1, 64);
   add_int_option(app, "--repeat", o->repeat, 1, 1 << 20);
+  add_int_option(app, "--order", o->order, 1, 2);
   app.add_option("--engine", o->engine);
   app.add_option("--weights", o->source)->check(CLI::IsMember({"online", "files"}));
   app.add_option("--dir", o->dir);
@@ -451,11 +468,14 @@ Command bench_regrid_command() {
       "                     the reading's peak memory)\n"
       "\n"
       "mpiexec -n P ferry bench regrid --grid DIR [--pairs torc:lmdz,...] [--repeat R]\n"
-      "instead times first-order conservative weights between the OASIS grids of DIR\n"
+      "  [--order 1|2]\n"
+      "instead times conservative weights (first order, or second with --order 2)\n"
+      "between the OASIS grids of DIR\n"
       "(grids.nc, masks.nc, areas.nc; read by blocks on all P ranks), source:target\n"
       "pairs by name (default torc:lmdz,lmdz:torc), R runs each (default 10).\n"
       "mpiexec -n P ferry bench regrid --grid rotated [--ocean-nx NX --ocean-ny NY\n"
-      "  --atm-nx NX --atm-ny NY] [--repeat R] times them from a rotated-pole curvilinear\n"
+      "  --atm-nx NX --atm-ny NY] [--repeat R] [--order 1|2] times them from a rotated-pole\n"
+      "curvilinear\n"
       "ocean (default 1440 x 1021) to a regular lon-lat atmosphere (default 1440 x 720),\n"
       "both made by blocks on the ranks, R runs (default 3).\n",
       declare};

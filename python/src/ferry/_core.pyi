@@ -474,13 +474,37 @@ def bilinear_weights(
     periodic: bool = True,
     unmapped: str = "fill",
 ) -> Weights: ...
+def bicubic_weights(
+    comm: Comm,
+    src: GridPoints,
+    dst: GridPoints,
+    nx: int,
+    periodic: bool = True,
+    unmapped: str = "fill",
+) -> Weights: ...
+def bicubic_gradient_weights(
+    comm: Comm,
+    src: GridPoints,
+    dst: GridPoints,
+    nx: int,
+    periodic: bool = True,
+    unmapped: str = "fill",
+) -> tuple[Weights, Weights, Weights, Weights]: ...
 def conservative_weights(
     comm: Comm,
     src: GridCells,
     dst: GridCells,
     normalisation: str = "fracarea",
     unmapped: str = "fill",
+    order: int = 1,
 ) -> Weights: ...
+def conservative_gradient_weights(
+    comm: Comm,
+    src: GridCells,
+    dst: GridCells,
+    normalisation: str = "fracarea",
+    unmapped: str = "fill",
+) -> tuple[Weights, Weights, Weights]: ...
 
 class Remap:
     """Applies Weights to fields again and again: dst = W src, in parallel."""

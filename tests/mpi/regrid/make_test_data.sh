@@ -21,10 +21,12 @@ cdo -s -f nc -b F64 \
 # links there, and the destination keeps the fill value.
 cdo -s -setrtomiss,-1e9,2.2 src.nc src_masked.nc
 
-for method in con ycon bil dis nn; do
+for method in con ycon bil bic dis nn; do
   cdo -s "gen$method,n16" src.nc "w_$method.nc"
   cdo -s "remap,n16,w_$method.nc" src.nc "ref_$method.nc"
 done
+cdo -s genbic,n16 src_masked.nc w_bic_masked.nc
+cdo -s remap,n16,w_bic_masked.nc src_masked.nc ref_bic_masked.nc
 cdo -s gencon,n16 src_masked.nc w_con_masked.nc
 cdo -s remap,n16,w_con_masked.nc src_masked.nc ref_con_masked.nc
 # The other way round: 2048 source points onto 648 destination points.

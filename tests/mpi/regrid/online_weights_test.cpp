@@ -12,12 +12,14 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "ferry/error.hpp"
 #include "ferry/global_sum.hpp"
 #include "ferry/online_weights.hpp"
 #include "regrid_test_files.hpp"
+#include "weights_checks.hpp"
 #include "test_support.hpp"
 
 using ferry::BilinearOptions;
@@ -362,7 +364,8 @@ TEST(OnlineWeights, BadInputFailsEverywhere) {
 // The grids of CDO's genbil file (r36x18 -> n16): centres in degrees, the source's
 // row length and outermost latitude.
 struct BilinearCase {
-  std::string path = regrid_test::data_path("w_bil.nc");
+  explicit BilinearCase(const char* file = "w_bil.nc") : path(regrid_test::data_path(file)) {}
+  std::string path;
   Grid src{degrees("src_grid_center_lon"), degrees("src_grid_center_lat"), {}};
   Grid dst{degrees("dst_grid_center_lon"), degrees("dst_grid_center_lat"), {}};
   std::int64_t nx = static_cast<std::int64_t>(regrid_test::read_all(path, "src_grid_dims")[0]);
@@ -415,6 +418,99 @@ TEST(OnlineBilinearWeights, MatchesCdoGenbil) {
     ++compared;
   }
   EXPECT_GT(compared, static_cast<std::size_t>(dst.size()) * 9 / 10);
+}
+
+// Bicubic weights against CDO 2.1's genbic on the same grids: the four weights of each
+// link (value, d/di, d/dj, d2/didj) within 1e-12, where CDO's value weight is not 0
+// (a point on a cell edge: the corners off the edge weigh 0 in every kind); the rows
+// beyond the outermost source rows, which CDO fills by distance, are not compared.
+TEST(OnlineBicubicWeights, MatchesCdoGenbic) {
+  if (!std::ifstream(regrid_test::data_path("ready")).good())
+    GTEST_SKIP() << "no CDO-made weight files (is cdo installed?)";
+  const BilinearCase grids("w_bic.nc");
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  const ferry::BicubicGradientWeights w = ferry::bicubic_gradient_weights(
+      MPI_COMM_WORLD, share(grids.src, Layout::random(grids.src.size(), p, me, 9)),
+      share(grids.dst, Layout::block(grids.dst.size(), p, me)),
+      BilinearOptions{grids.nx, true, ferry::Unmapped::Fill});
+  const ferry::Weights* kinds[4] = {&w.value, &w.i_gradient, &w.j_gradient, &w.ij_gradient};
+  std::size_t compared = 0;
+  for (std::size_t kind = 0; kind < 4; ++kind) {
+    SCOPED_TRACE(kind);
+    ScratchFile file("bicubic_" + std::to_string(kind));
+    kinds[kind]->write_scrip(MPI_COMM_WORLD, file.path());
+    const Rows ours = rows_of(regrid_test::read_scrip(file.path()));
+    const Rows cdo = rows_of(regrid_test::read_scrip(grids.path, kind));
+    const Rows cdo_value = rows_of(regrid_test::read_scrip(grids.path, 0));
+    for (std::int64_t row = 0; row < grids.dst.size(); ++row) {
+      if (std::abs(grids.dst.lat[static_cast<std::size_t>(row)]) > grids.outermost) continue;
+      ASSERT_EQ(ours.count(row), 1u) << "row " << row;
+      std::map<std::int64_t, double> theirs;
+      const std::vector<Link>& value = cdo_value.at(row);
+      const std::vector<Link>& links = cdo.at(row);
+      for (std::size_t k = 0; k < links.size(); ++k)
+        if (std::abs(value[k].weight) > 1e-14) theirs[links[k].col] = links[k].weight;
+      for (const Link& l : ours.at(row)) {
+        if (!theirs.count(l.col)) {
+          EXPECT_LE(std::abs(l.weight), 1e-14) << "row " << row << " source " << l.col;
+          continue;
+        }
+        EXPECT_NEAR(l.weight, theirs[l.col], 1e-12) << "row " << row << " source " << l.col;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, static_cast<std::size_t>(grids.dst.size()) * 4 * 3);
+}
+
+// Bicubic weights with the gradients made from the field, against CDO's remap with
+// its genbic weights (which computes them the same way): the remapped field within
+// 1e-12 at every point inside the outermost source rows, with and without a masked
+// southern half (masked neighbours replaced by the point itself, as CDO does); the
+// same bits for any layout.
+TEST(OnlineBicubicWeights, GradientsFromTheFieldLikeCdoRemap) {
+  if (!std::ifstream(regrid_test::data_path("ready")).good())
+    GTEST_SKIP() << "no CDO-made weight files (is cdo installed?)";
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  for (const auto& [weights, field, reference] :
+       {std::make_tuple("w_bic.nc", "src.nc", "ref_bic.nc"),
+        std::make_tuple("w_bic_masked.nc", "src_masked.nc", "ref_bic_masked.nc")}) {
+    SCOPED_TRACE(weights);
+    BilinearCase grids(weights);
+    for (double m : regrid_test::read_all(grids.path, "src_grid_imask"))
+      grids.src.mask.push_back(static_cast<std::int32_t>(m));
+    const ferry::Weights w = ferry::bicubic_weights(
+        MPI_COMM_WORLD, share(grids.src, Layout::random(grids.src.size(), p, me, 10)),
+        share(grids.dst, Layout::block(grids.dst.size(), p, me)),
+        BilinearOptions{grids.nx, true, ferry::Unmapped::Fill});
+    // The same bits with every point on one rank.
+    regrid_test::expect_same_bits(
+        w, ferry::bicubic_weights(
+               MPI_COMM_WORLD,
+               share(grids.src, me == p - 1 ? Layout::block(grids.src.size(), 1, 0)
+                                            : Layout::none(grids.src.size())),
+               share(grids.dst, me == 0 ? Layout::block(grids.dst.size(), 1, 0)
+                                        : Layout::none(grids.dst.size())),
+               BilinearOptions{grids.nx, true, ferry::Unmapped::Fill}));
+    const std::vector<double> f = regrid_test::read_all(regrid_test::data_path(field), "f");
+    const std::vector<double> cdo =
+        regrid_test::read_all(regrid_test::data_path(reference), "f");
+    const std::vector<double> ours = regrid_test::remap_rows(w, f);
+    std::size_t compared = 0;
+    for (std::int64_t r = 0; r < w.row_count(); ++r) {
+      const auto row = static_cast<std::size_t>(w.first_row() + r);
+      const auto begin = w.row_start()[static_cast<std::size_t>(r)];
+      if (std::abs(grids.dst.lat[row]) > grids.outermost ||
+          begin == w.row_start()[static_cast<std::size_t>(r) + 1])
+        continue;
+      EXPECT_NEAR(ours[static_cast<std::size_t>(r)], cdo[row], 1e-12) << "row " << row;
+      ++compared;
+    }
+    EXPECT_GT(regrid_test::sum_over_ranks(static_cast<double>(compared)),
+              static_cast<double>(grids.dst.size()) / 3);
+  }
 }
 
 // Unmapped::Nearest (OASIS's BILINEAR, CDO's fill): the rows beyond the outermost

@@ -121,4 +121,32 @@ inline ferry::GridCells share(const PolygonGrid& grid, const ferry::Layout& layo
   return cells;
 }
 
+/// A source and a destination grid for conservative weights.
+struct GridPair {
+  const char* name;
+  PolygonGrid src;
+  PolygonGrid dst;
+};
+
+/// Every kind of pair: great circles both ways (the geodesic mesh has a cell around
+/// each pole, the rotated grids triangles at their own poles and edges passing over the
+/// geographic ones), mixed with rectangles, rectangles.
+inline std::vector<GridPair> grid_pairs() {
+  return {{"rotated -> geodesic", rotated_grid(30, 16, 20, 50), geodesic_grid(6)},
+          {"geodesic -> rotated", geodesic_grid(5), rotated_grid(24, 12, 150, 20)},
+          {"lonlat -> rotated", lonlat_grid(36, 18, -5), rotated_grid(24, 12, -40, 70)},
+          {"geodesic -> lonlat", geodesic_grid(6), lonlat_grid(30, 15, 3)},
+          {"lonlat -> lonlat", lonlat_grid(36, 18, -5), lonlat_grid(30, 15, 3)}};
+}
+
+/// grid_pairs() with some masked cells on both sides.
+inline std::vector<GridPair> masked_grid_pairs() {
+  std::vector<GridPair> pairs = grid_pairs();
+  for (GridPair& pair : pairs) {
+    for (std::int64_t i = 0; i < pair.src.size(); ++i) pair.src.mask.push_back(i % 5 == 2 ? 0 : 1);
+    for (std::int64_t i = 0; i < pair.dst.size(); ++i) pair.dst.mask.push_back(i % 9 == 4 ? 0 : 1);
+  }
+  return pairs;
+}
+
 }  // namespace regrid_test

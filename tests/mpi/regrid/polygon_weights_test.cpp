@@ -37,25 +37,6 @@ using regrid_test::share;
 
 namespace {
 
-struct Pair {
-  const char* name;
-  PolygonGrid src;
-  PolygonGrid dst;
-};
-
-// Every kind of pair: great circles both ways, mixed with rectangles, rectangles.
-std::vector<Pair> pairs() {
-  return {{"rotated -> geodesic", regrid_test::rotated_grid(30, 16, 20, 50),
-           regrid_test::geodesic_grid(6)},
-          {"geodesic -> rotated", regrid_test::geodesic_grid(5),
-           regrid_test::rotated_grid(24, 12, 150, 20)},
-          {"lonlat -> rotated", regrid_test::lonlat_grid(36, 18, -5),
-           regrid_test::rotated_grid(24, 12, -40, 70)},
-          {"geodesic -> lonlat", regrid_test::geodesic_grid(6), regrid_test::lonlat_grid(30, 15, 3)},
-          {"lonlat -> lonlat", regrid_test::lonlat_grid(36, 18, -5),
-           regrid_test::lonlat_grid(30, 15, 3)}};
-}
-
 // A smooth field at a cell's first corner.
 double smooth(const PolygonGrid& g, std::size_t i) {
   const double d = regrid_test::kTestPi / 180;
@@ -68,7 +49,7 @@ double smooth(const PolygonGrid& g, std::size_t i) {
 TEST(PolygonWeights, ExactOnGridsCoveringTheSphere) {
   const int p = size_of(MPI_COMM_WORLD);
   const int me = rank_of(MPI_COMM_WORLD);
-  for (const Pair& pair : pairs()) {
+  for (const regrid_test::GridPair& pair : regrid_test::grid_pairs()) {
     SCOPED_TRACE(pair.name);
     const Weights w = ferry::conservative_weights(
         MPI_COMM_WORLD, share(pair.src, Layout::random(pair.src.size(), p, me, 61), true),
@@ -103,11 +84,8 @@ TEST(PolygonWeights, ExactOnGridsCoveringTheSphere) {
 TEST(PolygonWeights, SameBitsOnAnyRanksAndLayouts) {
   const int p = size_of(MPI_COMM_WORLD);
   const int me = rank_of(MPI_COMM_WORLD);
-  for (Pair& pair : pairs()) {
+  for (const regrid_test::GridPair& pair : regrid_test::masked_grid_pairs()) {
     SCOPED_TRACE(pair.name);
-    // Some masked cells on both sides.
-    for (std::int64_t i = 0; i < pair.src.size(); ++i) pair.src.mask.push_back(i % 5 == 2 ? 0 : 1);
-    for (std::int64_t i = 0; i < pair.dst.size(); ++i) pair.dst.mask.push_back(i % 9 == 4 ? 0 : 1);
     const auto ns = pair.src.size();
     const auto nd = pair.dst.size();
     for (const auto normalisation :

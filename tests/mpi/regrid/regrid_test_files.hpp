@@ -99,7 +99,9 @@ struct SerialMatrix {
   std::vector<double> weight;
 };
 
-inline SerialMatrix read_scrip(const std::string& path) {
+/// `column` picks one of the weights of each link (second order has 3: the value and
+/// the latitude and longitude gradients).
+inline SerialMatrix read_scrip(const std::string& path, std::size_t column = 0) {
   SerialMatrix m;
   const std::vector<double> src = read_all(path, "src_address");
   const std::vector<double> dst = read_all(path, "dst_address");
@@ -108,7 +110,7 @@ inline SerialMatrix read_scrip(const std::string& path) {
   for (std::size_t k = 0; k < src.size(); ++k) {
     m.col.push_back(static_cast<std::int64_t>(src[k]) - 1);
     m.row.push_back(static_cast<std::int64_t>(dst[k]) - 1);
-    m.weight.push_back(w[k * columns]);
+    m.weight.push_back(w[k * columns + column]);
   }
   int nc = -1, dim = -1;
   std::size_t len = 0;

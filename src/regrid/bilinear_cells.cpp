@@ -1,0 +1,207 @@
+#include "regrid/bilinear_cells.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "core/rendezvous.hpp"
+#include "regrid/blocks.hpp"
+#include "regrid/grid_input.hpp"
+#include "regrid/neighbour_search.hpp"
+#include "regrid/sphere_vector.hpp"
+#include "util/agree.hpp"
+#include "util/check.hpp"
+
+namespace ferry::regrid::detail {
+
+namespace {
+
+using ferry::detail::route;
+
+// SCRIP's and CDO's Newton iteration: its tolerance and its number of steps.
+constexpr double kConverge = 1e-10;
+constexpr int kMaxIterations = 100;
+// A point on a cell's edge may come out a rounding error outside it.
+constexpr double kEdgeTolerance = 1e-12;
+// The nearest source points whose surrounding cells are tried.
+constexpr int kNearest = 4;
+
+struct Request {
+  std::int64_t id;
+  std::int32_t from;
+};
+
+// The corners (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1) of the cell whose
+// first corner has id `cell`.
+void cell_corners(std::int64_t cell, std::int64_t nx, std::int64_t out[4]) {
+  const std::int64_t i = cell % nx;
+  const std::int64_t j = cell / nx;
+  const std::int64_t next = (i + 1) % nx;
+  out[0] = j * nx + i;
+  out[1] = j * nx + next;
+  out[2] = (j + 1) * nx + next;
+  out[3] = (j + 1) * nx + i;
+}
+
+// Appends the cells that have source point `id` as a corner.
+void cells_around(std::int64_t id, std::int64_t nx, std::int64_t ny, bool periodic,
+                  std::vector<std::int64_t>& cells) {
+  const std::int64_t i = id % nx;
+  const std::int64_t j = id / nx;
+  for (std::int64_t cj = j - 1; cj <= j; ++cj)
+    for (std::int64_t ci = i - 1; ci <= i; ++ci) {
+      if (cj < 0 || cj + 1 >= ny) continue;
+      std::int64_t c = ci;
+      if (c < 0) {
+        if (!periodic) continue;
+        c += nx;
+      }
+      if (!periodic && c + 1 >= nx) continue;
+      cells.push_back(cj * nx + c);
+    }
+}
+
+// Solves the bilinear map of a cell for the point (SCRIP's iteration, in radians,
+// longitudes taken within half a turn of the point's). True, with the position
+// (a, b) in the cell, if it converges inside the cell.
+bool position_in_cell(const SourcePoint* corner[4], double plon, double plat, double& a, double& b) {
+  double lon[4];
+  double lat[4];
+  for (int c = 0; c < 4; ++c) {
+    lon[c] = corner[c]->lon;
+    lat[c] = corner[c]->lat;
+    while (lon[c] - plon > kPi) lon[c] -= 2 * kPi;
+    while (lon[c] - plon < -kPi) lon[c] += 2 * kPi;
+  }
+  const double dth1 = lat[1] - lat[0];
+  const double dth2 = lat[3] - lat[0];
+  const double dth3 = lat[2] - lat[1] - dth2;
+  const double dph1 = lon[1] - lon[0];
+  const double dph2 = lon[3] - lon[0];
+  const double dph3 = lon[2] - lon[1] - dph2;
+  a = 0.5;
+  b = 0.5;
+  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
+    const double dthp = plat - lat[0] - dth1 * a - dth2 * b - dth3 * a * b;
+    const double dphp = plon - lon[0] - dph1 * a - dph2 * b - dph3 * a * b;
+    const double mat1 = dth1 + dth3 * b;
+    const double mat2 = dth2 + dth3 * a;
+    const double mat3 = dph1 + dph3 * b;
+    const double mat4 = dph2 + dph3 * a;
+    const double determinant = mat1 * mat4 - mat2 * mat3;
+    if (determinant == 0) return false;
+    const double deli = (dthp * mat4 - dphp * mat2) / determinant;
+    const double delj = (dphp * mat1 - dthp * mat3) / determinant;
+    if (std::abs(deli) < kConverge && std::abs(delj) < kConverge)
+      return a >= -kEdgeTolerance && a <= 1 + kEdgeTolerance && b >= -kEdgeTolerance &&
+             b <= 1 + kEdgeTolerance;
+    a += deli;
+    b += delj;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<SourcePoint> fetch_source_points(const Comm& comm, const GridPoints& src,
+                                             const std::vector<std::int64_t>& ids) {
+  const Blocks blocks(src.layout.global_size(), comm.size());
+  std::vector<SourcePoint> mine;
+  mine.reserve(src.lon.size());
+  for (std::size_t i = 0; i < src.lon.size(); ++i)
+    mine.push_back({src.layout.ids()[i], src.lon[i] * kRadiansPerDegree,
+                    src.lat[i] * kRadiansPerDegree,
+                    src.mask.empty() ? 1 : src.mask[i], 0});
+  std::vector<SourcePoint> directory =
+      route(comm, mine, [&](const SourcePoint& c) { return blocks.owner(c.id); });
+  mine = {};
+  std::sort(directory.begin(), directory.end(),
+            [](const SourcePoint& x, const SourcePoint& y) { return x.id < y.id; });
+
+  std::vector<Request> requests;
+  requests.reserve(ids.size());
+  for (std::int64_t id : ids) requests.push_back({id, comm.rank()});
+  const std::vector<Request> asked = route(
+      comm, requests, [&](const Request& r) { return blocks.owner(r.id); });
+  std::vector<SourcePoint> answers;
+  answers.reserve(asked.size());
+  for (const Request& r : asked) {
+    const auto at = std::lower_bound(directory.begin(), directory.end(), r.id,
+                                     [](const SourcePoint& c, std::int64_t id) { return c.id < id; });
+    FERRY_ASSERT(at != directory.end() && at->id == r.id, "source point ", r.id,
+                 " missing from the directory");
+    SourcePoint c = *at;
+    c.to = r.from;
+    answers.push_back(c);
+  }
+  std::vector<SourcePoint> corners =
+      route(comm, answers, [](const SourcePoint& c) { return c.to; });
+  std::sort(corners.begin(), corners.end(),
+            [](const SourcePoint& x, const SourcePoint& y) { return x.id < y.id; });
+  return corners;
+}
+
+std::vector<CellHit> locate_in_cells(const Comm& comm, const char* caller, const GridPoints& src,
+                                     const GridPoints& dst, const BilinearOptions& options) {
+  const std::int64_t nx = options.nx;
+  const std::int64_t size = src.layout.global_size();
+  ferry::detail::agree_on(comm, [&] {
+    FERRY_CHECK(options.unmapped == Unmapped::Fill || options.unmapped == Unmapped::Nearest,
+                Errc::Arg, caller, ": unmapped is ", static_cast<int>(options.unmapped),
+                "; give Unmapped::Fill or Unmapped::Nearest");
+    FERRY_CHECK(nx >= 2 && size % nx == 0 && size / nx >= 2, Errc::Arg, caller,
+                ": the source grid has ", size, " points and nx is ", nx,
+                "; give nx >= 2 dividing the size into 2 or more rows of nx points (point "
+                "(i, j) has id j * nx + i)");
+  });
+  check_grids(comm, caller, src, dst);
+  const std::int64_t ny = size / nx;
+  const bool periodic = options.periodic;
+  // Every source point, masked or not, shapes the cells.
+  const NeighbourLists lists =
+      find_nearest(comm, located_points(src, false), located_points(dst, true), kNearest);
+  std::vector<std::int64_t> cell_start{0};
+  std::vector<std::int64_t> cells;
+  for (std::size_t q = 0; q < lists.queries.size(); ++q) {
+    const auto first = static_cast<std::ptrdiff_t>(cells.size());
+    for (int n = 0; n < kNearest; ++n)
+      cells_around(lists.neighbours[q * kNearest + static_cast<std::size_t>(n)].id, nx, ny,
+                   periodic, cells);
+    std::sort(cells.begin() + first, cells.end());
+    cells.erase(std::unique(cells.begin() + first, cells.end()), cells.end());
+    cell_start.push_back(static_cast<std::int64_t>(cells.size()));
+  }
+  std::vector<std::int64_t> needed;
+  for (std::int64_t cell : cells) {
+    std::int64_t corner[4];
+    cell_corners(cell, nx, corner);
+    needed.insert(needed.end(), corner, corner + 4);
+  }
+  std::sort(needed.begin(), needed.end());
+  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  const std::vector<SourcePoint> corners = fetch_source_points(comm, src, needed);
+  auto corner_of = [&](std::int64_t id) {
+    return &*std::lower_bound(corners.begin(), corners.end(), id,
+                              [](const SourcePoint& c, std::int64_t x) { return c.id < x; });
+  };
+  std::vector<CellHit> hits;
+  for (std::size_t q = 0; q < lists.queries.size(); ++q) {
+    const LocatedPoint& p = lists.queries[q];
+    const double plat = p.lat * kRadiansPerDegree;
+    const double plon = p.lon * kRadiansPerDegree;
+    for (auto c = static_cast<std::size_t>(cell_start[q]);
+         c < static_cast<std::size_t>(cell_start[q + 1]); ++c) {
+      CellHit hit{p.point.id, {}, 0, 0, false};
+      cell_corners(cells[c], nx, hit.corner);
+      const SourcePoint* corner[4] = {corner_of(hit.corner[0]), corner_of(hit.corner[1]),
+                                 corner_of(hit.corner[2]), corner_of(hit.corner[3])};
+      if (!position_in_cell(corner, plon, plat, hit.a, hit.b)) continue;
+      hit.valid = corner[0]->mask && corner[1]->mask && corner[2]->mask && corner[3]->mask;
+      hits.push_back(hit);
+      break;
+    }
+  }
+  return hits;
+}
+
+}  // namespace ferry::regrid::detail
