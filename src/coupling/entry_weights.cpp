@@ -77,7 +77,7 @@ Weights compute(const config::RegridConfig& config, const RegridGrids& grids, co
                                                 block_corners);
     return on_product([&] {
       return conservative_weights(grids.product->get(), cells.src, cells.dst,
-                                  {config.normalisation, config.unmapped});
+                                  {config.normalisation, config.unmapped, config.order});
     });
   }
   const auto points = product_grids<GridPoints>(config, grids, where, method,

@@ -288,10 +288,12 @@ ferry::GridCells whole(std::int64_t n, const Corners& corners, std::vector<std::
 }
 
 // Conservative weights of the whole grids computed directly on one rank, as a serial matrix.
-regrid_test::SerialMatrix direct_conservative(ferry::ConservativeNormalisation normalisation) {
+regrid_test::SerialMatrix direct_conservative(ferry::ConservativeNormalisation normalisation,
+                                              int order = 1) {
   const GridData& g = grids();
   ferry::ConservativeOptions options;
   options.normalisation = normalisation;
+  options.order = order;
   return serial(ferry::conservative_weights(MPI_COMM_SELF, whole(kAtmN, g.atm_corners(), g.atm_land),
                                             whole(kOcnN, g.ocn_corners(), g.ocn_mask), options));
 }
@@ -391,6 +393,23 @@ TEST_F(CouplerRegridTest, ConservativeMatchesWeightsComputedDirectly) {
   expect_within_ulps(got[2], destarea, 0, "destarea, map_on src");
   expect_within_ulps(got[3], destarea, 0, "destarea, map_on dst");
   EXPECT_FALSE(same_bits(fracarea, destarea)) << "the normalisations give the same weights";
+}
+
+// `order: 2` reaches the weights: second-order conservative weights (gradients
+// computed) from the declared cells give the bits of the same weights computed
+// directly, and differ from first order.
+TEST_F(CouplerRegridTest, SecondOrderConservativeMatchesWeightsComputedDirectly) {
+  const std::string second = "    method: {name: conservative, order: 2}\n    fill: -999\n";
+  const auto got = run(config("con2", entry("s_src", "sst", "s_src", second + "    map_on: src\n") +
+                                          entry("s_dst", "sst", "s_dst", second + "    map_on: dst\n")),
+                       {"s_src", "s_dst"}, cells_declared());
+  const auto second_order =
+      expected(direct_conservative(ferry::ConservativeNormalisation::FracArea, 2), 1);
+  expect_within_ulps(got[0], second_order, 0, "second order, map_on src");
+  expect_within_ulps(got[1], second_order, 0, "second order, map_on dst");
+  EXPECT_FALSE(same_bits(second_order,
+                         expected(direct_conservative(ferry::ConservativeNormalisation::FracArea), 1)))
+      << "order 2 gives the weights of order 1";
 }
 
 // With fracarea (and no conservation) a constant stays that constant to 1e-14 at every
