@@ -33,6 +33,8 @@ const char* method_name(WeightSource source) noexcept {
       return "gaussian";
     case WeightSource::Bilinear:
       return "bilinear";
+    case WeightSource::Bicubic:
+      return "bicubic";
     case WeightSource::Conservative:
       return "conservative";
     case WeightSource::None:

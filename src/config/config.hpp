@@ -84,10 +84,10 @@ struct Problem {
 };
 
 /// Where the weights of a regridded exchange come from.
-enum class WeightSource { None, File, Nearest, Gaussian, Bilinear, Conservative };
+enum class WeightSource { None, File, Nearest, Gaussian, Bilinear, Bicubic, Conservative };
 
 /// How the configuration spells a `method` name: "nearest", "gaussian", "bilinear",
-/// "conservative"; "" for None and File.
+/// "bicubic", "conservative"; "" for None and File.
 const char* method_name(WeightSource source) noexcept;
 
 /// How the configuration spells a `conservation`: "global", "global_positive", ...
@@ -99,10 +99,10 @@ struct RegridConfig {
   std::string weights;       ///< File: the SCRIP or ESMF weight file
   int neighbours = 4;        ///< Nearest, Gaussian: source points per destination point
   double variance = 0.1;     ///< Gaussian: in units of the mean source spacing squared
-  bool periodic = true;      ///< Bilinear: the source grid wraps around in longitude
+  bool periodic = true;      ///< Bilinear, bicubic: the source grid wraps around in longitude
   /// Conservative: what the weights of a target cell add up to
   ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
-  /// Bilinear, conservative: what target points no source covers receive
+  /// Bilinear, bicubic, conservative: what target points no source covers receive
   Unmapped unmapped = Unmapped::Fill;
   /// Conservative: 1 (first order) or 2 (second order, gradients computed)
   int order = 1;

@@ -101,10 +101,13 @@ Key method_key() {
                       "`nearest`: inverse-distance weights of the nearest source points "
                       "(OASIS DISTWGT, CDO gendis); `gaussian`: Gaussian weights of them "
                       "(OASIS GAUSWGT); `bilinear`: bilinear on a logically rectangular "
-                      "source grid (CDO genbil); `conservative`: first-order conservative "
-                      "from the cell corners of any convex cells, great-circle or lon-lat "
-                      "(CDO gencon; OASIS SCRIPR CONSERV).");
-  name.choices = {"nearest", "gaussian", "bilinear", "conservative"};
+                      "source grid (CDO genbil; OASIS SCRIPR BILINEAR); `bicubic`: bicubic "
+                      "on a logically rectangular source grid, with gradients ferry "
+                      "computes from the field (CDO genbic; OASIS SCRIPR BICUBIC); "
+                      "`conservative`: conservative, first or second `order`, from the cell "
+                      "corners of any convex cells, great-circle or lon-lat (CDO gencon and "
+                      "gencon2; OASIS SCRIPR CONSERV).");
+  name.choices = {"nearest", "gaussian", "bilinear", "bicubic", "conservative"};
   Key method = optional(
       "method", KeyType::Mapping, "",
       "Weights computed at enddef from the centres (set_coordinates) or, for "
@@ -125,9 +128,9 @@ Key method_key() {
                            Bound::Positive),
                    {"gaussian"}),
        for_methods(optional("periodic", KeyType::Boolean, "true",
-                            "`bilinear`: the source grid wraps around in longitude (a global "
-                            "grid)."),
-                   {"bilinear"}),
+                            "`bilinear` and `bicubic`: the source grid wraps around in "
+                            "longitude (a global grid)."),
+                   {"bilinear", "bicubic"}),
        for_methods(choice("normalisation", {"fracarea", "destarea"},
                           "`conservative`: what the weights of a target cell add up to: "
                           "`fracarea` divides by the cell's overlap with the valid source "
@@ -146,12 +149,12 @@ Key method_key() {
                            Bound::OneOrTwo),
                    {"conservative"}),
        for_methods(choice("unmapped", {"fill", "nearest"},
-                          "`bilinear` and `conservative`: what a valid target point that no "
-                          "valid source covers receives: `fill` leaves it to the exchange's "
-                          "`fill` value (OASIS's NF methods); `nearest` gives it the value of "
-                          "its nearest valid source point (OASIS BILINEAR, CONSERV FRACNNEI "
-                          "and DESTNNEI)."),
-                   {"bilinear", "conservative"})});
+                          "`bilinear`, `bicubic` and `conservative`: what a valid target "
+                          "point that no valid source covers receives: `fill` leaves it to "
+                          "the exchange's `fill` value (OASIS's NF methods); `nearest` gives "
+                          "it the value of its nearest valid source point (OASIS BILINEAR, "
+                          "BICUBIC, CONSERV FRACNNEI and DESTNNEI)."),
+                   {"bilinear", "bicubic", "conservative"})});
 }
 
 // A key of an exchange that only a regridded exchange (`weights` or `method`) may give.

@@ -82,13 +82,14 @@ void method_mapping(YAML::Emitter& out, const RegridConfig& r) {
     integer_entry(out, "neighbours", r.neighbours);
   if (r.source == WeightSource::Gaussian && r.variance != defaults.variance)
     entry(out, "variance", r.variance);
-  if (r.source == WeightSource::Bilinear && r.periodic != defaults.periodic)
+  const bool rectangular = r.source == WeightSource::Bilinear || r.source == WeightSource::Bicubic;
+  if (rectangular && r.periodic != defaults.periodic)
     boolean_entry(out, "periodic", r.periodic);
   if (r.source == WeightSource::Conservative && r.normalisation != defaults.normalisation)
     entry(out, "normalisation", "destarea");
   if (r.source == WeightSource::Conservative && r.order != defaults.order)
     integer_entry(out, "order", r.order);
-  const bool covers = r.source == WeightSource::Bilinear || r.source == WeightSource::Conservative;
+  const bool covers = rectangular || r.source == WeightSource::Conservative;
   if (covers && r.unmapped != defaults.unmapped) entry(out, "unmapped", "nearest");
   out << YAML::EndMap;
 }

@@ -82,6 +82,7 @@ RegridConfig build_regrid(const CheckedMapping& entry) {
     r.source = name == "nearest"    ? WeightSource::Nearest
                : name == "gaussian" ? WeightSource::Gaussian
                : name == "bilinear" ? WeightSource::Bilinear
+               : name == "bicubic"  ? WeightSource::Bicubic
                                     : WeightSource::Conservative;
     r.neighbours = static_cast<int>(method.integer("neighbours"));
     r.variance = method.number("variance");

@@ -66,6 +66,20 @@ ProductGrids<Grid> product_grids(const config::RegridConfig& config, const Regri
   return {std::move(block), std::move(held)};
 }
 
+// Bilinear and bicubic cells join neighbouring points (i, j) of a logically
+// rectangular source grid. Every rank knows the source grid's declared shape, so
+// every rank raises the same error before any rank computes.
+void check_rectangular(const RegridGrids& grids, const std::string& where, const char* method) {
+  const std::int64_t nx = grids.source_nx;
+  const std::int64_t size = grids.source_size;
+  FERRY_CHECK(nx >= 2 && size % nx == 0 && size / nx >= 2, Errc::Arg, where, ": the ", method,
+              " method needs a logically rectangular source grid of 2 or more rows of 2 or "
+              "more points, but the source grid has ",
+              size, " points and its first dimension is ", nx,
+              ". Declare the source grid with its two dimensions (nx and ny, point (i, j) "
+              "at j * nx + i), or use the nearest, gaussian or conservative method");
+}
+
 Weights compute(const config::RegridConfig& config, const RegridGrids& grids, const std::string& where) {
   const char* method = config::method_name(config.source);
   const auto on_product = [&](auto&& weights) -> Weights {
@@ -80,12 +94,17 @@ Weights compute(const config::RegridConfig& config, const RegridGrids& grids, co
                                   {config.normalisation, config.unmapped, config.order});
     });
   }
+  const bool rectangular = config.source == config::WeightSource::Bilinear ||
+                           config.source == config::WeightSource::Bicubic;
+  if (rectangular) check_rectangular(grids, where, method);
   const auto points = product_grids<GridPoints>(config, grids, where, method,
                                                 declared_coordinates, block_coordinates);
   return on_product([&] {
+    const BilinearOptions cells{grids.source_nx, config.periodic, config.unmapped};
     if (config.source == config::WeightSource::Bilinear)
-      return bilinear_weights(grids.product->get(), points.src, points.dst,
-                              {grids.source_nx, config.periodic, config.unmapped});
+      return bilinear_weights(grids.product->get(), points.src, points.dst, cells);
+    if (config.source == config::WeightSource::Bicubic)
+      return bicubic_weights(grids.product->get(), points.src, points.dst, cells);
     NearestNeighbourOptions options;
     options.neighbours = config.neighbours;
     options.weighting = config.source == config::WeightSource::Gaussian ? NeighbourWeighting::Gaussian

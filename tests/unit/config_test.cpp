@@ -190,6 +190,19 @@ TEST(Config, ReadsConservativeOrder) {
                      R"(^c\.yaml:8:41: order must be an integer, 1 or 2; got "3")");
 }
 
+TEST(Config, ReadsBicubic) {
+  const RegridConfig r =
+      parse_config(one_exchange("    method: {name: bicubic, periodic: false, unmapped: nearest}\n"),
+                   "c.yaml")
+          .exchanges[0]
+          .regrid;
+  EXPECT_EQ(r.source, WeightSource::Bicubic);
+  EXPECT_FALSE(r.periodic);
+  EXPECT_EQ(r.unmapped, ferry::Unmapped::Nearest);
+  EXPECT_STREQ(method_name(r.source), "bicubic");
+  expect_parse_error(one_exchange("    method: {name: bicubic, order: 2}\n"), R"(order)");
+}
+
 TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
   expect_parse_error(one_exchange("    enigne: p2p\n"),
                      R"(^c\.yaml:8:5: unknown key "enigne" in exchange "sst"; did you mean "engine"\?$)");
@@ -423,6 +436,7 @@ TEST(Config, WriterRoundTrips) {
                          "global\n") +
           regridded("c", "    method: {name: conservative, normalisation: destarea}\n") +
           regridded("s", "    method: {name: conservative, order: 2}\n") +
+          regridded("bc", "    method: {name: bicubic, periodic: false, unmapped: nearest}\n") +
           regridded("n", "    method: {name: nearest}\n    sum: gather\n"),
       "regridded.yaml");
   expect_same(parse_config(format_config(c), "written.yaml"), c);

@@ -134,6 +134,7 @@ struct Options {
   bool skewed = false;   // with corners: atm cell 5 (at the south pole) shrinks to the pole
   bool ragged = false;   // with corners: odd atm ranks give 5 corners, the last repeated
   bool constant = false; // atm puts kConstant (times the field's number) everywhere
+  bool atm_unstructured = false;  // the atm grid declared as kAtmN x 1 points
 };
 // The default declarations with one flag changed.
 Options with(bool Options::*flag, bool value = true) {
@@ -180,7 +181,8 @@ std::vector<std::vector<double>> run(const std::string& config, const std::vecto
   const Corners ocn_corners = g.ocn_corners();
   if (who.atm) {
     atm_layout = Layout::block(kAtmN, who.atm_size, who.atm_rank);
-    const auto p = declare(c, "atm", "r36x18", kAtmNx, kAtmNy, atm_layout, g.atm_lon, g.atm_lat,
+    const std::int64_t atm_nx = options.atm_unstructured ? kAtmN : kAtmNx;
+    const auto p = declare(c, "atm", "r36x18", atm_nx, kAtmN / atm_nx, atm_layout, g.atm_lon, g.atm_lat,
                            options.coordinates,
                            options.atm_mask ? &g.atm_mask : options.atm_land ? &g.atm_land : nullptr,
                            options.areas ? &g.atm_area : nullptr,
@@ -374,6 +376,35 @@ TEST_F(CouplerRegridTest, OnlineMethodsMatchWeightsComputedDirectly) {
                      0, "bilinear");
 }
 
+// Bicubic weights (gradients computed) from the declared coordinates and masks, with the
+// source grid's nx, give the bits of the same weights computed directly, either map_on,
+// periodic or not and with either unmapped.
+TEST_F(CouplerRegridTest, BicubicMatchesWeightsComputedDirectly) {
+  const GridData& g = grids();
+  const std::string bicubic = "    method: {name: bicubic}\n    fill: -999\n";
+  const std::string regional =
+      "    method: {name: bicubic, periodic: false, unmapped: nearest}\n    fill: -999\n";
+  const auto got = run(config("bic", entry("b_src", "sst", "b_src", bicubic + "    map_on: src\n") +
+                                         entry("b_dst", "sst", "b_dst", bicubic + "    map_on: dst\n") +
+                                         entry("b_reg", "sst", "b_reg", regional + "    map_on: src\n")),
+                       {"b_src", "b_dst", "b_reg"}, with(&Options::atm_mask));
+  const auto src = whole(kAtmN, g.atm_lon, g.atm_lat, g.atm_mask);
+  const auto dst = whole(kOcnN, g.ocn_lon, g.ocn_lat, g.ocn_mask);
+  const auto global = expected(
+      serial(ferry::bicubic_weights(MPI_COMM_SELF, src, dst, {kAtmNx, true, ferry::Unmapped::Fill})), 1);
+  expect_within_ulps(got[0], global, 0, "bicubic, map_on src");
+  expect_within_ulps(got[1], global, 0, "bicubic, map_on dst");
+  expect_within_ulps(
+      got[2],
+      expected(serial(ferry::bicubic_weights(MPI_COMM_SELF, src, dst, {kAtmNx, false, ferry::Unmapped::Nearest})),
+               1),
+      0, "bicubic, not periodic, unmapped nearest");
+  EXPECT_FALSE(same_bits(global, expected(serial(ferry::bilinear_weights(
+                                                     MPI_COMM_SELF, src, dst, {kAtmNx, true, ferry::Unmapped::Fill})),
+                                                 1)))
+      << "bicubic gives the weights of bilinear";
+}
+
 // Conservative weights from the corners (set_corners) and masks the components
 // declare give the bits of the product of the same weights computed directly (one
 // rank, whole grids), for either normalisation and either map_on, also when ranks
@@ -500,6 +531,17 @@ TEST_F(CouplerRegridTest, BadRegriddingFailsAlikeEverywhere) {
       },
       Errc::Arg, "exchange \"noareas\": conservation needs the cell areas of the source grid, .* "
                  "Declare them with set_areas on every rank of the source component");
+  for (const char* method : {"bilinear", "bicubic"}) {
+    const std::string keys = std::string("    method: {name: ") + method + "}\n";
+    expect_same_error_everywhere(
+        [&] {
+          run(config("flat", entry("flat", "sst", "a", keys)), {"a"}, with(&Options::atm_unstructured));
+        },
+        Errc::Arg,
+        std::string("exchange \"flat\": the ") + method +
+            " method needs a logically rectangular source grid .* the source grid has 648 points "
+            "and its first dimension is 648. Declare the source grid with its two dimensions");
+  }
   for (const char* map_on : {"src", "dst"}) {
     const std::string keys = std::string("    method: {name: conservative}\n    map_on: ") + map_on + "\n";
     expect_same_error_everywhere(
