@@ -30,7 +30,8 @@ int ferry_oasis_enddef(void);
    per bundle member), and its bundle size. */
 int ferry_oasis_var_shape(int var_id, long long* points, int* bundle);
 /* field: points x bundle doubles (Fortran order: point fastest); nfields: how many
-   arrays the caller passed (fld1 to fld5; ferry takes one). */
+   arrays the caller passed (fld1 to fld5; ferry reads fld1 only and computes the
+   gradients that fld2 to fld5 give OASIS's BICUBIC and CONSERV SECOND). */
 int ferry_oasis_put(int var_id, int date, const double* field, int nfields, int write_restart,
                     int* kinfo);
 int ferry_oasis_get(int var_id, int date, double* field, int* kinfo);

@@ -87,7 +87,7 @@ class Session {
   int def_partition(const std::vector<int>& ig_paral, int isize, const std::string& name);
   int def_var(const std::string& name, int part_id, int bundle, int kinout);
   void enddef();
-  int put(int var_id, int date, const double* field, int nfields, bool write_restart);
+  int put(int var_id, int date, const double* field, bool write_restart);
   int get(int var_id, int date, double* field);
   int put_inquire(int var_id, int date);
   const Variable& variable(int var_id, const char* routine) const;
@@ -484,13 +484,10 @@ int put_kinfo(int status) {
   return kOk;
 }
 
-int Session::put(int var_id, int date, const double* field, int nfields, bool write_restart) {
+int Session::put(int var_id, int date, const double* field, bool write_restart) {
   const Variable& v = variable(var_id, "oasis_put");
   FERRY_CHECK(v.direction == FieldDirection::Out, Errc::Arg, "oasis_put: variable \"", v.name,
               "\" was defined OASIS_In; get it with oasis_get");
-  FERRY_CHECK(nfields == 1, Errc::Unsupported, "oasis_put: variable \"", v.name, "\" is put with ",
-              nfields, " arrays (fld2 to fld5); they feed the extra weight sets of BICUBIC and "
-              "CONSERV SECOND remapping, which ferry does not have yet");
   FERRY_CHECK(!write_restart, Errc::Unsupported, "oasis_put: variable \"", v.name,
               "\": write_restart = .true. (an intermediate restart file) is not supported yet; "
               "restart files are written at oasis_terminate");
@@ -664,10 +661,12 @@ int ferry_oasis_var_shape(int var_id, long long* points, int* bundle) {
   });
 }
 
-int ferry_oasis_put(int var_id, int date, const double* field, int nfields, int write_restart,
+// fld2 to fld5 (nfields > 1) are the gradients OASIS's BICUBIC and CONSERV SECOND take
+// from the model; ferry computes them from the field, so only `field` is read.
+int ferry_oasis_put(int var_id, int date, const double* field, int /*nfields*/, int write_restart,
                     int* kinfo) {
   return guarded("oasis_put", [&] {
-    *kinfo = coupled_session("oasis_put").put(var_id, date, field, nfields, write_restart != 0);
+    *kinfo = coupled_session("oasis_put").put(var_id, date, field, write_restart != 0);
   });
 }
 

@@ -575,11 +575,21 @@ TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
   EXPECT_EQ(regrid(3).unmapped, ferry::Unmapped::Nearest);  // FRACNNEI
   EXPECT_EQ(regrid(3).map_on, MapOn::Src);
   EXPECT_EQ(regrid(3).mode, RemapMode::Sum);  // opt: the source grid is the larger
-  EXPECT_EQ(regrid(4).source, WeightSource::File);
-  EXPECT_EQ(regrid(4).weights, "bicubic.nc");
+  EXPECT_EQ(regrid(3).order, 1);
+  EXPECT_EQ(regrid(4).source, WeightSource::Bicubic);  // BICUBIC: gradients computed
+  EXPECT_TRUE(regrid(4).periodic);
+  EXPECT_EQ(regrid(4).unmapped, ferry::Unmapped::Nearest);
+  EXPECT_EQ(regrid(4).map_on, MapOn::Src);
   EXPECT_EQ(regrid(4).conservation, Conserve::Global);
   EXPECT_EQ(regrid(4).sum, SumMethod::Lsum16);
-  EXPECT_FALSE(regrid(5).enabled());
+  EXPECT_EQ(regrid(5).source, WeightSource::Conservative);  // CONSERV ... SECOND
+  EXPECT_EQ(regrid(5).order, 2);
+  EXPECT_EQ(regrid(5).normalisation, ConservativeNormalisation::DestArea);
+  EXPECT_EQ(regrid(5).unmapped, ferry::Unmapped::Fill);
+  EXPECT_EQ(regrid(5).map_on, MapOn::Src);
+  EXPECT_NE(imported.yaml.find("method: {name: bicubic, unmapped: nearest}"), std::string::npos);
+  EXPECT_NE(imported.yaml.find("method: {name: conservative, normalisation: destarea, order: 2}"),
+            std::string::npos);
   EXPECT_FALSE(regrid(6).enabled());
   EXPECT_EQ(regrid(7).source, WeightSource::File);
   EXPECT_EQ(regrid(7).mode, RemapMode::Bfb);
@@ -593,17 +603,13 @@ TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
                 "by `weights: c.nc`)",
                 "line 27: MAPPING c.nc opt: written as sum, OASIS's choice for a source grid of "
                 "100 points and a target grid of 20",
-                "line 32: MAPPING bicubic.nc: the exchange reads its weights from this file, which "
-                "OASIS writes from the SCRIPR of line 31; make the file before the run",
+                "line 32: MAPPING bicubic.nc: OASIS keeps the weights of the SCRIPR above in this "
+                "file; ferry computes them when the coupler starts (to use the file, replace "
+                "`method` by `weights: bicubic.nc`)",
                 "line 45: MAPPING m.nc opt: written as bfb; OASIS takes sum when the source grid "
                 "has more points than the target, and the entry gives no grid sizes"}));
   EXPECT_EQ(imported.notes.not_converted,
             (std::vector<std::string>{
-                "line 31: SCRIPR: BICUBIC LR SCALAR LATLON 1 (ferry has no bicubic method; give a "
-                "weight file made by another tool as `weights`, such as CDO genbic writes)",
-                "line 37: SCRIPR: CONSERV LR SCALAR LATLON 1 DESTAREA SECOND (ferry's "
-                "conservative method is first order; give a weight file made by another tool as "
-                "`weights`)",
                 "line 41: CONSERV: BASPOS bfb (ferry corrects regridded exchanges only, and none "
                 "of this entry's remapping was converted)"}));
 }

@@ -29,11 +29,11 @@ struct NamcoupleImport {
 /// or EXPOUT: source and target names (colon-separated lists become `fields`),
 /// coupling period, restart file, EXPOUT (`output: true`), LAG=, SEQ=, the LOCTRANS
 /// operation (INSTANT, ACCUMUL, AVERAGE, T_MIN, T_MAX) and the remapping: SCRIPR
-/// (DISTWGT, GAUSWGT, BILINEAR, first-order CONSERV) becomes `method`, MAPPING
+/// (DISTWGT, GAUSWGT, BILINEAR, BICUBIC, CONSERV) becomes `method`, MAPPING
 /// `weights`, `map_on` and `mode`, CONSERV `conservation` and `sum` (see
 /// NamcoupleRemapping). Where ferry does something differently (nearest-neighbour
 /// fill, MAPPING's opt, ...) a note goes to `notes.differences`. Everything else —
-/// other statuses, BICUBIC, second-order CONSERV, BLASOLD/BLASNEW, CHECKIN/CHECKOUT,
+/// other statuses, BILINEAR and BICUBIC on grids other than LR, BLASOLD/BLASNEW, CHECKIN/CHECKOUT,
 /// negative lags, other blocks such as $NLOGPRT — goes to `notes.not_converted`.
 ///
 /// Components: namcouple entries name grids, not components. The component of a

@@ -188,26 +188,20 @@ void NamcoupleRemapping::set_method(RegridConfig& r, NamcoupleNotes& notes) cons
     r.source = s.method == "DISTWGT" ? WeightSource::Nearest : WeightSource::Gaussian;
     r.neighbours = s.neighbours;
     if (s.method == "GAUSWGT") r.variance = s.variance;
-  } else if (s.method == "BICUBIC") {
-    notes.not_converted.push_back(cat(at, " (ferry has no bicubic method", use_a_file,
-                                      ", such as CDO genbic writes)"));
-  } else if (s.method == "BILINEAR") {
+  } else if (s.method == "BILINEAR" || s.method == "BICUBIC") {
+    const bool bicubic = s.method == "BICUBIC";
     if (s.grid_type != "LR") {
-      notes.not_converted.push_back(cat(at, " (ferry's bilinear method takes logically "
-                                            "rectangular source grids, LR", use_a_file, ")"));
-      return;
-    }
-    r.source = WeightSource::Bilinear;
-    r.periodic = source_periodic_.value_or(true);
-    // BILINEAR gives target points outside the source grid the nearest source value;
-    // BILINEARNF leaves them.
-    r.unmapped = s.fill_nearest ? Unmapped::Nearest : Unmapped::Fill;
-  } else {  // CONSERV
-    if (s.order != "FIRST") {
-      notes.not_converted.push_back(cat(at, " (ferry's conservative method is first order",
+      notes.not_converted.push_back(cat(at, " (ferry's ", bicubic ? "bicubic" : "bilinear",
+                                        " method takes logically rectangular source grids, LR",
                                         use_a_file, ")"));
       return;
     }
+    r.source = bicubic ? WeightSource::Bicubic : WeightSource::Bilinear;
+    r.periodic = source_periodic_.value_or(true);
+    // BILINEAR and BICUBIC give target points outside the source grid the nearest
+    // source value; BILINEARNF and BICUBICNF leave them.
+    r.unmapped = s.fill_nearest ? Unmapped::Nearest : Unmapped::Fill;
+  } else {  // CONSERV, FIRST or SECOND
     if (!is_one_of(s.normalisation, {"FRACAREA", "DESTAREA", "FRACNNEI", "DESTNNEI"})) {
       notes.not_converted.push_back(cat(at, " (ferry normalises conservative weights by "
                                             "FRACAREA, DESTAREA, FRACNNEI or DESTNNEI",
@@ -215,6 +209,7 @@ void NamcoupleRemapping::set_method(RegridConfig& r, NamcoupleNotes& notes) cons
       return;
     }
     r.source = WeightSource::Conservative;
+    r.order = s.order == "SECOND" ? 2 : 1;
     r.normalisation = s.normalisation.rfind("DEST", 0) == 0 ? ConservativeNormalisation::DestArea
                                                             : ConservativeNormalisation::FracArea;
     // FRACNNEI and DESTNNEI: a target cell over no valid source cell takes its nearest.

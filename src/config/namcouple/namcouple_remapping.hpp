@@ -21,9 +21,10 @@ struct NamcoupleGridSizes {
 
 /// Collects the remapping lines of one entry, then gives its regrid keys.
 ///
-/// SCRIPR DISTWGT, GAUSWGT, BILINEAR (with `unmapped: nearest`, without for
-/// BILINEARNF) and CONSERV (first order, FRACAREA, DESTAREA, or FRACNNEI and DESTNNEI
-/// with `unmapped: nearest`) become `method`; MAPPING becomes `weights` (or, after SCRIPR, the map_on
+/// SCRIPR DISTWGT, GAUSWGT, BILINEAR and BICUBIC on LR grids (with `unmapped:
+/// nearest`, without for BILINEARNF and BICUBICNF) and CONSERV (FIRST or SECOND order,
+/// FRACAREA, DESTAREA, or FRACNNEI and DESTNNEI with `unmapped: nearest`) become
+/// `method`; MAPPING becomes `weights` (or, after SCRIPR, the map_on
 /// and mode of the method), with OASIS's defaults src and bfb; CONSERV becomes
 /// `conservation` and `sum`.
 class NamcoupleRemapping {
