@@ -104,10 +104,12 @@ case "$mode" in
             failed=1
           fi ;;
         stat)
-          number() { grep -- "$2" "$1" | head -n 1 | sed "s/.*$2//" | awk '{print $1}'; }
+          # The number after LABEL and the colon that ends it (the check's fields are
+          # colon-separated, so LABEL cannot hold it).
+          number() { grep -- "$2" "$1" | head -n 1 | sed "s/.*$2 *:*//" | awk '{print $1}'; }
           mine=$(number "$a" "$c") theirs=$(number "$b" "$c")
           if awk -v m="$mine" -v t="$theirs" -v tol="$d" \
-               'BEGIN { d = m - t; if (d < 0) d = -d; s = t < 0 ? -t : t; exit !(m != "" && d <= tol * s) }'; then
+               'BEGIN { d = m - t; if (d < 0) d = -d; s = t < 0 ? -t : t; exit !(m ~ /^[-+0-9.eE]+$/ && t ~ /^[-+0-9.eE]+$/ && d <= tol * s) }'; then
             echo "$a: \"$c\" $mine, OASIS's $theirs (within $d)"
           else
             echo "$a: \"$c\" $mine, OASIS's $theirs: not within $d"
