@@ -93,7 +93,7 @@ class RmaEngine final : public FieldEngine {
   MPI_Win remote_win_ = MPI_WIN_NULL;   // the same memory over the whole communicator, or null
   char* recv_base_ = nullptr;           // this rank's receive memory (in shared_win_)
   std::vector<std::size_t> field_offset_;  // field f's place in a field area
-  std::size_t field_area_bytes_ = 0;       // of one field area (0: none); the block area follows both
+  std::size_t field_area_bytes_ = 0;       // one field area's (0: none); blocks follow both
   std::size_t area_ = 0;                   // the field area of the next or current exchange
   std::int64_t block_area_points_ = 0;     // points of the off-node sources' blocks
   std::vector<char> send_buffer_;       // packed blocks for off-node destinations only
