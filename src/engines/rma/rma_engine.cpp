@@ -268,7 +268,7 @@ void RmaEngine::locate_destinations() {
     void* base = nullptr;
     FERRY_CALL_MPI(MPI_Win_shared_query(shared_win_, node_rank_[k], &size, &disp_unit, &base));
     FERRY_ASSERT(2 * static_cast<MPI_Aint>(node_area_bytes_[i]) <= size, "the field areas of rank ",
-                 send.peers[k], " ends past its window of ", size, " bytes");
+                 send.peers[k], " end past its window of ", size, " bytes");
     node_area_[i] = static_cast<char*>(base);
   }
 }
@@ -371,7 +371,7 @@ void RmaEngine::end() {
   // Zero-byte notes of this exchange, and the free notes of the previous one, are
   // complete once matched; every peer posted its receives in begin() or end().
   // The free note also releases the previous exchange's field area: the caller's
-  // hold on it ended with this exchange's begin().
+  // hold on its values ends here, and the next exchange writes the other area.
   wait_all(ready_send_, 0, sends);
   if (free_in_flight_) wait_all(free_send_, 0, free_send_.size());
   start_all(free_recv_, 0, sends);
