@@ -6,8 +6,8 @@ process, as a SERIAL partition, and in ORANGE segments, and gets the first into 
 C-ordered 2-D array and the bundle as float64. Every value and info code is checked
 (SENT/OK from put, put_inquire's codes, RECVD/OK from get), as are cpl_freqs, a
 field the namcouple does not name (not active, its put refused) and the errors
-pyoasis raises for a wrong array. Prints "pyoasis pair: every value and info code as expected" on world
-rank 0; every rank exits with the same status. usage: pair.py N1
+pyoasis raises for a wrong array. Prints "pyoasis pair: every value and info code as
+expected" on world rank 0; every rank exits with the same status. usage: pair.py N1
 """
 
 import sys
@@ -56,7 +56,8 @@ def ocean(comp, rank, size):
         expect(single.put_inquire(t) == expected, f"put_inquire at {t}: {single.put_inquire(t)}")
         info = single.put(t, value(apple_ids, t))
         expect(info == expected, f"put of OSINGLE at {t}: {info}")
-        members = numpy.stack([value(box_ids, t, m) for m in range(2)], axis=-1).astype(numpy.float32)
+        members = numpy.stack([value(box_ids, t, m) for m in range(2)], axis=-1)
+        members = members.astype(numpy.float32)
         info = bundle.put(t, pyoasis.asarray(members, dtype=numpy.float32))
         expect(info == expected, f"put of OBUNDLE at {t}: {info}")
     try:
@@ -103,7 +104,8 @@ def atmos(comp, rank, size):
         expect(info == (OASIS.RECVD if coupling else OASIS.OK), f"get of ABUNDLE at {t}: {info}")
         if coupling:
             want = numpy.stack([value(orange_ids, t, m) for m in range(2)], axis=-1)
-            expect(numpy.array_equal(members, want.astype(numpy.float32)), f"values of ABUNDLE at {t}")
+            same = numpy.array_equal(members, want.astype(numpy.float32))
+            expect(same, f"values of ABUNDLE at {t}")
     try:
         single.get(0, numpy.zeros(len(point_ids), dtype=numpy.int32))
         expect(False, "a get into int32 did not raise")
@@ -121,7 +123,8 @@ def main():
     total = world.allreduce(len(failures))
     pyoasis.terminate()
     if world.rank == 0:
-        print("pyoasis pair: " + ("every value and info code as expected" if total == 0 else "FAILED"))
+        verdict = "every value and info code as expected" if total == 0 else "FAILED"
+        print(f"pyoasis pair: {verdict}")
     return 0 if total == 0 else 1
 
 

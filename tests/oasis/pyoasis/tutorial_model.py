@@ -46,7 +46,8 @@ def read_grid(path):
     with netCDF4.Dataset(path) as nc:
         nc.set_auto_mask(False)
         # The file's (y, x) and (corner, y, x) C-order variables, seen with x first.
-        return {name: numpy.asarray(nc[name][:]).T for name in ("lon", "lat", "clo", "cla", "srf", "imask")}
+        names = ("lon", "lat", "clo", "cla", "srf", "imask")
+        return {name: numpy.asarray(nc[name][:]).T for name in names}
 
 
 def run(model):
@@ -84,6 +85,7 @@ def run(model):
         if info not in (pyoasis.OASIS.OK, pyoasis.OASIS.RECVD, pyoasis.OASIS.RECVOUT):
             pyoasis.oasis_abort(comp.id, model, f"get of {m['receive']} at {date} returned {info}")
         if info != pyoasis.OASIS.OK:
-            print(f"{model} rank {rank}: {m['receive']} at {date}: min {field.min()!r} max {field.max()!r}")
+            low, high = field.min(), field.max()
+            print(f"{model} rank {rank}: {m['receive']} at {date}: min {low!r} max {high!r}")
         sent.put(date, step * shape)
     del comp

@@ -29,48 +29,31 @@ class Grid:
         self._ny = int(ny_global)
         self._part = partition.id if partition is not None else 0
         if not _open:
-            status = _oasis.start_grids_writing()
-            check(status, "Error in start_grids_writing")
+            check(_oasis.start_grids_writing(), "Error in start_grids_writing")
         _open.append(self)
-        check(
-            _oasis.write_grid(cgrid, self._nx, self._ny, _doubles(lon), _doubles(lat), self._part),
-            f"Error in write_grid of {cgrid}",
-        )
+        self._write("write_grid", _doubles(lon), _doubles(lat), self._part)
+
+    def _write(self, routine, *values):
+        call = getattr(_oasis, routine)
+        check(call(self._name, self._nx, self._ny, *values), f"Error in {routine} of {self._name}")
 
     def set_corners(self, clo, cla):
         """Corner longitudes and latitudes, (x, y, corners) arrays."""
-        check(
-            _oasis.write_corner(self._name, self._nx, self._ny, _doubles(clo), _doubles(cla), self._part),
-            f"Error in write_corner of {self._name}",
-        )
+        self._write("write_corner", _doubles(clo), _doubles(cla), self._part)
 
     def set_mask(self, mask, companion=None):
         """The mask, OASIS's convention: 1 (or True) for a masked point, 0 for a valid one."""
         values = numpy.asfortranarray(mask, dtype=numpy.int32)
-        check(
-            _oasis.write_mask(self._name, self._nx, self._ny, values, self._part, companion or "NULL-STRING"),
-            f"Error in write_mask of {self._name}",
-        )
+        self._write("write_mask", values, self._part, companion or "NULL-STRING")
 
     def set_frac(self, frac, companion=None):
-        check(
-            _oasis.write_frac(
-                self._name, self._nx, self._ny, _doubles(frac), self._part, companion or "NULL-STRING"
-            ),
-            f"Error in write_frac of {self._name}",
-        )
+        self._write("write_frac", _doubles(frac), self._part, companion or "NULL-STRING")
 
     def set_area(self, area):
-        check(
-            _oasis.write_area(self._name, self._nx, self._ny, _doubles(area), self._part),
-            f"Error in write_area of {self._name}",
-        )
+        self._write("write_area", _doubles(area), self._part)
 
     def set_angle(self, angle):
-        check(
-            _oasis.write_angle(self._name, self._nx, self._ny, _doubles(angle), self._part),
-            f"Error in write_angle of {self._name}",
-        )
+        self._write("write_angle", _doubles(angle), self._part)
 
     def write(self):
         """Ends this grid; the files are written at enddef, once every grid is written."""

@@ -60,7 +60,13 @@ class BoxPartition(Partition):
     global_extent_x points wide, its corner at global index global_offset."""
 
     def __init__(
-        self, global_offset, local_extent_x, local_extent_y, global_extent_x, global_size=-1, name=""
+        self,
+        global_offset,
+        local_extent_x,
+        local_extent_y,
+        global_extent_x,
+        global_size=-1,
+        name="",
     ):
         offset = _count(global_offset, "BoxPartition: global_offset")
         x = _count(local_extent_x, "BoxPartition: local_extent_x")

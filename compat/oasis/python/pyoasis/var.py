@@ -28,7 +28,9 @@ class Var(Handle):
         if not isinstance(partition, Partition):
             raise PyOasisException(f"Var {name}: partition must be a pyoasis partition")
         if kinout not in (OasisParameters.OASIS_IN, OasisParameters.OASIS_OUT):
-            raise PyOasisException(f"Var {name}: kinout must be OASIS_IN or OASIS_OUT; got {kinout}")
+            raise PyOasisException(
+                f"Var {name}: kinout must be OASIS_IN or OASIS_OUT; got {kinout}"
+            )
         if int(bundle_size) != bundle_size or bundle_size < 1:
             raise PyOasisException(f"Var {name}: bundle_size must be >= 1; got {bundle_size!r}")
         self.name = name
@@ -51,7 +53,8 @@ class Var(Handle):
         return freqs
 
     def _checked(self, field, routine):
-        if not isinstance(field, numpy.ndarray) or field.dtype not in (numpy.float64, numpy.float32):
+        floats = (numpy.float64, numpy.float32)
+        if not isinstance(field, numpy.ndarray) or field.dtype not in floats:
             raise PyOasisException(
                 f"Var {self.name}: {routine} takes a NumPy array of float64 or float32; got "
                 f"{getattr(field, 'dtype', type(field).__name__)}"
@@ -75,7 +78,8 @@ class Var(Handle):
     def put(self, date, field, write_restart=False):
         """Sends field at date (s, an int); returns the info code (OASIS_SENT, ...)."""
         array = numpy.asfortranarray(self._checked(field, "put"))
-        status, kinfo = _oasis.put(self._id, int(date), array, self.bundle_size, bool(write_restart))
+        restart = bool(write_restart)
+        status, kinfo = _oasis.put(self._id, int(date), array, self.bundle_size, restart)
         return self._info(status, kinfo, "put")
 
     def get(self, date, field):
