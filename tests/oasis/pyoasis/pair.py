@@ -1,13 +1,14 @@
 """pyoasis over ferry, every part of its API on a small grid: "ocean" (the first N1
-world ranks) holds a 10 x 6 grid in APPLE blocks of rows and in BOX columns, and
-puts every 300 s (the coupling period is 600 s) a float64 field and a bundle of 2
-float32 values; "atmos" holds the grid as round-robin POINTS (0-based) or, on one
-process, as a SERIAL partition, and in ORANGE segments, and gets the first into a
-C-ordered 2-D array and the bundle as float64. Every value and info code is checked
-(SENT/OK from put, put_inquire's codes, RECVD/OK from get), as are cpl_freqs, a
-field the namcouple does not name (not active, its put refused) and the errors
-pyoasis raises for a wrong array. Prints "pyoasis pair: every value and info code as
-expected" on world rank 0; every rank exits with the same status. usage: pair.py N1
+world ranks) holds a 10 x 6 grid in APPLE blocks of rows and in BOX columns, puts
+every 300 s (the coupling period is 600 s) a float64 field and a bundle of 2 float32
+values, and writes its grid by parts (Grid with a partition); "atmos" holds the grid
+as round-robin POINTS (0-based) or, on one process, as a SERIAL partition, and in
+ORANGE segments, and gets the first into a C-ordered 2-D array and the bundle as
+float64. Every value and info code is checked (SENT/OK from put, put_inquire's codes,
+RECVD/OK from get), as are the grid files, cpl_freqs, a field the namcouple does not
+name (not active, its put refused) and the errors pyoasis raises for a wrong array.
+Prints "pyoasis pair: every value and info code as expected" on world rank 0; every
+rank exits with the same status. usage: pair.py N1
 """
 
 import sys
@@ -33,6 +34,37 @@ def value(ids, t, member=0):
     return ids + 100.0 * member + (t // PERIOD) * PERIOD / 1000.0
 
 
+def write_grid_by_parts(partition, ids):
+    """Grid "ocng", each process its points of partition: lon x, lat y, corner k at
+    x + k, mask (x + y) % 2, area 1 + x."""
+    x, y = (ids % NX).astype(float), (ids // NX).astype(float)
+    grid = pyoasis.Grid("ocng", NX, NY, x, y, partition)
+    corners = numpy.stack([x + k for k in range(4)], axis=-1).reshape(len(ids), 1, 4)
+    grid.set_corners(corners, corners)
+    grid.set_mask((x + y) % 2)
+    grid.set_area(1.0 + x)
+    grid.write()
+
+
+def check_grid_files():
+    """grids.nc, masks.nc and areas.nc hold the whole grid "ocng" after enddef."""
+    import netCDF4
+
+    x, y = numpy.meshgrid(numpy.arange(NX, dtype=float), numpy.arange(NY, dtype=float))
+    expected = {
+        ("grids.nc", "ocng.lon"): x,
+        ("grids.nc", "ocng.lat"): y,
+        ("grids.nc", "ocng.clo"): numpy.stack([x + k for k in range(4)]),
+        ("masks.nc", "ocng.msk"): (x + y) % 2,
+        ("areas.nc", "ocng.srf"): 1.0 + x,
+    }
+    for (path, name), want in expected.items():
+        with netCDF4.Dataset(path) as nc:
+            nc.set_auto_mask(False)
+            got = numpy.asarray(nc[name][:])
+        expect(got.shape == want.shape and numpy.array_equal(got, want), f"{path}: {name}")
+
+
 def ocean(comp, rank, size):
     rows = NY // size
     first = rank * rows
@@ -44,10 +76,13 @@ def ocean(comp, rank, size):
     single = pyoasis.Var("OSINGLE", apple, OASIS.OUT)
     bundle = pyoasis.Var("OBUNDLE", box, OASIS.OUT, bundle_size=2)
     unnamed = pyoasis.Var("NOTANAME", apple, OASIS.OUT)
+    apple_ids = numpy.arange(first * NX, (first + mine) * NX)
+    write_grid_by_parts(apple, apple_ids)
     comp.enddef()
+    if rank == 0:
+        check_grid_files()
     expect(not unnamed.is_active and single.is_active, "is_active")
     expect(single.cpl_freqs == [PERIOD], f"cpl_freqs {single.cpl_freqs}")
-    apple_ids = numpy.arange(first * NX, (first + mine) * NX)
     # (x, y) of the box in Fortran order: x fastest.
     box_ids = (numpy.arange(x0, x1)[:, None] + NX * numpy.arange(NY)[None, :]).ravel(order="F")
     for t in range(0, STEPS * DT, DT):
