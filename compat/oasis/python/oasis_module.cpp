@@ -59,6 +59,14 @@ std::tuple<int, int> get(int var_id, int date, const Array& field, int bundle) {
   return {status, kinfo};
 }
 
+// A communicator of this component with component `other`: (status, Fortran handle).
+std::tuple<int, int> comm_with(int (*make)(MPI_Fint*, const char*), const std::string& other) {
+  MPI_Fint comm = 0;
+  nb::gil_scoped_release unlocked;
+  const int status = make(&comm, other.c_str());
+  return {status, static_cast<int>(comm)};
+}
+
 // The local extent of grid data: (nx_loc, ny_loc) of a 1-, 2- or 3-D array (the
 // third dimension: corners).
 std::tuple<int, int> local_shape(std::size_t ndim, std::size_t s0, std::size_t s1) {
@@ -70,12 +78,13 @@ std::tuple<int, int> shape_of(const A& a) {
   return local_shape(a.ndim(), a.shape(0), a.ndim() > 1 ? a.shape(1) : 1);
 }
 
-// Grid data of one kind (area, frac, angle): one array of doubles.
-template <class Write>
-int write_values(Write write, const std::string& grid, int nx, int ny, const Doubles& values,
-                 int part_id) {
+// Grid data of one kind (mask, frac, area, angle): one array, then the part and, for a
+// mask or fraction, the companion grid.
+template <class Write, class Values, class... Rest>
+int write_values(Write write, const std::string& grid, int nx, int ny, const Values& values,
+                 Rest... rest) {
   const auto [x, y] = shape_of(values);
-  return write(grid.c_str(), nx, ny, x, y, values.data(), part_id);
+  return write(grid.c_str(), nx, ny, x, y, values.data(), rest...);
 }
 
 }  // namespace
@@ -116,21 +125,11 @@ NB_MODULE(_oasis, m) {
       "comm"_a);
   m.def(
       "get_intracomm",
-      [](const std::string& other) {
-        MPI_Fint comm = 0;
-        nb::gil_scoped_release unlocked;
-        const int status = ferry_oasis_get_intracomm(&comm, other.c_str());
-        return std::make_tuple(status, static_cast<int>(comm));
-      },
+      [](const std::string& other) { return comm_with(&ferry_oasis_get_intracomm, other); },
       "other"_a);
   m.def(
       "get_intercomm",
-      [](const std::string& other) {
-        MPI_Fint comm = 0;
-        nb::gil_scoped_release unlocked;
-        const int status = ferry_oasis_get_intercomm(&comm, other.c_str());
-        return std::make_tuple(status, static_cast<int>(comm));
-      },
+      [](const std::string& other) { return comm_with(&ferry_oasis_get_intercomm, other); },
       "other"_a);
   m.def(
       "def_partition",
@@ -208,18 +207,14 @@ NB_MODULE(_oasis, m) {
       "write_mask",
       [](const std::string& grid, int nx, int ny, const Ints& mask, int part_id,
          const std::string& companion) {
-        const auto [x, y] = shape_of(mask);
-        return oasis_c_write_mask(grid.c_str(), nx, ny, x, y, mask.data(), part_id,
-                                  companion.c_str());
+        return write_values(&oasis_c_write_mask, grid, nx, ny, mask, part_id, companion.c_str());
       },
       "grid"_a, "nx"_a, "ny"_a, "mask"_a, "part_id"_a, "companion"_a);
   m.def(
       "write_frac",
       [](const std::string& grid, int nx, int ny, const Doubles& frac, int part_id,
          const std::string& companion) {
-        const auto [x, y] = shape_of(frac);
-        return oasis_c_write_frac(grid.c_str(), nx, ny, x, y, frac.data(), part_id,
-                                  companion.c_str());
+        return write_values(&oasis_c_write_frac, grid, nx, ny, frac, part_id, companion.c_str());
       },
       "grid"_a, "nx"_a, "ny"_a, "frac"_a, "part_id"_a, "companion"_a);
   m.def(

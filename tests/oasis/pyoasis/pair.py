@@ -5,8 +5,9 @@ values, and writes its grid by parts (Grid with a partition); "atmos" holds the 
 as round-robin POINTS (0-based) or, on one process, as a SERIAL partition, and in
 ORANGE segments, and gets the first into a C-ordered 2-D array and the bundle as
 float64. Every value and info code is checked (SENT/OK from put, put_inquire's codes,
-RECVD/OK from get), as are the grid files, cpl_freqs, a field the namcouple does not
-name (not active, its put refused) and the errors pyoasis raises for a wrong array.
+RECVD/OK from get), as are the grid files, cpl_freqs, get_intracomm, a field the
+namcouple does not name (not active, its put refused) and the errors pyoasis raises
+for a wrong array.
 Prints "pyoasis pair: every value and info code as expected" on world rank 0; every
 rank exits with the same status. usage: pair.py N1
 """
@@ -155,6 +156,13 @@ def main():
     comp = pyoasis.Component("ocean" if is_ocean else "atmos")
     expect(comp.localcomm.size == (n1 if is_ocean else world.size - n1), "localcomm size")
     (ocean if is_ocean else atmos)(comp, comp.localcomm.rank, comp.localcomm.size)
+    # Collective over both components: an intracommunicator of both, the components in
+    # the order of their names (atmos first).
+    joined = comp.get_intracomm("atmos" if is_ocean else "ocean")
+    rank = comp.localcomm.rank + (world.size - n1 if is_ocean else 0)
+    expect(joined.size == world.size, f"get_intracomm: size {joined.size}")
+    expect(joined.rank == rank, f"get_intracomm: rank {joined.rank}, expected {rank}")
+    joined.Free()
     total = world.allreduce(len(failures))
     pyoasis.terminate()
     if world.rank == 0:
