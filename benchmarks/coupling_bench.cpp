@@ -13,6 +13,7 @@
 #include "ferry/exchange.hpp"
 #include "field_data.hpp"
 #include "heap_usage.hpp"
+#include "payload_copy.hpp"
 #include "progress.hpp"
 #include "timing.hpp"
 #include "util/agree.hpp"
@@ -50,10 +51,20 @@ CouplingRun resolve_run(const Comm& comm, const CouplingBenchConfig& config) {
   CouplingRun run;
   run.roles = assign_roles(Groups::Split, comm.size(), comm.rank());
   // The "large" scenario is the atm -> ocn pair: 2-D blocks to round-robin, rescaled.
-  run.scenario = make_scenario({"large", config.fields, 0, config.points}, run.roles);
+  ScenarioRequest request;
+  request.name = "large";
+  request.fields = config.fields;
+  request.points = config.nx > 0 ? 0 : config.points;
+  request.nx = config.nx;
+  request.ny = config.ny;
+  request.src_layout = config.src_layout;
+  request.dst_layout = config.dst_layout;
+  run.scenario = make_scenario(request, run.roles);
   run.ranks = comm.size();
   run.steps = config.steps;
   run.engine = config.engine;
+  run.pingpong = config.pingpong;
+  run.bound_repeat = config.bound_repeat;
   return run;
 }
 
@@ -92,25 +103,37 @@ class ScratchDirectory {
 };
 
 std::string field_name(int field) { return "f" + std::to_string(field); }
+// The fields ocn sends back in a ping-pong.
+std::string back_name(int field) { return "b" + std::to_string(field); }
 
-// The configuration of one case: one exchange per field, or all fields in one.
+// The entries of one direction: one exchange per field, or all fields in one.
+std::string entries(const CouplingRun& run, bool aggregated, const char* from, const char* to,
+                    std::string (*name)(int)) {
+  const std::string settings =
+      detail::cat("    period: ", kPeriod, "\n    engine: ", run.engine, "\n");
+  if (aggregated) {
+    std::string list;
+    for (int f = 0; f < run.scenario.fields; ++f) list += (f ? ", " : "") + name(f);
+    return detail::cat("  - name: ", from, "_to_", to, "\n    source: {component: ", from,
+                       ", fields: [", list, "]}\n    target: {component: ", to, ", fields: [",
+                       list, "]}\n", settings);
+  }
+  std::string yaml;
+  for (int f = 0; f < run.scenario.fields; ++f)
+    yaml += detail::cat("  - name: ", name(f), "\n    source: {component: ", from,
+                        ", field: ", name(f), "}\n    target: {component: ", to, ", field: ",
+                        name(f), "}\n", settings);
+  return yaml;
+}
+
+// The configuration of one case: atm -> ocn, and back with a ping-pong.
 std::string configuration(const CouplingRun& run, bool aggregated,
                           const std::string& output_directory, bool timers) {
   std::string yaml = detail::cat("version: 1\nrun: {start: 0, length: ", (run.steps + 1) * kPeriod,
                                  "}\noutput: {directory: \"", output_directory,
                                  "\", timers: ", timers ? "true" : "false", "}\nexchanges:\n");
-  const std::string settings =
-      detail::cat("    period: ", kPeriod, "\n    engine: ", run.engine, "\n");
-  if (aggregated) {
-    std::string list;
-    for (int f = 0; f < run.scenario.fields; ++f) list += (f ? ", " : "") + field_name(f);
-    return yaml + "  - name: all_fields\n    source: {component: atm, fields: [" + list +
-           "]}\n    target: {component: ocn, fields: [" + list + "]}\n" + settings;
-  }
-  for (int f = 0; f < run.scenario.fields; ++f)
-    yaml += "  - name: " + field_name(f) + "\n    source: {component: atm, field: " +
-            field_name(f) + "}\n    target: {component: ocn, field: " + field_name(f) + "}\n" +
-            settings;
+  yaml += entries(run, aggregated, "atm", "ocn", field_name);
+  if (run.pingpong) yaml += entries(run, aggregated, "ocn", "atm", back_name);
   return yaml;
 }
 
@@ -118,27 +141,38 @@ std::string configuration(const CouplingRun& run, bool aggregated,
 class CoupledFields {
  public:
   CoupledFields(const Comm& comm, const std::string& config_path, const CouplingRun& run,
-                const LayoutPair& layouts, FieldData& data)
-      : coupler_(comm.get(), components(run.roles), config_path), data_(data) {
+                const LayoutPair& layouts, FieldData& data, FieldData* back)
+      : coupler_(comm.get(), components(run.roles), config_path), data_(data), back_(back) {
     const Scenario& s = run.scenario;
-    auto define = [&](const char* component, const Layout& layout, FieldDirection direction) {
+    auto define = [&](const char* component, const Layout& layout, FieldDirection direction,
+                      std::string (*name)(int), std::vector<FieldId>& ids) {
       const GridId grid =
           coupler_.def_grid(component, std::string(component) + "_grid", s.nx, s.ny);
       const PartitionId part = coupler_.def_partition(grid, "decomposition", layout);
-      std::vector<FieldId> ids;
       for (int f = 0; f < s.fields; ++f)
-        ids.push_back(coupler_.def_field(part, field_name(f), direction, Datatype::Float64));
-      return ids;
+        ids.push_back(coupler_.def_field(part, name(f), direction, Datatype::Float64));
+      if (!back_) return;
+      const bool out = direction == FieldDirection::Out;
+      for (int f = 0; f < s.fields; ++f)
+        (out ? back_in_ : back_out_)
+            .push_back(coupler_.def_field(part, back_name(f),
+                                          out ? FieldDirection::In : FieldDirection::Out,
+                                          Datatype::Float64));
     };
-    if (run.roles.src_part >= 0) out_ = define("atm", layouts.src, FieldDirection::Out);
-    if (run.roles.dst_part >= 0) in_ = define("ocn", layouts.dst, FieldDirection::In);
+    if (run.roles.src_part >= 0) define("atm", layouts.src, FieldDirection::Out, field_name, out_);
+    if (run.roles.dst_part >= 0) define("ocn", layouts.dst, FieldDirection::In, field_name, in_);
     coupler_.enddef();
   }
 
-  // Puts every field on atm, then gets every field on ocn, at the next coupling time.
+  // Puts every field on atm, then gets every field on ocn, at the next coupling time;
+  // in a ping-pong ocn then puts what it got back and atm gets it.
   void step() {
     for (std::size_t f = 0; f < out_.size(); ++f) coupler_.put(out_[f], time_, data_.src()[f]);
     for (std::size_t f = 0; f < in_.size(); ++f) coupler_.get(in_[f], time_, data_.dst()[f]);
+    for (std::size_t f = 0; f < back_out_.size(); ++f)
+      coupler_.put(back_out_[f], time_, data_.dst()[f]);
+    for (std::size_t f = 0; f < back_in_.size(); ++f)
+      coupler_.get(back_in_[f], time_, back_->dst()[f]);
     time_ += kPeriod;
   }
 
@@ -154,11 +188,30 @@ class CoupledFields {
 
   Coupler coupler_;
   FieldData& data_;
-  std::vector<FieldId> out_, in_;
+  FieldData* back_;  // ping-pong only: what atm gets back
+  std::vector<FieldId> out_, in_, back_out_, back_in_;
   double time_ = 0;
 };
 
-void check_values(const Comm& comm, const std::string& name, const FieldData& data) {
+// The values a case moves: atm -> ocn, and ocn -> atm for a ping-pong.
+struct CaseData {
+  FieldData data;
+  std::unique_ptr<FieldData> back;
+  CaseData(const LayoutPair& layouts, int fields, bool pingpong)
+      : data(layouts.src, layouts.dst, fields),
+        back(pingpong ? std::make_unique<FieldData>(layouts.dst, layouts.src, fields) : nullptr) {}
+  void clear_destination() {
+    data.clear_destination();
+    if (back) back->clear_destination();
+  }
+  std::optional<std::string> first_mismatch() const {
+    if (auto there = data.first_mismatch()) return there;
+    if (auto again = back ? back->first_mismatch() : std::nullopt) return "on the way back: " + *again;
+    return std::nullopt;
+  }
+};
+
+void check_values(const Comm& comm, const std::string& name, const CaseData& data) {
   std::optional<Error> wrong;
   if (auto mismatch = data.first_mismatch())
     wrong = Error(Errc::Internal,
@@ -171,7 +224,7 @@ void check_values(const Comm& comm, const std::string& name, const FieldData& da
 
 // Builds one case with `build` (which returns its step), makes its first step and
 // checks it; fills the row's setup time and heap. Returns the step.
-std::function<void()> prepare(const Comm& comm, CouplingCase& row, FieldData& data,
+std::function<void()> prepare(const Comm& comm, CouplingCase& row, CaseData& data,
                               std::int64_t field_bytes,
                               const std::function<std::function<void()>()>& build) {
   const std::optional<std::int64_t> heap_before = heap_in_use();
@@ -209,14 +262,20 @@ CouplingBench::CouplingBench(MPI_Comm comm, const CouplingBenchConfig& config)
   const std::int64_t points = layouts_.src.local_size() + layouts_.dst.local_size();
   field_bytes_ = points * run_.scenario.fields * kValueBytes;
   run_.field_bytes_max = spread_over_ranks(comm_, field_bytes_, true).max;
+  FERRY_CHECK(config.bound_repeat >= 1, Errc::Arg, "the memcpy bound needs >= 1 copies; got ",
+              config.bound_repeat);
 }
 
 std::vector<CouplingCase> CouplingBench::measure() {
   const int fields = run_.scenario.fields;
+  // The same hot copy as bench exchange's bound: the larger side of the rank, once.
+  const std::int64_t payload =
+      std::max(layouts_.src.local_size(), layouts_.dst.local_size()) * fields * kValueBytes;
+  memcpy_bound_ = time_payload_copy(comm_, static_cast<std::size_t>(payload), run_.bound_repeat);
   // Each case moves its own copy of the fields, allocated before any heap is measured.
-  FieldData exchange_data(layouts_.src, layouts_.dst, fields);
-  FieldData per_field_data(layouts_.src, layouts_.dst, fields);
-  FieldData aggregated_data(layouts_.src, layouts_.dst, fields);
+  CaseData exchange_data(layouts_, fields, run_.pingpong);
+  CaseData per_field_data(layouts_, fields, run_.pingpong);
+  CaseData aggregated_data(layouts_, fields, run_.pingpong);
   ScratchDirectory scratch(comm_);
 
   // Open MPI sets up a connection at the first message to a peer: make it happen
@@ -253,7 +312,7 @@ std::vector<CouplingCase> CouplingBench::measure() {
   cases[2].description =
       "the coupler, all fields in one configuration entry, put and get per field";
 
-  std::unique_ptr<Exchange> exchange;
+  std::unique_ptr<Exchange> exchange, exchange_back;
   std::unique_ptr<CoupledFields> per_field, aggregated;
   std::vector<std::function<void()>> steps;
   const std::vector<FieldSpec> specs(static_cast<std::size_t>(fields),
@@ -262,20 +321,26 @@ std::vector<CouplingCase> CouplingBench::measure() {
   steps.push_back(prepare(comm_, cases[0], exchange_data, field_bytes_, [&] {
     exchange =
         std::make_unique<Exchange>(comm_.get(), layouts_.src, layouts_.dst, specs, run_.engine);
-    return [&] { exchange->execute(exchange_data.src(), exchange_data.dst()); };
+    if (run_.pingpong)
+      exchange_back =
+          std::make_unique<Exchange>(comm_.get(), layouts_.dst, layouts_.src, specs, run_.engine);
+    return [&] {
+      exchange->execute(exchange_data.data.src(), exchange_data.data.dst());
+      if (exchange_back) exchange_back->execute(exchange_data.data.dst(), exchange_data.back->dst());
+    };
   }));
   progress().stage("setting up the coupler, one entry per field");
   const std::string per_field_config = config_for(cases[1].name, false);
   steps.push_back(prepare(comm_, cases[1], per_field_data, field_bytes_, [&] {
-    per_field =
-        std::make_unique<CoupledFields>(comm_, per_field_config, run_, layouts_, per_field_data);
+    per_field = std::make_unique<CoupledFields>(comm_, per_field_config, run_, layouts_,
+                                                per_field_data.data, per_field_data.back.get());
     return [&] { per_field->step(); };
   }));
   progress().stage("setting up the coupler, all fields in one entry");
   const std::string aggregated_config = config_for(cases[2].name, true);
   steps.push_back(prepare(comm_, cases[2], aggregated_data, field_bytes_, [&] {
-    aggregated =
-        std::make_unique<CoupledFields>(comm_, aggregated_config, run_, layouts_, aggregated_data);
+    aggregated = std::make_unique<CoupledFields>(comm_, aggregated_config, run_, layouts_,
+                                                 aggregated_data.data, aggregated_data.back.get());
     return [&] { aggregated->step(); };
   }));
 

@@ -19,6 +19,10 @@ struct CouplingBenchConfig {
   std::int64_t points = 100000;
   int fields = 10;
   int steps = 20;
+  std::int64_t nx = 0, ny = 0;  ///< the grid instead of `points` (2:1) when given
+  std::string src_layout, dst_layout;  ///< atm's and ocn's decompositions (see scenario.hpp)
+  bool pingpong = false;  ///< ocn puts every field it got back to atm, which gets them
+  int bound_repeat = 51;  ///< timed copies behind the memcpy bound
   std::string engine = "p2p";
   std::string timers_directory;  ///< where the couplers write their timer files; empty: nowhere
 };
@@ -31,6 +35,8 @@ struct CouplingRun {
   int ranks = 0;
   int steps = 0;
   std::string engine;
+  bool pingpong = false;
+  int bound_repeat = 0;
   /// Max over ranks of the bytes of the fields a rank puts or gets.
   std::int64_t field_bytes_max = 0;
 };
@@ -64,12 +70,17 @@ class CouplingBench {
   /// with one configuration entry per field, then with all fields in one entry.
   std::vector<CouplingCase> measure();
 
+  /// One hot memcpy of the largest rank's payload (the larger of its atm and ocn
+  /// fields), timed on its own before the cases (see time_payload_copy).
+  const Summary& memcpy_bound() const noexcept { return memcpy_bound_; }
+
  private:
   Comm comm_;
   CouplingRun run_;
   LayoutPair layouts_;
   std::int64_t field_bytes_ = 0;  ///< this rank's bytes of the fields it puts or gets
   std::string timers_directory_;
+  Summary memcpy_bound_;
 };
 
 }  // namespace ferry::bench

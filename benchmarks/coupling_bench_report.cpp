@@ -36,7 +36,7 @@ std::string components_text(const CouplingRun& run) {
 }  // namespace
 
 std::string coupling_json(const CouplingRun& run, const std::vector<CouplingCase>& cases,
-                          const std::string& mpi_library) {
+                          const Summary& memcpy_bound, const std::string& mpi_library) {
   const Scenario& s = run.scenario;
   std::string out;
   for (const CouplingCase& c : cases) {
@@ -52,6 +52,11 @@ std::string coupling_json(const CouplingRun& run, const std::vector<CouplingCase
         .add("points", s.points())
         .add("fields", s.fields)
         .add("steps", run.steps)
+        .add("src", describe_side(s, run.roles, true))
+        .add("dst", describe_side(s, run.roles, false))
+        .add("mode", run.pingpong ? "pingpong" : "oneway")
+        .add("memcpy_bound_s", memcpy_bound.median)
+        .add("memcpy_copies_per_step", run.pingpong ? 2 : 1)
         .add("setup_s", c.setup_seconds)
         .add_seconds("step", c.step)
         .add("x_exchange", time_ratio(c, cases))
@@ -69,23 +74,29 @@ std::string coupling_json(const CouplingRun& run, const std::vector<CouplingCase
 }
 
 std::string coupling_table(const CouplingRun& run, const std::vector<CouplingCase>& cases,
-                           const std::string& mpi_library) {
+                           const Summary& memcpy_bound, const std::string& mpi_library) {
   const Scenario& s = run.scenario;
-  TextTable table({"case", "setup_ms", "median_ms", "min_ms", "max_ms", "x_exchange", "state_MB",
-                   "x_fields"});
+  const int copies = run.pingpong ? 2 : 1;
+  TextTable table({"case", "setup_ms", "median_ms", "min_ms", "max_ms", "x_memcpy", "x_exchange",
+                   "state_MB", "x_fields"});
   for (const CouplingCase& c : cases)
     table.add_row({c.name, milliseconds(c.setup_seconds), milliseconds(c.step.median),
                    milliseconds(c.step.min), milliseconds(c.step.max),
+                   fixed(c.step.median / (copies * memcpy_bound.median), 2),
                    fixed(time_ratio(c, cases), 2),
                    c.state_bytes_max ? megabytes(static_cast<double>(*c.state_bytes_max)) : "-",
                    c.state_per_field_byte_max ? fixed(*c.state_per_field_byte_max, 2) : "-"});
 
   std::string out = detail::cat(
       "coupling: ", s.nx, " x ", s.ny, " = ", s.points(), " points, ", s.fields,
-      " float64 fields atm -> ocn every step, ", describe(s, run.roles), "\n", "ranks ",
-      run.ranks, " (", components_text(run), "), engine ", run.engine, ", ", run.steps,
-      " steps\n", "MPI: ", mpi_library, "\n", "fields per rank: up to ",
-      megabytes(static_cast<double>(run.field_bytes_max)), " MB (put and got)\n\n");
+      " float64 fields atm -> ocn every step", run.pingpong ? " and back (ping-pong)" : "",
+      ", ", describe(s, run.roles), "\n", "ranks ", run.ranks, " (", components_text(run),
+      "), engine ", run.engine, ", ", run.steps, " steps\n", "MPI: ", mpi_library, "\n",
+      "fields per rank: up to ", megabytes(static_cast<double>(run.field_bytes_max)),
+      " MB (put and got)\nmemcpy bound: ", milliseconds(memcpy_bound.median),
+      " ms (one hot memcpy of the largest rank payload, median of ", run.bound_repeat,
+      ", timed on its own); x_memcpy is against ", copies, copies > 1 ? " copies" : " copy",
+      "\n\n");
   out += table.str() + "\n";
   for (const CouplingCase& c : cases) out += c.name + ": " + c.description + ".\n";
   out += detail::cat(

@@ -8,6 +8,7 @@
 #include "ferry/exchange.hpp"
 #include "payload_copy.hpp"
 #include "progress.hpp"
+#include "statistics.hpp"
 #include "timing.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -26,10 +27,42 @@ ExchangeRun resolve_run(const Comm& comm, const ExchangeBenchConfig& config) {
   run.scenario = make_scenario(config.scenario, run.roles);
   run.ranks = comm.size();
   run.repeat = config.repeat;
+  run.mode = config.mode;
+  run.per_field = config.per_field;
+  run.bound_repeat = config.bound_repeat;
+  FERRY_CHECK(config.bound_repeat >= 1, Errc::Arg,
+              "bench exchange: the memcpy bound needs >= 1 copies; got ", config.bound_repeat);
   return run;
 }
 
+// A step's pieces: the exchanges (or baselines) of one engine and what each moves.
+template <class Transfer>
+struct Piece {
+  std::unique_ptr<Transfer> transfer;
+  const void* const* src;
+  void* const* dst;
+};
+
 }  // namespace
+
+const char* mode_name(Mode mode) noexcept {
+  return mode == Mode::PingPong ? "pingpong" : "oneway";
+}
+
+struct ExchangeBench::Transfers {
+  std::vector<Piece<Exchange>> exchanges;
+  std::vector<Piece<BaselineExchange>> baselines;
+
+  void step() {
+    for (auto& p : exchanges) p.transfer->execute(p.src, p.dst);
+    for (auto& p : baselines) p.transfer->execute(p.src, p.dst);
+  }
+  template <class F>
+  void each(F&& f) const {
+    for (const auto& p : exchanges) f(*p.transfer);
+    for (const auto& p : baselines) f(*p.transfer);
+  }
+};
 
 ExchangeBench::ExchangeBench(MPI_Comm comm, const ExchangeBenchConfig& config)
     : comm_(Comm::dup(comm)),
@@ -37,36 +70,54 @@ ExchangeBench::ExchangeBench(MPI_Comm comm, const ExchangeBenchConfig& config)
       layouts_(make_layouts(run_.scenario, run_.roles)),
       data_(layouts_.src, layouts_.dst, run_.scenario.fields),
       adaptive_options_(config.adaptive_options) {
+  if (run_.mode == Mode::PingPong)
+    back_ = std::make_unique<FieldData>(layouts_.dst, layouts_.src, run_.scenario.fields);
   // A rank must at least read all it sends or write all it receives.
   const std::int64_t points = std::max(layouts_.src.local_size(), layouts_.dst.local_size());
   payload_bytes_ = points * run_.scenario.fields * static_cast<std::int64_t>(kValueBytes);
   run_.payload_bytes_max = spread_over_ranks(comm_, payload_bytes_, true).max;
 }
 
-template <class Transfer>
-std::function<void()> ExchangeBench::prepare(const std::string& engine, Transfer& transfer,
-                                             EngineResult& row) {
-  row.engine = engine;
-  row.setup_seconds = max_over_ranks(comm_, transfer.setup_seconds());
-  row.traffic = traffic_over_ranks(comm_, transfer.traffic());
-  auto step = [this, &transfer] { transfer.execute(data_.src(), data_.dst()); };
-
-  // The warm-up exchange is also the one whose values are checked.
-  data_.clear_destination();
-  step();
-  check_values(engine);
-  return step;
-}
-
 void ExchangeBench::check_values(const std::string& engine) {
   std::optional<Error> wrong;
-  if (auto mismatch = data_.first_mismatch())
+  std::optional<std::string> mismatch = data_.first_mismatch();
+  if (!mismatch && back_) mismatch = back_->first_mismatch();
+  if (mismatch)
     wrong = Error(Errc::Internal,
                   detail::cat("bench exchange: engine \"", engine,
-                              "\" delivered wrong values on rank ", comm_.rank(), ": ", *mismatch,
+                              "\" delivered wrong values on rank ", comm_.rank(),
+                              back_ && !data_.first_mismatch() ? " on the way back: " : ": ",
+                              *mismatch,
                               ". This is a bug in the engine, please report it with this command"),
                   comm_.rank());
   detail::agree(comm_, wrong);
+}
+
+std::unique_ptr<ExchangeBench::Transfers> ExchangeBench::make_transfers(
+    const std::string& engine) {
+  auto transfers = std::make_unique<Transfers>();
+  const int fields = run_.scenario.fields;
+  const int per_exchange = run_.per_field ? 1 : fields;
+  const std::vector<FieldSpec> specs(static_cast<std::size_t>(per_exchange),
+                                     FieldSpec{Datatype::Float64, 1});
+  auto add = [&](const Layout& from, const Layout& to, const void* const* src, void* const* dst) {
+    for (int f = 0; f < fields; f += per_exchange) {
+      if (engine == kBaselineName) {
+        transfers->baselines.push_back(
+            {std::make_unique<BaselineExchange>(comm_.get(), from, to, per_exchange), src + f,
+             dst + f});
+        continue;
+      }
+      transfers->exchanges.push_back(
+          {std::make_unique<Exchange>(comm_.get(), from, to, specs, engine,
+                                      engine == "adaptive" ? adaptive_options_ : EngineOptions{}),
+           src + f, dst + f});
+    }
+  };
+  add(layouts_.src, layouts_.dst, data_.src(), data_.dst());
+  // The way back sends what arrived; back_ checks it against the source's values.
+  if (back_) add(layouts_.dst, layouts_.src, data_.dst(), back_->dst());
+  return transfers;
 }
 
 void ExchangeBench::settle(Exchange& exchange) {
@@ -88,42 +139,58 @@ EngineReport ExchangeBench::tune(const std::string& engine, const EngineOptions&
 }
 
 ExchangeResults ExchangeBench::measure(const std::vector<std::string>& engines) {
-  const int fields = run_.scenario.fields;
-  const std::vector<FieldSpec> specs(static_cast<std::size_t>(fields),
-                                     FieldSpec{Datatype::Float64, 1});
-  // Every transfer stays alive until the rotation has timed them all.
-  std::vector<std::unique_ptr<Exchange>> exchanges;
-  std::vector<std::unique_ptr<BaselineExchange>> baselines;
-  PayloadCopy copy(static_cast<std::size_t>(payload_bytes_));
-  copy.run();  // warm-up: both buffers mapped and cached as far as they fit
-  std::vector<std::function<void()>> steps = {[&copy] { copy.run(); }};
-
   ExchangeResults results;
+  results.memcpy_bound =
+      time_payload_copy(comm_, static_cast<std::size_t>(payload_bytes_), run_.bound_repeat);
+  // Every transfer stays alive until the rotation has timed them all.
+  std::vector<std::unique_ptr<Transfers>> transfers;
+  std::vector<std::function<void()>> steps;
   results.engines.resize(engines.size());
   for (std::size_t k = 0; k < engines.size(); ++k) {
     progress().stage("setting up " + engines[k] +
                      (engines[k] == "adaptive" ? " (it profiles its candidates)" : ""));
-    if (engines[k] == kBaselineName) {
-      baselines.push_back(std::make_unique<BaselineExchange>(comm_.get(), layouts_.src,
-                                                             layouts_.dst, fields));
-      steps.push_back(prepare(engines[k], *baselines.back(), results.engines[k]));
-    } else {
-      exchanges.push_back(std::make_unique<Exchange>(
-          comm_.get(), layouts_.src, layouts_.dst, specs, engines[k],
-          engines[k] == "adaptive" ? adaptive_options_ : EngineOptions{}));
-      const double start = MPI_Wtime();
-      settle(*exchanges.back());
-      results.engines[k].profiling_seconds = max_over_ranks(comm_, MPI_Wtime() - start);
-      steps.push_back(prepare(engines[k], *exchanges.back(), results.engines[k]));
-      results.engines[k].report = exchanges.back()->engine_report();
+    EngineResult& row = results.engines[k];
+    row.engine = engines[k];
+    transfers.push_back(make_transfers(engines[k]));
+    Transfers& t = *transfers.back();
+    double setup = 0;
+    Traffic traffic;
+    t.each([&](const auto& transfer) {
+      setup += transfer.setup_seconds();
+      const Traffic one = transfer.traffic();
+      traffic.messages += one.messages;
+      traffic.bytes += one.bytes;
+      traffic.rounds = std::max(traffic.rounds, one.rounds);
+    });
+    // Until every exchange of the step has settled, the adaptive engine profiles.
+    const double start = MPI_Wtime();
+    const auto settled = [&t] {
+      bool all = true;
+      for (const auto& p : t.exchanges) all = all && p.transfer->engine_report().settled;
+      return all;
+    };
+    while (!settled()) t.step();
+    row.profiling_seconds = max_over_ranks(comm_, MPI_Wtime() - start);
+    row.setup_seconds = max_over_ranks(comm_, setup);
+    row.traffic = traffic_over_ranks(comm_, traffic);
+    for (const auto& p : t.exchanges) {
+      const EngineReport report = p.transfer->engine_report();
+      if (report.choice.empty()) continue;
+      if (row.report.text.empty()) row.report = report;
+      row.choices.push_back(report.choice);
     }
+    // The warm-up step is also the one whose values are checked.
+    data_.clear_destination();
+    if (back_) back_->clear_destination();
+    t.step();
+    check_values(engines[k]);
+    steps.push_back([&t] { t.step(); });
   }
 
   progress().stage(detail::cat("timing ", run_.repeat, " rounds of ", engines.size(),
                               " engines and the memcpy bound"));
   const std::vector<Summary> times = time_in_rotation(comm_, run_.repeat, steps);
-  results.memcpy_bound = times[0];
-  for (std::size_t k = 0; k < engines.size(); ++k) results.engines[k].exchange = times[k + 1];
+  for (std::size_t k = 0; k < engines.size(); ++k) results.engines[k].exchange = times[k];
   return results;
 }
 

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "timing.hpp"
+
 namespace ferry::bench {
 
 namespace {
@@ -13,6 +15,13 @@ PayloadCopy::PayloadCopy(std::size_t bytes) : from_(bytes, 1), to_(bytes, 0) {}
 
 void PayloadCopy::run() {
   if (!from_.empty()) g_copy(to_.data(), from_.data(), from_.size());
+}
+
+Summary time_payload_copy(const Comm& comm, std::size_t bytes, int repeat) {
+  constexpr int kWarmup = 3;
+  PayloadCopy copy(bytes);
+  for (int k = 0; k < kWarmup; ++k) copy.run();
+  return time_in_rotation(comm, repeat, {[&copy] { copy.run(); }})[0];
 }
 
 }  // namespace ferry::bench

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
+#include <tuple>
 #include <utility>
 
 #include "util/check.hpp"
@@ -40,6 +43,10 @@ Scenario base_scenario(const std::string& name) {
     s.nx = 144, s.ny = 96, s.fields = 10;
     s.target_nx = 320, s.target_ny = 384;
     s.src = Decomposition::Blocks2d, s.dst = Decomposition::BilinearStencils;
+  } else if (name == kCustomScenario) {
+    // OASIS's usual pair: a BOX partition to a round-robin POINTS partition.
+    s.nx = 1024, s.ny = 512, s.fields = 14;
+    s.src = Decomposition::Blocks2d, s.dst = Decomposition::RoundRobin;
   } else {
     throw Error(Errc::Arg, detail::cat("unknown scenario \"", name, "\"; expected one of ",
                                        detail::list_first(scenario_names(), 8)));
@@ -98,24 +105,53 @@ Layout bilinear_stencils(const Scenario& s, int parts, int part) {
   return Layout::points(s.points(), std::move(ids));
 }
 
-Layout decompose(Decomposition d, const Scenario& s, const Roles& roles, int parts, int part) {
+// The box's process grid: the one asked for, or as square as `parts` allows.
+std::pair<int, int> box_grid(const DecompositionChoice& choice, int parts) {
+  if (choice.kind == Decomposition::Blocks2d && choice.px > 0) return {choice.px, choice.py};
+  return square_process_grid(parts);
+}
+
+// Line `part` of `path`: the ids that part holds.
+Layout points_from_file(const Scenario& s, const std::string& path, int part) {
+  std::ifstream in(path);
+  FERRY_CHECK(in.good(), Errc::Io, "--src/--dst points:", path, ": cannot open the file");
+  std::string line;
+  for (int p = 0; p <= part; ++p)
+    FERRY_CHECK(std::getline(in, line), Errc::Arg, "points:", path, " has ", p,
+                " lines, but part ", part, " needs line ", part + 1,
+                ". Give one line of ids per rank of the component");
+  std::istringstream words(line);
+  std::vector<std::int64_t> ids;
+  for (std::int64_t id = 0; words >> id;) ids.push_back(id);
+  FERRY_CHECK(words.eof(), Errc::Arg, "points:", path, " line ", part + 1,
+              " holds something that is not an integer id");
+  return Layout::points(s.points(), std::move(ids));
+}
+
+Layout decompose(Decomposition d, const DecompositionChoice& choice, const Scenario& s,
+                 const Roles& roles, int parts, int part) {
   if (part < 0) return Layout::none(s.points());
   switch (d) {
     case Decomposition::RoundRobin: return Layout::round_robin(s.points(), parts, part);
     case Decomposition::Block1d: return Layout::block(s.points(), parts, part);
     case Decomposition::Blocks2d: {
-      const auto [px, py] = square_process_grid(parts);
+      const auto [px, py] = box_grid(choice, parts);
       return Layout::box(s.nx, s.ny, px, py, part);
     }
+    case Decomposition::Orange: return Layout::orange(s.nx, s.ny, parts, part);
+    case Decomposition::PointsFile: return points_from_file(s, choice.file, part);
     case Decomposition::GroupedRoundRobin: return grouped_round_robin(s, roles);
     case Decomposition::BilinearStencils: return bilinear_stencils(s, parts, part);
   }
   throw Error(Errc::Internal, "decompose: unknown decomposition. This is a bug in ferry");
 }
 
-std::string describe_decomposition(Decomposition d, const Scenario& s, int parts) {
-  const auto [px, py] = square_process_grid(parts);
+std::string describe_decomposition(Decomposition d, const DecompositionChoice& choice,
+                                   const Scenario& s, int parts) {
+  const auto [px, py] = box_grid(choice, parts);
   switch (d) {
+    case Decomposition::Orange: return "latitude bands";
+    case Decomposition::PointsFile: return "points of " + choice.file;
     case Decomposition::RoundRobin: return "round-robin";
     case Decomposition::Block1d: return "1-D blocks";
     case Decomposition::Blocks2d: return detail::cat(px, " x ", py, " blocks");
@@ -142,7 +178,37 @@ void rescale(Scenario& s, std::int64_t points) {
 }  // namespace
 
 std::vector<std::string> scenario_names() {
-  return {"gamil", "toy", "large", "cesm", "interp"};
+  return {"gamil", "toy", "large", "cesm", "interp", kCustomScenario};
+}
+
+DecompositionChoice parse_decomposition(const std::string& text) {
+  DecompositionChoice choice;
+  const std::string head = text.substr(0, text.find(':'));
+  const std::string rest = text.find(':') == std::string::npos ? "" : text.substr(text.find(':') + 1);
+  bool ok = rest.empty();
+  if (head == "round_robin") {
+    choice.kind = Decomposition::RoundRobin;
+  } else if (head == "block") {
+    choice.kind = Decomposition::Block1d;
+  } else if (head == "orange") {
+    choice.kind = Decomposition::Orange;
+  } else if (head == "points") {
+    choice.kind = Decomposition::PointsFile;
+    choice.file = rest;
+    ok = !rest.empty();
+  } else if (head == "box") {
+    choice.kind = Decomposition::Blocks2d;
+    char x = 0;
+    std::istringstream in(rest);
+    ok = rest.empty() || ((in >> choice.px >> x >> choice.py) && x == 'x' && in.eof() &&
+                          choice.px >= 1 && choice.py >= 1);
+  } else {
+    ok = false;
+  }
+  FERRY_CHECK(ok, Errc::Arg, "decomposition \"", text,
+              "\" is not one of box, box:PXxPY (say box:4x2), orange, round_robin, block, "
+              "points:FILE (one line of ids per rank)");
+  return choice;
 }
 
 std::pair<int, int> square_process_grid(int parts) {
@@ -161,7 +227,25 @@ Scenario make_scenario(const ScenarioRequest& request, const Roles& roles) {
               ": the number of points per process must be >= 1; got ", request.points_per_proc);
   FERRY_CHECK(request.points == 0 || request.points_per_proc == 0, Errc::Arg, "scenario ", s.name,
               ": --points and --points-per-proc both size the grid. Give one of them");
+  FERRY_CHECK((request.nx > 0) == (request.ny > 0) && request.nx >= 0, Errc::Arg,
+              "scenario ", s.name, ": --grid needs NXxNY with both >= 1");
   if (request.fields > 0) s.fields = request.fields;
+  if (request.nx > 0) s.nx = request.nx, s.ny = request.ny;
+  if (!request.src_layout.empty()) {
+    s.src_choice = parse_decomposition(request.src_layout);
+    s.src = s.src_choice.kind;
+  }
+  if (!request.dst_layout.empty()) {
+    s.dst_choice = parse_decomposition(request.dst_layout);
+    s.dst = s.dst_choice.kind;
+  }
+  for (const auto& [choice, ranks, side] :
+       {std::tuple{s.src_choice, roles.src_ranks, "--src"},
+        std::tuple{s.dst_choice, roles.dst_ranks, "--dst"}})
+    FERRY_CHECK(choice.kind != Decomposition::Blocks2d || choice.px == 0 ||
+                    choice.px * choice.py == ranks,
+                Errc::Arg, side, " box:", choice.px, "x", choice.py, " has ", choice.px * choice.py,
+                " blocks, but the component has ", ranks, " ranks. Give PX x PY = ", ranks);
   if (request.points > 0) rescale(s, request.points);
   if (request.points_per_proc > 0) rescale(s, request.points_per_proc * roles.src_ranks);
 
@@ -183,14 +267,22 @@ Scenario make_scenario(const ScenarioRequest& request, const Roles& roles) {
   return s;
 }
 
+std::string describe_side(const Scenario& scenario, const Roles& roles, bool source) {
+  return source ? describe_decomposition(scenario.src, scenario.src_choice, scenario,
+                                         roles.src_ranks)
+                : describe_decomposition(scenario.dst, scenario.dst_choice, scenario,
+                                         roles.dst_ranks);
+}
+
 std::string describe(const Scenario& scenario, const Roles& roles) {
-  return describe_decomposition(scenario.src, scenario, roles.src_ranks) + " -> " +
-         describe_decomposition(scenario.dst, scenario, roles.dst_ranks);
+  return describe_side(scenario, roles, true) + " -> " + describe_side(scenario, roles, false);
 }
 
 LayoutPair make_layouts(const Scenario& scenario, const Roles& roles) {
-  return {decompose(scenario.src, scenario, roles, roles.src_ranks, roles.src_part),
-          decompose(scenario.dst, scenario, roles, roles.dst_ranks, roles.dst_part)};
+  return {decompose(scenario.src, scenario.src_choice, scenario, roles, roles.src_ranks,
+                    roles.src_part),
+          decompose(scenario.dst, scenario.dst_choice, scenario, roles, roles.dst_ranks,
+                    roles.dst_part)};
 }
 
 }  // namespace ferry::bench

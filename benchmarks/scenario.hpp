@@ -20,7 +20,20 @@ enum class Decomposition {
   GroupedRoundRobin,  ///< each source rank's points dealt over its group of M destination ranks
   BilinearStencils,   ///< the points bilinear interpolation reads for each rank's 2-D block
                       ///< of a finer target grid (longitude periodic); blocks overlap
+  Orange,             ///< latitude bands of whole rows (Layout::orange)
+  PointsFile,         ///< each rank's ids read from a file, line p for part p
 };
+
+/// A decomposition as the command line names it: "box" (px x py as square as the rank
+/// count allows) or "box:PXxPY", "orange", "round_robin", "block", "points:FILE".
+struct DecompositionChoice {
+  Decomposition kind = Decomposition::RoundRobin;
+  int px = 0, py = 0;  ///< box only; 0: as square as the rank count allows
+  std::string file;    ///< points only
+};
+
+/// Errc::Arg with the accepted forms for anything else.
+DecompositionChoice parse_decomposition(const std::string& text);
 
 /// What the command line asks for; 0 means "the scenario's default".
 struct ScenarioRequest {
@@ -29,6 +42,8 @@ struct ScenarioRequest {
   int msgs_per_proc = 0;
   std::int64_t points = 0;
   std::int64_t points_per_proc = 0;  ///< size the grid so each source rank holds about this many
+  std::int64_t nx = 0, ny = 0;       ///< the grid, instead of the scenario's
+  std::string src_layout, dst_layout;  ///< decompositions instead of the scenario's
 };
 
 /// A fully resolved scenario for a given set of component roles.
@@ -42,9 +57,14 @@ struct Scenario {
   std::int64_t target_ny = 0;
   Decomposition src = Decomposition::RoundRobin;
   Decomposition dst = Decomposition::RoundRobin;
+  DecompositionChoice src_choice, dst_choice;  ///< box process grids and points files
 
   std::int64_t points() const noexcept { return nx * ny; }
 };
+
+/// The scenario a request without --scenario runs: the grid of --grid (default 1024 x
+/// 512), 14 fields, --src and --dst (default box -> round_robin, OASIS's BOX -> POINTS).
+inline constexpr const char* kCustomScenario = "custom";
 
 /// The scenario names, in the order the help lists them.
 std::vector<std::string> scenario_names();
@@ -56,6 +76,8 @@ Scenario make_scenario(const ScenarioRequest& request, const Roles& roles);
 
 /// Short text such as "round-robin -> 2 x 1 blocks" for reports.
 std::string describe(const Scenario& scenario, const Roles& roles);
+/// One side of it: "round-robin", "2 x 1 blocks".
+std::string describe_side(const Scenario& scenario, const Roles& roles, bool source);
 
 /// This rank's source and destination layouts (Layout::none where it is not a member).
 struct LayoutPair {

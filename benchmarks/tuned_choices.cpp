@@ -59,7 +59,7 @@ std::vector<std::string> store_tuned_choices(const std::string& path,
   for (const TunedChoice& choice : choices) {
     // The cache's entries name their choice as an adaptive candidate: one word.
     detail::CacheEntry entry{detail::tuned_signature(choice.ranks, choice.operation, choice.bytes),
-                             {choice.choice, ""}, {}};
+                             {choice.choice, ""}, {}, detail::MeasuredUnder::now()};
     for (const auto& [name, median] : choice.medians)
       entry.measured.push_back({{name, ""}, median});
     std::vector<std::string> problems = detail::store_entry(path, entry);

@@ -66,10 +66,22 @@ void register_builtin_engines(Registry& r) {
   // Last: it chooses among the engines registered above.
   r.engines.push_back(
       {"adaptive", [] { return std::make_unique<AdaptiveEngine>(); },
-       Options{{"samples", "integer 1..1000, default 3: timed exchanges per candidate"},
-               {"warmup", "integer 0..1000, default 2: exchanges per candidate before those"},
-               {"margin", "integer 0..50, default 2: percent by which a later candidate must "
-                          "be faster"},
+       Options{{"samples", "integer 1..1000, default 5: rounds of timed exchanges (one per "
+                           "candidate each) before a decision"},
+               {"max_samples", "integer samples..1000, default 20: rounds at most"},
+               {"warmup", "integer 0..1000, default 2: rounds before the timed ones"},
+               {"margin", "integer 0..50, default 2: percent by which a candidate must be "
+                          "clearly faster than p2p"},
+               {"tolerance", "integer 0..50, default 5: percent within which candidates "
+                             "count as equally fast"},
+               {"check", "true (default) or false: re-check a cached choice on the first "
+                         "exchanges"},
+               {"check_samples", "integer 1..1000, default 3: rounds that re-check a cached "
+                                 "choice"},
+               {"watch", "integer 0..1000000, default 50: exchanges per watch window after "
+                         "the decision; 0: no watching"},
+               {"drift", "integer 1..1000, default 30: percent of drift over three windows "
+                         "that starts a new search"},
                {"cache", "the tuning-cache file; default $FERRY_TUNING_CACHE"},
                {"retune", "true or false (default): profile even if the cache has an entry"},
                {"candidates", "comma-separated engines to time; default every candidate of "

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/adaptive/exchange_timing.hpp"
 #include "ferry/exchange.hpp"
 #include "field_values.hpp"
 #include "test_support.hpp"
@@ -126,10 +127,19 @@ class AdaptiveCache : public testing::Test {
     MPI_Barrier(MPI_COMM_WORLD);
   }
 
+  // The options with the re-check of a cached choice turned off.
+  ferry::EngineOptions unchecked() const {
+    ferry::EngineOptions o = options();
+    o.values["check"] = "false";
+    return o;
+  }
+
   ferry::EngineOptions options(bool retune = false) const {
     ferry::EngineOptions o;
     o.values["cache"] = path_;
-    o.values["samples"] = "2";
+    o.values["samples"] = "5";
+    o.values["max_samples"] = "5";
+    o.values["warmup"] = "1";
     if (retune) o.values["retune"] = "true";
     return o;
   }
@@ -196,16 +206,20 @@ class AdaptiveCache : public testing::Test {
 TEST_F(AdaptiveCache, DecisionIsWrittenAndReadBack) {
   const Reports profiled = run(options());
   EXPECT_FALSE(profiled.first.settled);
-  EXPECT_NE(profiled.last.text.find("after profiling"), std::string::npos) << profiled.last.text;
+  EXPECT_NE(profiled.last.text.find(" rounds ("), std::string::npos) << profiled.last.text;
   EXPECT_TRUE(same_on_all_ranks(profiled.last.choice)) << profiled.last.choice;
   if (world_rank() == 0) {
     const std::string cache = read_text(path_);
-    EXPECT_EQ(cache.rfind("ferry-tuning-cache 1\n", 0), 0u) << cache;
+    EXPECT_EQ(cache.rfind("ferry-tuning-cache 2\n", 0), 0u) << cache;
     EXPECT_NE(cache.find(" | " + profiled.last.choice + " | "), std::string::npos) << cache;
+    // When and under what load the entry was measured.
+    EXPECT_NE(cache.find(" | when="), std::string::npos) << cache;
+    EXPECT_NE(cache.find(" load="), std::string::npos) << cache;
   }
 
-  // Same plan: the cached choice is used from the first exchange, without profiling.
-  const Reports cached = run(options(), 5);
+  // Same plan, check=false: the cached choice is used from the first exchange,
+  // without profiling.
+  const Reports cached = run(unchecked(), 5);
   EXPECT_TRUE(cached.first.settled) << cached.first.text;
   EXPECT_EQ(cached.first.choice, profiled.last.choice);
   EXPECT_NE(cached.first.text.find("from the tuning cache"), std::string::npos)
@@ -249,7 +263,7 @@ TEST_F(AdaptiveCache, OtherFormatVersionIsIgnoredAndReplaced) {
   EXPECT_FALSE(reports.first.settled);
   EXPECT_NE(reports.first.text.find("has another format"), std::string::npos)
       << reports.first.text;
-  if (world_rank() == 0) EXPECT_EQ(read_text(path_).rfind("ferry-tuning-cache 1\n", 0), 0u);
+  if (world_rank() == 0) EXPECT_EQ(read_text(path_).rfind("ferry-tuning-cache 2\n", 0), 0u);
 }
 
 TEST_F(AdaptiveCache, MalformedLinesAndUnknownEnginesAreIgnored) {
@@ -304,7 +318,7 @@ TEST_F(AdaptiveCache, EntryIsFoundAmongManyForOtherPlans) {
     ASSERT_GT(cache.size(), 2048u);
   }
   write_cache(cache);
-  const Reports cached = run(options(), 3);
+  const Reports cached = run(unchecked(), 3);
   EXPECT_TRUE(cached.first.settled) << cached.first.text;
   EXPECT_EQ(cached.first.choice, profiled.last.choice) << cached.first.text;
   EXPECT_NE(cached.first.text.find("from the tuning cache"), std::string::npos)
@@ -316,14 +330,125 @@ TEST_F(AdaptiveCache, EntryIsFoundAmongManyForOtherPlans) {
 // must not need a rank that is still computing), and the next run reads it back.
 TEST_F(AdaptiveCache, RanksArrivingAtDifferentTimesDecideTogether) {
   ferry::EngineOptions opts = options();
-  opts.values["warmup"] = "1";
   const Reports profiled = run(opts, 1, 3000);
   EXPECT_TRUE(same_on_all_ranks(profiled.last.choice)) << profiled.last.choice;
   EXPECT_TRUE(same_on_all_ranks(profiled.last.text.substr(0, profiled.last.text.find('\n'))))
       << profiled.last.text;
+  // The re-check of the cached choice, too, ends at the same exchange everywhere.
   const Reports cached = run(opts, 3, 3000);
-  EXPECT_TRUE(cached.first.settled) << cached.first.text;
+  EXPECT_FALSE(cached.first.settled) << cached.first.text;
   EXPECT_EQ(cached.first.choice, profiled.last.choice);
+  EXPECT_TRUE(same_on_all_ranks(cached.last.choice)) << cached.last.choice;
+  EXPECT_NE(cached.last.text.find("cached choice"), std::string::npos) << cached.last.text;
+}
+
+// Times injected through the test seam: alltoallv takes 1 ms, p2p 2 ms (times a
+// factor of the rank, so ranks differ), and `slow` makes `slow_label` take 5 ms.
+struct InjectedTimes {
+  std::string slow_label;
+  bool slow = false;
+  double time(const std::string& label) const {
+    if (slow && label == slow_label) return 5e-3;
+    return (label == "alltoallv" ? 1e-3 : 2e-3) * (1 + 0.1 * world_rank());
+  }
+};
+
+class InjectedTiming : public AdaptiveCache {
+ protected:
+  void SetUp() override {
+    AdaptiveCache::SetUp();
+    ferry::detail::set_exchange_timing(
+        [this](const std::string& label, double) { return times_.time(label); });
+  }
+  void TearDown() override {
+    ferry::detail::set_exchange_timing({});
+    AdaptiveCache::TearDown();
+  }
+  ferry::EngineOptions two_candidates() const {
+    ferry::EngineOptions o = options();
+    o.values["candidates"] = "p2p,alltoallv";
+    o.values["max_samples"] = "20";
+    return o;
+  }
+  // The cache's one entry with its choice replaced by `choice`.
+  void rewrite_choice(const std::string& choice) {
+    std::string cache;
+    if (world_rank() == 0) {
+      cache = read_text(path_);
+      const auto first_bar = cache.find(" | ", cache.find("\nranks="));
+      const auto second_bar = cache.find(" | ", first_bar + 3);
+      cache = cache.substr(0, first_bar + 3) + choice + cache.substr(second_bar);
+    }
+    write_cache(cache);
+  }
+  InjectedTimes times_;
+};
+
+TEST_F(InjectedTiming, EveryRankChoosesTheClearlyFasterCandidate) {
+  const Reports r = run(two_candidates());
+  EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
+  EXPECT_TRUE(same_on_all_ranks(r.last.text)) << r.last.text;
+  EXPECT_NE(r.last.text.find("clearly faster than p2p"), std::string::npos) << r.last.text;
+  // 1 warm-up and 5 timed rounds of 2 candidates separate them.
+  EXPECT_NE(r.last.text.find("after 6 rounds (12 exchanges)"), std::string::npos) << r.last.text;
+}
+
+TEST_F(InjectedTiming, AWrongCachedChoiceIsReplacedWithinFiftyExchanges) {
+  run(two_candidates());
+  rewrite_choice("p2p");
+  const Reports r = run(two_candidates());
+  EXPECT_EQ(r.first.choice, "p2p") << r.first.text;  // the incumbent runs first
+  EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
+  EXPECT_NE(r.last.text.find("challenged by alltoallv"), std::string::npos) << r.last.text;
+  // The check's rounds count towards the full search: 6 rounds of 2 exchanges.
+  EXPECT_NE(r.last.text.find("(12 exchanges)"), std::string::npos) << r.last.text;
+  if (world_rank() == 0) EXPECT_NE(read_text(path_).find(" | alltoallv | "), std::string::npos);
+}
+
+TEST_F(InjectedTiming, ARightCachedChoiceIsKeptAfterTheCheck) {
+  run(two_candidates());
+  const Reports r = run(two_candidates());
+  EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
+  // 1 warm-up and 3 check rounds of 2 candidates.
+  EXPECT_NE(r.last.text.find("cached choice held"), std::string::npos) << r.last.text;
+  EXPECT_NE(r.last.text.find("after 4 rounds (8 exchanges)"), std::string::npos) << r.last.text;
+}
+
+// After the decision the chosen engine turns slow: three windows off the reference
+// start a new search on every rank at the same exchange, and its choice replaces
+// the cache entry.
+TEST_F(InjectedTiming, ASustainedDriftStartsANewSearch) {
+  ferry::EngineOptions opts = two_candidates();
+  opts.values["watch"] = "4";
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const Layout src = Layout::block(kN, size, rank);
+  const Layout dst = Layout::round_robin(kN, size, (rank + 1) % size);
+  ferry::Exchange exchange(MPI_COMM_WORLD, src, dst, {{Datatype::Float64, 1}}, "auto", opts);
+  std::vector<double> in(static_cast<std::size_t>(src.local_size()), 1.0);
+  std::vector<double> out(static_cast<std::size_t>(dst.local_size()));
+  int k = 0;
+  for (; k < kMaxExchanges && !exchange.engine_report().settled; ++k)
+    exchange.execute(in.data(), out.data());
+  ASSERT_EQ(exchange.engine_report().choice, "alltoallv") << exchange.engine_report().text;
+  // One window sets the reference; two more off it are not yet sustained.
+  times_.slow_label = "alltoallv";
+  for (int i = 0; i < 4; ++i) exchange.execute(in.data(), out.data());
+  times_.slow = true;
+  for (int i = 0; i < 8; ++i) exchange.execute(in.data(), out.data());
+  EXPECT_TRUE(exchange.engine_report().settled) << exchange.engine_report().text;
+  EXPECT_EQ(exchange.engine_report().choice, "alltoallv");
+  // The third window off it: the next begin() starts the search.
+  for (int i = 0; i < 5; ++i) exchange.execute(in.data(), out.data());
+  EXPECT_FALSE(exchange.engine_report().settled) << exchange.engine_report().text;
+  for (k = 0; k < kMaxExchanges && !exchange.engine_report().settled; ++k)
+    exchange.execute(in.data(), out.data());
+  const ferry::EngineReport report = exchange.engine_report();
+  EXPECT_EQ(report.choice, "p2p") << report.text;
+  EXPECT_TRUE(same_on_all_ranks(report.text)) << report.text;
+  EXPECT_NE(report.text.find("drifted from"), std::string::npos) << report.text;
+  if (world_rank() == 0) EXPECT_NE(read_text(path_).find(" | p2p | "), std::string::npos);
 }
 
 // An option wrong on one rank only: every rank raises that rank's error.

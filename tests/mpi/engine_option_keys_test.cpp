@@ -25,7 +25,9 @@ const std::map<std::string, std::string> kValues = {
     {"stages", "all"},         {"reorder", "false"},    {"shared_memory", "true"},
     {"samples", "1"},          {"warmup", "0"},         {"margin", "2"},
     {"cache", ""},             {"retune", "false"},     {"candidates", "p2p"},
-    {"independent_sides", "true"}, {"keep_candidates", "false"}};
+    {"independent_sides", "true"}, {"keep_candidates", "false"}, {"max_samples", "1"},
+    {"tolerance", "5"},        {"check", "false"},      {"check_samples", "1"},
+    {"watch", "0"},            {"drift", "30"}};
 
 TEST(EngineOptionKeys, EveryBuiltInEngineDeclaresTheKeysItReads) {
   const int size = ferry_test::size_of(MPI_COMM_WORLD);

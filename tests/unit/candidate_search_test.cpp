@@ -1,67 +1,179 @@
-// The adaptive engine's walk over its candidates and the margin a later one must win by.
+// The adaptive engine's search: interleaved rounds, the interval of the median of paired
+// ratios, the p2p guard, the re-check of a cached choice; all on injected times.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "engines/tuning/candidate_search.hpp"
+#include "engines/tuning/paired_statistics.hpp"
 
 using ferry::detail::Candidate;
 using ferry::detail::CandidateSearch;
+using ferry::detail::median_interval;
+using ferry::detail::SearchRules;
 
 namespace {
 
-// Feeds `medians` in the order the search asks for candidates; returns the labels asked.
-std::vector<std::string> walk(CandidateSearch& search, const std::vector<double>& medians) {
-  std::vector<std::string> asked;
-  for (double median : medians) {
-    EXPECT_FALSE(search.done());
-    asked.push_back(search.current().label());
-    search.record(median);
+// The time of `label` in round `round` (0-based, warm-up rounds included).
+using Times = std::function<double(const std::string& label, int round)>;
+
+// Runs the search to its end, one round per record() or as many as it allows at once
+// (`batched`), as the adaptive engine does. Returns the schedules it asked for.
+std::vector<std::vector<std::string>> run(CandidateSearch& search, const Times& times,
+                                          bool batched = true) {
+  std::vector<std::vector<std::string>> asked;
+  for (int guard = 0; guard < 1000 && !search.done(); ++guard) {
+    const int rounds = batched ? search.rounds_until_decision() : 1;
+    std::vector<double> seconds;
+    for (int r = 0; r < rounds; ++r) {
+      std::vector<std::string> labels;
+      for (const Candidate& c : search.round_after(r)) {
+        labels.push_back(c.label());
+        seconds.push_back(times(c.label(), search.rounds() + r));
+      }
+      asked.push_back(labels);
+    }
+    search.record(seconds, rounds);
   }
   EXPECT_TRUE(search.done());
   return asked;
 }
 
-std::vector<Candidate> engines_and_butterfly() {
-  return {{"p2p", ""}, {"alltoallv", ""}, {"butterfly", "all"}};
+std::vector<Candidate> engines() { return {{"p2p", ""}, {"alltoallv", ""}, {"rma", ""}}; }
+
+// A deterministic noise of +-`amplitude` (relative), the same for all candidates of a round
+// (a load burst) when `shared`, and otherwise different for each.
+double noise(const std::string& label, int round, double amplitude, bool shared) {
+  unsigned h = static_cast<unsigned>(round) * 2654435761u;
+  if (!shared)
+    for (char ch : label) h = (h ^ static_cast<unsigned char>(ch)) * 16777619u;
+  return 1 + amplitude * (static_cast<double>(h % 1000) / 500.0 - 1);
 }
 
 }  // namespace
 
-TEST(CandidateSearch, TimesEachCandidateThenTheGreedyStagePass) {
-  CandidateSearch search(engines_and_butterfly(), 2, 0.0);
-  // butterfly:01 (stage 0 skipped) is faster, so the pass keeps it and tries 00.
-  const auto asked = walk(search, {10, 12, 9, 8, 8.5});
-  EXPECT_EQ(asked, (std::vector<std::string>{"p2p", "alltoallv", "butterfly:all", "butterfly:01",
-                                             "butterfly:00"}));
-  EXPECT_EQ(search.best().candidate.label(), "butterfly:01");
-  EXPECT_EQ(search.planned(), 5u);
+TEST(MedianInterval, NeedsFiveValuesAtNinetyPercent) {
+  EXPECT_FALSE(median_interval({1, 2, 3, 4}, 0.9));
+  const auto five = median_interval({5, 1, 4, 2, 3}, 0.9);
+  ASSERT_TRUE(five);
+  EXPECT_EQ(five->low, 1);
+  EXPECT_EQ(five->high, 5);
+  // n = 10: P(X <= 1) = 11/1024 <= 0.05 < P(X <= 2): the 2nd and 9th values.
+  const auto ten = median_interval({10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0.9);
+  ASSERT_TRUE(ten);
+  EXPECT_EQ(ten->low, 2);
+  EXPECT_EQ(ten->high, 9);
 }
 
-TEST(CandidateSearch, ALaterCandidateWithinTheMarginDoesNotWin) {
-  CandidateSearch search(engines_and_butterfly(), 1, 0.02);
-  // Every later candidate is less than 2 % faster than p2p.
-  walk(search, {100, 99, 98.9, 98.5});
-  EXPECT_EQ(search.best().candidate.label(), "p2p");
+TEST(CandidateSearch, RoundsInterleaveTheCandidatesInRotatedOrder) {
+  SearchRules rules;
+  rules.warmup_rounds = 1;
+  CandidateSearch search(engines(), rules);
+  std::map<std::string, double> base = {{"p2p", 2}, {"alltoallv", 3}, {"rma", 1}};
+  const auto asked = run(search, [&](const std::string& l, int) { return base[l]; });
+  ASSERT_GE(asked.size(), 2u);
+  EXPECT_EQ(asked[0], (std::vector<std::string>{"p2p", "alltoallv", "rma"}));
+  EXPECT_EQ(asked[1], (std::vector<std::string>{"alltoallv", "rma", "p2p"}));
+  EXPECT_EQ(search.choice().label(), "rma");
+  // 1 warm-up and 5 used rounds separate all three.
+  EXPECT_EQ(search.rounds(), 6);
+  EXPECT_EQ(search.exchanges(), 18);
+  EXPECT_NE(search.reason().find("clearly faster than p2p"), std::string::npos) << search.reason();
 }
 
-TEST(CandidateSearch, ALaterCandidateBeyondTheMarginWins) {
-  CandidateSearch search(engines_and_butterfly(), 1, 0.02);
-  walk(search, {100, 97.9, 99, 99});
-  EXPECT_EQ(search.best().candidate.label(), "alltoallv");
+TEST(CandidateSearch, ALoadBurstThatHitsEveryCandidateDoesNotChangeTheChoice) {
+  SearchRules rules;
+  std::map<std::string, double> base = {{"p2p", 2.3}, {"alltoallv", 2.2}, {"rma", 1.5}};
+  // Every third round, a burst triples every time; +-30 % shared noise besides.
+  CandidateSearch search(engines(), rules);
+  run(search, [&](const std::string& l, int round) {
+    return base[l] * (round % 3 == 2 ? 3 : 1) * noise(l, round, 0.3, true);
+  });
+  EXPECT_EQ(search.choice().label(), "rma") << search.reason();
 }
 
-TEST(CandidateSearch, TheStagePassKeepsASkipOnlyBeyondTheMargin) {
-  CandidateSearch search({{"butterfly", "all"}}, 2, 0.02);
-  // Skipping stage 0 gains 1 %: not kept, so stage 1 is tried from "11" (as "10").
-  const auto asked = walk(search, {100, 99, 90});
-  EXPECT_EQ(asked, (std::vector<std::string>{"butterfly:all", "butterfly:01", "butterfly:10"}));
-  EXPECT_EQ(search.best().candidate.label(), "butterfly:10");
+TEST(CandidateSearch, MoreRoundsRunOnlyWhileTheLeadersAreNotSeparated) {
+  SearchRules rules;
+  rules.warmup_rounds = 0;
+  rules.tolerance = 0;
+  // rma and alltoallv alternate being faster, so they never separate: up to max_rounds.
+  std::map<std::string, double> base = {{"p2p", 3}, {"alltoallv", 1}, {"rma", 1}};
+  CandidateSearch search(engines(), rules);
+  const auto asked = run(search, [&](const std::string& l, int round) {
+    return base[l] * (l == "rma" ? (round % 2 ? 1.1 : 0.9) : 1.0);
+  }, false);
+  EXPECT_EQ(search.rounds(), rules.max_rounds);
+  // p2p drops out at the first decision: later rounds run only the two leaders.
+  EXPECT_EQ(asked.back().size(), 2u);
+  for (const auto& s : search.standings())
+    if (s.candidate.engine == "p2p") {
+      EXPECT_NE(s.verdict.find("slower than"), std::string::npos) << s.verdict;
+      EXPECT_EQ(s.sample_count(), rules.min_rounds);
+    }
+  EXPECT_NE(search.choice().label(), "p2p");
 }
 
-TEST(CandidateSearch, ZeroMarginTakesTheLowestTimeAndTheEarliestOnTies) {
-  CandidateSearch search({{"p2p", ""}, {"alltoallv", ""}, {"rma", ""}}, 0, 0.0);
-  walk(search, {10, 9.99, 9.99});
-  EXPECT_EQ(search.best().candidate.label(), "alltoallv");
+TEST(CandidateSearch, CandidatesWithinTheToleranceStopEarly) {
+  SearchRules rules;
+  rules.warmup_rounds = 0;
+  std::map<std::string, double> base = {{"p2p", 3}, {"alltoallv", 1.01}, {"rma", 1}};
+  CandidateSearch search(engines(), rules);
+  run(search, [&](const std::string& l, int round) { return base[l] * noise(l, round, 0.01, false); });
+  EXPECT_EQ(search.rounds(), rules.min_rounds);
+  EXPECT_EQ(search.choice().label(), "rma");
+  for (const auto& s : search.standings())
+    if (s.candidate.engine == "alltoallv")
+      EXPECT_NE(s.verdict.find("as fast as rma"), std::string::npos) << s.verdict;
+}
+
+TEST(CandidateSearch, ALeaderNotClearlyFasterThanP2pLosesToIt) {
+  SearchRules rules;
+  rules.warmup_rounds = 0;
+  rules.tolerance = 0;
+  // rma is faster than p2p on median (x0.98), but in every other round it is 1 %
+  // slower: the interval of the ratio reaches above 1 - margin, so p2p is kept.
+  std::map<std::string, double> base = {{"p2p", 1}, {"alltoallv", 2}, {"rma", 1}};
+  CandidateSearch search(engines(), rules);
+  run(search, [&](const std::string& l, int round) {
+    return base[l] * (l == "rma" ? (round % 2 ? 0.95 : 1.01) : 1.0);
+  });
+  EXPECT_EQ(search.choice().label(), "p2p");
+  EXPECT_NE(search.reason().find("not clearly faster than p2p"), std::string::npos)
+      << search.reason();
+}
+
+TEST(CandidateSearch, ASingleCandidateIsChosenWithoutRounds) {
+  CandidateSearch search({{"p2p", ""}}, SearchRules{});
+  EXPECT_TRUE(search.done());
+  EXPECT_EQ(search.choice().label(), "p2p");
+  EXPECT_EQ(search.exchanges(), 0);
+}
+
+TEST(CandidateSearch, ARightCachedChoiceIsKeptAfterTheCheckRounds) {
+  SearchRules rules;
+  rules.warmup_rounds = 1;
+  rules.check_rounds = 3;
+  std::map<std::string, double> base = {{"p2p", 2}, {"alltoallv", 3}, {"rma", 1}};
+  CandidateSearch search({{"rma", ""}, {"p2p", ""}, {"alltoallv", ""}}, rules);
+  EXPECT_EQ(search.rounds_until_decision(), 4);
+  run(search, [&](const std::string& l, int) { return base[l]; });
+  EXPECT_EQ(search.rounds(), 4);
+  EXPECT_EQ(search.choice().label(), "rma");
+  EXPECT_NE(search.reason().find("cached choice held"), std::string::npos) << search.reason();
+}
+
+TEST(CandidateSearch, AWrongCachedChoiceIsReplacedByAFullSearch) {
+  SearchRules rules;
+  rules.warmup_rounds = 1;
+  rules.check_rounds = 3;
+  std::map<std::string, double> base = {{"p2p", 2}, {"alltoallv", 2.1}, {"rma", 1}};
+  CandidateSearch search({{"alltoallv", ""}, {"p2p", ""}, {"rma", ""}}, rules);
+  run(search, [&](const std::string& l, int) { return base[l]; });
+  EXPECT_EQ(search.choice().label(), "rma");
+  // The check's rounds count towards the full search: 1 + 5 rounds in all.
+  EXPECT_EQ(search.rounds(), 6);
+  EXPECT_NE(search.reason().find("challenged by rma"), std::string::npos) << search.reason();
 }

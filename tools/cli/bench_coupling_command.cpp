@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "coupling_bench.hpp"
 #include "coupling_bench_report.hpp"
+#include "scenario_options.hpp"
 #include "util/mpi_library.hpp"
 
 namespace ferry::cli {
@@ -25,8 +26,8 @@ int run(const CouplingOptions& o, const Context& context) {
   const std::vector<bench::CouplingCase> cases = bench.measure();
   if (context.rank != 0) return 0;
   const std::string mpi = detail::mpi_library_version();
-  std::cout << (json ? bench::coupling_json(bench.run(), cases, mpi)
-                     : bench::coupling_table(bench.run(), cases, mpi))
+  std::cout << (json ? bench::coupling_json(bench.run(), cases, bench.memcpy_bound(), mpi)
+                     : bench::coupling_table(bench.run(), cases, bench.memcpy_bound(), mpi))
             << std::flush;
   return 0;
 }
@@ -38,6 +39,15 @@ Action declare(CLI::App& app) {
   add_int_option(app, "--fields", config.fields, 1, 1 << 20);
   add_int_option(app, "--steps", config.steps, 1, 1 << 20);
   app.add_option("--engine", config.engine);
+  add_grid_option(app, config.nx, config.ny);
+  app.add_option("--src", config.src_layout);
+  app.add_option("--dst", config.dst_layout);
+  app.add_option_function<std::string>("--mode",
+                                       [&config](const std::string& mode) {
+                                         config.pingpong = mode == "pingpong";
+                                       })
+      ->check(CLI::IsMember({"oneway", "pingpong"}));
+  add_int_option(app, "--bound-repeat", config.bound_repeat, 1, 1 << 20);
   app.add_option("--timers", config.timers_directory);
   app.add_flag("--json", o->json);
   return [o](const Context& context) { return run(*o, context); };
@@ -61,6 +71,13 @@ Command bench_coupling_command() {
       "case's first step is checked value by value.\n"
       "\n"
       "  --points N      grid points, 2:1 lon x lat (default 100000)\n"
+      "  --grid NXxNY    the grid instead (say 1024x512)\n"
+      "  --src LAYOUT    atm's decomposition (default box; see bench exchange --help)\n"
+      "  --dst LAYOUT    ocn's decomposition (default round_robin)\n"
+      "  --mode oneway|pingpong\n"
+      "                  pingpong: ocn puts every field it got back to atm, which gets\n"
+      "                  them (a second set of exchanges, one per field or one for all)\n"
+      "  --bound-repeat N  timed copies behind the memcpy bound (default 51)\n"
       "  --fields K      fields coupled atm -> ocn (default 10)\n"
       "  --steps S       timed steps per case (default 20)\n"
       "  --engine NAME   the engine of all three cases: p2p (default), or alltoallv,\n"

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "background_load.hpp"
 #include "baseline_exchange.hpp"
 #include "command.hpp"
 #include "exchange_bench.hpp"
@@ -53,33 +54,51 @@ struct ExchangeOptions {
   bench::ExchangeBenchConfig config;
   std::string engine = "all";
   std::map<std::string, std::string> adaptive;  ///< given options of the adaptive engine
+  int load = 0;
   bool json = false;
 };
 
 int run(const ExchangeOptions& o, const Context& context) {
-  require_scenario(o.config);
   bench::ExchangeBenchConfig config = o.config;
   for (const auto& [key, value] : o.adaptive) config.adaptive_options.values[key] = value;
   const bool json = o.json;
+  const int load = o.load;
   const std::vector<std::string> engines = engines_to_run(o.engine);
 
   bench::ExchangeBench bench =
       arg_errors_as_usage([&] { return bench::ExchangeBench(context.comm, config); });
+  const Comm comm = Comm::view(context.comm);
+  const bench::BackgroundLoad background(comm, load);
+  const double load_before = bench::load_average();
   const bench::ExchangeResults results = bench.measure(engines);
   if (context.rank != 0) return 0;
   const std::string mpi = detail::mpi_library_version();
   std::cout << (json ? bench::exchange_json(bench.run(), results, mpi)
-                     : bench::exchange_table(bench.run(), results, mpi))
-            << std::flush;
+                     : bench::exchange_table(bench.run(), results, mpi));
+  if (!json)
+    std::cout << "\nload average " << load_before << " at the start (" << background.processes()
+              << " CPU-bound processes started by --load, " << bench::online_cores()
+              << " cores)\n";
+  std::cout << std::flush;
   return 0;
 }
 
 Action declare(CLI::App& app) {
   auto o = std::make_shared<ExchangeOptions>();
   o->config.repeat = kDefaultRepeat;
+  o->config.scenario.name = bench::kCustomScenario;
   add_scenario_options(app, o->config);
   app.add_option("--engine", o->engine);
   add_int_option(app, "--repeat", o->config.repeat, 1, 1 << 20);
+  app.add_option_function<std::string>("--mode",
+                                       [o](const std::string& mode) {
+                                         o->config.mode = mode == "pingpong" ? bench::Mode::PingPong
+                                                                             : bench::Mode::OneWay;
+                                       })
+      ->check(CLI::IsMember({"oneway", "pingpong"}));
+  app.add_flag("--per-field", o->config.per_field);
+  add_int_option(app, "--bound-repeat", o->config.bound_repeat, 1, 1 << 20);
+  add_load_option(app, o->load);
   // The adaptive engine validates these itself.
   for (const char* option : {"candidates", "samples", "warmup"})
     app.add_option_function<std::string>(std::string("--") + option,
@@ -95,7 +114,7 @@ Action declare(CLI::App& app) {
 Command bench_exchange_command() {
   return {
       "bench exchange", "time one redistribution per engine against the memcpy bound",
-      "usage: mpiexec -n P ferry bench exchange --scenario NAME [options]\n"
+      "usage: mpiexec -n P ferry bench exchange [--scenario NAME] [options]\n"
       "\n"
       "Moves the scenario's float64 fields from a source to a destination decomposition\n"
       "with each engine: one verified warm-up exchange, then --repeat timed ones, each\n"
@@ -115,7 +134,13 @@ Command bench_exchange_command() {
           "                         (default: every candidate engine of this build)\n"
           "  --samples K            exchanges adaptive times per candidate (default 3)\n"
           "  --warmup K             exchanges per candidate before the timed ones (default 2)\n"
-          "  --repeat R             timed exchanges per engine (default 10)\n"
+          "  --repeat R             timed steps per engine (default 10)\n"
+          "  --mode oneway|pingpong oneway (default): source -> destination; pingpong: and\n"
+          "                         the received values back (a second exchange)\n"
+          "  --per-field            one exchange per field, as OASIS models define one\n"
+          "                         namcouple entry per field (default: one for all)\n"
+          "  --bound-repeat N       timed copies behind the memcpy bound (default 51)\n" +
+          std::string(kLoadOptionHelp) +
           "  --json                 one JSON object per engine and line instead of a table\n",
       declare};
 }

@@ -70,6 +70,7 @@ decltype(auto) arg_errors_as_usage(Step&& step) {
 /// Every command, in the order `ferry --help` lists them. Each lives in its own file.
 Command info_command();
 Command bench_exchange_command();
+Command bench_adaptive_command();
 Command bench_pingpong_command();
 Command bench_kernels_command();
 Command bench_collectives_command();

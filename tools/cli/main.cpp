@@ -30,7 +30,7 @@ constexpr int kExitUsage = 2;
 constexpr double kErrorAgreementSeconds = 10.0;
 
 std::vector<Command> all_commands() {
-  return {ferry::cli::info_command(), ferry::cli::bench_exchange_command(),
+  return {ferry::cli::info_command(), ferry::cli::bench_exchange_command(), ferry::cli::bench_adaptive_command(),
           ferry::cli::bench_pingpong_command(),
           ferry::cli::bench_kernels_command(),
           ferry::cli::bench_collectives_command(),

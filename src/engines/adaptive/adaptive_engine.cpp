@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "engines/adaptive/exchange_timing.hpp"
 #include "engines/field_set.hpp"
 #include "engines/tuning/candidate.hpp"
 #include "engines/tuning/plan_signature.hpp"
@@ -20,16 +21,31 @@ namespace {
 // The engines adaptive chooses from, in the order it times them.
 constexpr const char* kCandidateEngines[] = {"p2p", "alltoallv", "neighbor", "rma",
                                              kButterflyEngine};
-constexpr int kDefaultSamples = 3;
+// Five rounds are the fewest whose paired ratios give a 90 % interval of their
+// median (all five on one side: 1 chance in 32 by luck).
+constexpr int kDefaultSamples = 5;
+// Under load the leaders of a close race separate slowly; past this many rounds the
+// lowest median wins (if clearly faster than p2p).
+constexpr int kDefaultMaxSamples = 20;
 // The first exchanges after an engine's setup pay one-off costs (first touch of its
 // new buffers and windows, MPI connections): 2-6x a later exchange for the first
 // two on 4 ranks of one node. Timing them would favour whichever engine warms fastest.
 constexpr int kDefaultWarmup = 2;
 constexpr int kMaxExchanges = 1000;
-// A later candidate must be more than this much faster to be chosen (see
-// CandidateSearch): half a microsecond in 25 is noise, not a reason for an engine
-// with a costlier setup.
+// A candidate must be faster than p2p by more than this (the whole interval of the
+// ratio below 1 - margin): a difference within timing noise is no reason for an
+// engine with a costlier setup.
 constexpr int kDefaultMarginPercent = 2;
+// Candidates whose ratio to the leader lies within this are as good as it: no
+// more rounds are spent telling them apart.
+constexpr int kDefaultTolerancePercent = 5;
+// A cached choice is kept unless a challenger beats it in each of this many rounds.
+constexpr int kDefaultCheckSamples = 3;
+// Watching: exchanges per window, and the drift that counts when sustained over
+// kSustainedWindows windows in a row.
+constexpr int kDefaultWatch = 50;
+constexpr int kDefaultDriftPercent = 30;
+constexpr int kSustainedWindows = 3;
 // The slowest rank's samples are reduced without blocking, so that end() waits for
 // nothing but its exchange. SimGrid SMPI 3.32's nonblocking collectives send a message
 // between every pair of ranks (0.5 s of simulation per MPI_Iallreduce on 96 ranks,
@@ -134,16 +150,31 @@ std::vector<std::string> split_lines(const std::string& text) {
 constexpr const char* kEntryWord = "entry ";
 constexpr const char* kNoteWord = "note ";
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 std::string ms(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4f", seconds * 1e3);
   return text;
+}
+
+// The butterfly candidates for a plan of `stages` stages: every stage kept, then
+// each mask that skips one stage.
+std::vector<Candidate> butterfly_candidates(int stages) {
+  std::vector<Candidate> out = {{kButterflyEngine, "all"}};
+  for (int s = 0; s < stages; ++s) {
+    std::string mask(static_cast<std::size_t>(stages), '1');
+    mask[static_cast<std::size_t>(s)] = '0';
+    out.push_back({kButterflyEngine, mask});
+  }
+  return out;
+}
+
+// The median of values[0..n), using `scratch` (of at least n) so nothing is allocated.
+double median_in_place(const std::vector<double>& values, std::size_t n,
+                       std::vector<double>& scratch) {
+  std::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n), scratch.begin());
+  const auto middle = scratch.begin() + static_cast<std::ptrdiff_t>(n / 2);
+  std::nth_element(scratch.begin(), middle, scratch.begin() + static_cast<std::ptrdiff_t>(n));
+  return *middle;
 }
 
 }  // namespace
@@ -170,21 +201,42 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   FieldSet field_set;
   std::size_t point_bytes = 0;
   bool retune = false;
+  bool check = true;
+  int margin = 0, tolerance = 0, drift = 0;
   std::string root_text;  // rank 0's read_cache()
   // Errors in the options are agreed on in the signature's reduction below (a MAX), and
   // only when some rank failed does agree() find and broadcast the first error.
   std::optional<Error> failed;
   try {
     field_set.assign(fields);
-    samples_ = int_option(options, "samples", kDefaultSamples, 1, kMaxExchanges,
-                          "exchanges timed per candidate");
-    warmup_ = int_option(options, "warmup", kDefaultWarmup, 0, kMaxExchanges,
-                         "exchanges per candidate before the timed ones");
-    margin_percent_ = int_option(options, "margin", kDefaultMarginPercent, 0, 50,
-                                 "percent by which a later candidate must be faster");
+    rules_.min_rounds = int_option(options, "samples", kDefaultSamples, 1, kMaxExchanges,
+                                   "rounds of timed exchanges before a decision");
+    rules_.max_rounds = int_option(options, "max_samples",
+                                   std::max(kDefaultMaxSamples, rules_.min_rounds),
+                                   rules_.min_rounds, kMaxExchanges,
+                                   "rounds of timed exchanges at most, at least samples");
+    rules_.warmup_rounds = int_option(options, "warmup", kDefaultWarmup, 0, kMaxExchanges,
+                                      "exchanges per candidate before the timed ones");
+    margin = int_option(options, "margin", kDefaultMarginPercent, 0, 50,
+                        "percent by which a candidate must be faster than p2p");
+    tolerance = int_option(options, "tolerance", kDefaultTolerancePercent, 0, 50,
+                           "percent within which candidates count as equally fast");
+    rules_.margin = margin / 100.0;
+    rules_.tolerance = tolerance / 100.0;
+    check = options.get_bool(name(), "check", true);
+    rules_.check_rounds = int_option(options, "check_samples", kDefaultCheckSamples, 1,
+                                     kMaxExchanges, "rounds that re-check a cached choice");
+    watch_ = int_option(options, "watch", kDefaultWatch, 0, 1000000,
+                        "exchanges per watch window after the decision; 0: no watching");
+    drift = int_option(options, "drift", kDefaultDriftPercent, 1, 1000,
+                       "percent of drift over three windows that starts a new search");
+    drift_ = drift / 100.0;
     const std::string cache_option = options.get_string("cache", "");
-    candidates_ = candidate_engines(options.get_string("candidates", ""),
-                                    options.get_bool(name(), "independent_sides", false));
+    candidates_.clear();
+    for (const std::string& engine :
+         candidate_engines(options.get_string("candidates", ""),
+                           options.get_bool(name(), "independent_sides", false)))
+      candidates_.push_back({engine, engine == kButterflyEngine ? "all" : ""});
     retune = options.get_bool(name(), "retune", false);
     keep_candidates_ = options.get_bool(name(), "keep_candidates", false);
     point_bytes = field_set.point_bytes_all();
@@ -197,40 +249,58 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   // Rank 0 has read the tuning cache; the entries that may be this plan's ride in the
   // signature's reduction, which keys the cache and, with maxima, checks that every
   // rank has the same counts (every rank reduces its samples at the same exchange).
-  // On a cache hit, setup thus costs one collective besides the chosen engine's.
-  std::vector<std::int64_t> range = {failed ? 1 : 0,   samples_,        -samples_, warmup_,
-                                     -warmup_,         margin_percent_, -margin_percent_};
+  // On a cache hit, setup thus costs one collective besides the candidates'.
+  const std::vector<std::int64_t> agreed = {
+      rules_.min_rounds, rules_.max_rounds,   rules_.warmup_rounds, margin, tolerance,
+      check ? 1 : 0,     rules_.check_rounds, watch_,               drift};
+  std::vector<std::int64_t> range = {failed ? 1 : 0};
+  for (std::int64_t v : agreed) range.insert(range.end(), {v, -v});
   const std::size_t text_at = range.size();
   append_text_words(range, failed ? "" : root_text);
   const PlanSignature signature = plan_signature(plan, comm, point_bytes, range);
   if (range[0] != 0) agree(comm, failed);  // throws on every rank
-  FERRY_CHECK(range[1] == -range[2] && range[3] == -range[4] && range[5] == -range[6], Errc::Arg,
-              "adaptive: options samples, warmup and margin must be the same on every rank; got "
-              "samples ",
-              -range[2], " to ", range[1], ", warmup ", -range[4], " to ", range[3], ", margin ",
-              -range[6], " to ", range[5], ". Give every rank the same options");
+  bool same = true;
+  for (std::size_t i = 0; i < agreed.size(); ++i) same = same && range[1 + 2 * i] == -range[2 + 2 * i];
+  FERRY_CHECK(same, Errc::Arg,
+              "adaptive: options samples, max_samples, warmup, margin, tolerance, check, "
+              "check_samples, watch and drift must be the same on every rank. Give every rank "
+              "the same options");
   signature_ = signature.text;
-  const int stages = butterfly_stage_count(signature.involved_ranks);
+  // Butterfly: every stage kept, and each mask that skips one stage.
+  std::vector<Candidate> candidates;
+  for (const Candidate& c : candidates_) {
+    if (c.engine != kButterflyEngine) {
+      candidates.push_back(c);
+      continue;
+    }
+    for (Candidate& b : butterfly_candidates(butterfly_stage_count(signature.involved_ranks)))
+      candidates.push_back(std::move(b));
+  }
+  candidates_ = candidates;
+  if (kNonblockingReduction) reduction_comm_ = Comm::dup(comm.get());
+  // A watch window's reduction uses them too, before any search may have sized them.
+  slowest_seconds_.reserve(1);
+  local_seconds_.reserve(candidates_.size() * static_cast<std::size_t>(rules_.max_rounds +
+                                                                       rules_.warmup_rounds));
 
-  cached_ = use_cache(text_from_words(comm, range, text_at, root_text), retune, stages);
-  if (cached_) {
+  cached_ = use_cache(text_from_words(comm, range, text_at, root_text), retune);
+  if (cached_ && !check) {
     chosen_ = cached_->choice;
-    active_ = &engine_for(chosen_);
-    FERRY_LOG_INFO(comm.rank(), report().text);
+    decide();
     return;
   }
-
-  const bool butterfly =
-      std::find(candidates_.begin(), candidates_.end(), kButterflyEngine) != candidates_.end();
-  std::vector<Candidate> candidates;
-  for (const std::string& engine : candidates_)
-    candidates.push_back({engine, engine == kButterflyEngine ? "all" : ""});
-  for (const Candidate& c : candidates) engine_for(c);
-  search_.emplace(std::move(candidates), butterfly ? stages : 0, margin_percent_ / 100.0);
-  local_seconds_.assign(static_cast<std::size_t>(samples_), 0.0);
-  if (kNonblockingReduction) reduction_comm_ = Comm::dup(comm.get());
-  profiling_ = true;
-  active_ = &engine_for(search_->current());
+  for (const Candidate& c : candidates_) engine_for(c);
+  if (cached_) {
+    // The incumbent first: it is the one the check keeps or drops.
+    std::vector<Candidate> order = {cached_->choice};
+    for (const Candidate& c : candidates_)
+      if (!(c == cached_->choice)) order.push_back(c);
+    start_search(std::move(order), rules_);
+    return;
+  }
+  SearchRules full = rules_;
+  full.check_rounds = 0;
+  start_search(candidates_, full);
 }
 
 std::string AdaptiveEngine::read_cache(const std::string& cache_option, bool retune,
@@ -250,8 +320,7 @@ std::string AdaptiveEngine::read_cache(const std::string& cache_option, bool ret
   return text;
 }
 
-std::optional<CacheEntry> AdaptiveEngine::use_cache(const std::string& text, bool retune,
-                                                    int butterfly_stages) {
+std::optional<CacheEntry> AdaptiveEngine::use_cache(const std::string& text, bool retune) {
   const std::vector<std::string> lines = split_lines(text);
   cache_path_ = lines[0];
   if (cache_path_.empty()) return std::nullopt;
@@ -273,7 +342,7 @@ std::optional<CacheEntry> AdaptiveEngine::use_cache(const std::string& text, boo
     if (!retune) cache_notes_.push_back(no_entry);
     return std::nullopt;
   }
-  const std::string why = unusable_choice(entry->choice, butterfly_stages);
+  const std::string why = unusable_choice(entry->choice);
   if (!why.empty()) {
     const std::string warning = cat("tuning cache \"", cache_path_, "\": the entry for this plan ",
                                     why, "; ignoring it and profiling");
@@ -284,25 +353,34 @@ std::optional<CacheEntry> AdaptiveEngine::use_cache(const std::string& text, boo
     cache_notes_.push_back(no_entry);
     return std::nullopt;
   }
-  cache_notes_.push_back(cat("choice read from \"", cache_path_, "\"; no profiling"));
+  const std::string under = entry->under.text();
+  cache_notes_.push_back(cat("choice ", entry->choice.label(), " read from \"", cache_path_, "\"",
+                             under.empty() ? "" : " (measured " + under + ")"));
   return entry;
 }
 
-std::string AdaptiveEngine::unusable_choice(const Candidate& choice, int butterfly_stages) const {
-  const std::vector<std::string>& engines = candidates_;
-  if (std::find(engines.begin(), engines.end(), choice.engine) == engines.end())
-    return cat("names engine \"", choice.engine, "\", which is not a candidate in this build (",
-               list_first(engines, engines.size()), ")");
-  if (choice.engine == kButterflyEngine && choice.stages != "all" && !choice.stages.empty() &&
-      static_cast<int>(choice.stages.size()) != butterfly_stages)
-    return cat("keeps butterfly stages \"", choice.stages, "\", but this plan has ",
-               butterfly_stages, " stages");
-  return {};
+std::string AdaptiveEngine::unusable_choice(const Candidate& choice) const {
+  if (std::find(candidates_.begin(), candidates_.end(), choice) != candidates_.end()) return {};
+  if (choice.engine == kButterflyEngine &&
+      std::any_of(candidates_.begin(), candidates_.end(),
+                  [](const Candidate& c) { return c.engine == kButterflyEngine; }))
+    return cat("keeps butterfly stages \"", choice.stages,
+               "\", which is not a butterfly candidate of this plan");
+  std::vector<std::string> labels;
+  for (const Candidate& c : candidates_) labels.push_back(c.label());
+  return cat("names engine \"", choice.label(), "\", which is not a candidate here (",
+             list_first(labels, labels.size()), ")");
 }
 
 Engine& AdaptiveEngine::engine_for(const Candidate& candidate) {
   for (auto& [c, engine] : engines_)
     if (c == candidate) return *engine;
+  for (auto it = kept_.begin(); it != kept_.end(); ++it)
+    if (it->first == candidate) {
+      engines_.push_back(std::move(*it));
+      kept_.erase(it);
+      return *engines_.back().second;
+    }
   auto engine = make_engine(candidate.engine);
   const EngineOptions options = candidate.options();
   engine->setup(*plan_, *comm_, fields_, options);
@@ -311,17 +389,20 @@ Engine& AdaptiveEngine::engine_for(const Candidate& candidate) {
   return *engines_.back().second;
 }
 
-void AdaptiveEngine::release(const Candidate& candidate) {
+void AdaptiveEngine::release_all_but(const std::vector<Candidate>& keep) {
   // Collective for engines holding windows or communicators: every rank releases
-  // the same candidate at the same exchange, because decisions are identical.
-  auto it = std::find_if(engines_.begin(), engines_.end(),
-                         [&](const auto& slot) { return slot.first == candidate; });
-  if (it == engines_.end()) return;
-  if (keep_candidates_)
-    kept_.push_back(std::move(it->second));
-  else
-    it->second->close();
-  engines_.erase(it);
+  // the same candidates at the same exchange, because decisions are identical.
+  for (auto it = engines_.begin(); it != engines_.end();) {
+    if (std::find(keep.begin(), keep.end(), it->first) != keep.end()) {
+      ++it;
+      continue;
+    }
+    if (keep_candidates_)
+      kept_.push_back(std::move(*it));
+    else
+      it->second->close();
+    it = engines_.erase(it);
+  }
 }
 
 void AdaptiveEngine::close() {
@@ -329,7 +410,7 @@ void AdaptiveEngine::close() {
   // in the same order (setup order, then release order).
   if (reduction_ != MPI_REQUEST_NULL) FERRY_CALL_MPI(MPI_Wait(&reduction_, MPI_STATUS_IGNORE));
   for (auto& slot : engines_) slot.second->close();
-  for (auto& engine : kept_) engine->close();
+  for (auto& slot : kept_) slot.second->close();
 }
 
 AdaptiveEngine::~AdaptiveEngine() {
@@ -357,6 +438,28 @@ bool AdaptiveEngine::samples_this_exchange(const std::uint8_t* mask) {
   return true;
 }
 
+void AdaptiveEngine::start_search(std::vector<Candidate> candidates, const SearchRules& rules) {
+  search_.emplace(std::move(candidates), rules);
+  ++searches_;
+  profiling_ = true;
+  if (search_->done()) {
+    decide();
+    return;
+  }
+  plan_batch();
+}
+
+void AdaptiveEngine::plan_batch() {
+  batch_rounds_ = search_->rounds_until_decision();
+  batch_.clear();
+  for (int r = 0; r < batch_rounds_; ++r)
+    for (Candidate& c : search_->round_after(r)) batch_.push_back(std::move(c));
+  local_seconds_.assign(batch_.size(), 0.0);
+  slot_ = 0;
+  active_candidate_ = batch_[0];
+  active_ = &engine_for(active_candidate_);
+}
+
 void AdaptiveEngine::begin(const void* const* src, void* const* dst, const std::uint8_t* mask) {
   start(src, dst, mask, false);
 }
@@ -370,24 +473,18 @@ void AdaptiveEngine::execute(const void* const* src, void* const* dst,
 void AdaptiveEngine::start(const void* const* src, void* const* dst, const std::uint8_t* mask,
                            bool together) {
   FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: begin before setup");
-  if (reduction_ != MPI_REQUEST_NULL) {
-    FERRY_CALL_MPI(MPI_Wait(&reduction_, MPI_STATUS_IGNORE));
-    finish_candidate();
-  }
-  if (!profiling_) {
-    active_->begin(src, dst, mask);
-    return;
-  }
+  if (reduction_ != MPI_REQUEST_NULL) finish_reduction();
   sampling_ = samples_this_exchange(mask);
-  // Exchanges made by execute() start together. Otherwise a rank that arrives early
-  // counts its wait for the others (their previous exchange or computation) as
-  // transfer time, and that skew depends on the candidate timed before, not on this
-  // one. A begin() on its own must not block: a caller may put before it gets, and
-  // its partner the other way round.
-  if (together) FERRY_CALL_MPI(MPI_Barrier(comm_->get()));
-  const double start = MPI_Wtime();
+  // Exchanges made by execute() start together while profiling. Otherwise a rank
+  // that arrives early counts its wait for the others (their previous exchange or
+  // computation) as transfer time, and that skew depends on the candidate timed
+  // before, not on this one. A begin() on its own must not block: a caller may put
+  // before it gets, and its partner the other way round.
+  if (profiling_ && together) FERRY_CALL_MPI(MPI_Barrier(comm_->get()));
+  const bool timed = profiling_ || watch_ > 0;
+  const double start = timed ? MPI_Wtime() : 0;
   active_->begin(src, dst, mask);
-  exchange_seconds_ = MPI_Wtime() - start;
+  exchange_seconds_ = timed ? MPI_Wtime() - start : 0;
 }
 
 bool AdaptiveEngine::can_begin() {
@@ -396,14 +493,14 @@ bool AdaptiveEngine::can_begin() {
     int done = 0;
     FERRY_CALL_MPI(MPI_Test(&reduction_, &done, MPI_STATUS_IGNORE));
     if (!done) return false;
-    finish_candidate();  // as begin() would have
+    finish_reduction();  // as begin() would have
   }
   return active_->can_begin();
 }
 
 bool AdaptiveEngine::test() {
   FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: test before setup");
-  if (!profiling_) return active_->test();
+  if (!profiling_ && watch_ == 0) return active_->test();
   // Time spent polling is transfer time the caller waited through, as in end().
   const double start = MPI_Wtime();
   const bool done = active_->test();
@@ -413,71 +510,91 @@ bool AdaptiveEngine::test() {
 
 void AdaptiveEngine::end() {
   FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: end before setup");
-  if (!profiling_ || reduction_ != MPI_REQUEST_NULL) {
+  if (!profiling_ && watch_ == 0) {
     active_->end();
     return;
   }
   const double start = MPI_Wtime();
   active_->end();
-  const double seconds = exchange_seconds_ + (MPI_Wtime() - start);
-  ++exchanges_;
+  const double seconds =
+      recorded_seconds(active_candidate_, exchange_seconds_ + (MPI_Wtime() - start));
   if (!sampling_) return;
-  if (warmed_ < warmup_) {
-    ++warmed_;
+  if (!profiling_) {
+    watch(seconds);
     return;
   }
-  local_seconds_[static_cast<std::size_t>(taken_++)] = seconds;
-  if (taken_ == samples_) start_reduction();
-}
-
-void AdaptiveEngine::start_reduction() {
+  ++exchanges_;
+  local_seconds_[slot_++] = seconds;
+  if (slot_ < batch_.size()) {
+    active_candidate_ = batch_[slot_];
+    active_ = &engine_for(active_candidate_);
+    return;
+  }
   slowest_seconds_.assign(local_seconds_.size(), 0.0);
-  if (!kNonblockingReduction) {
-    FERRY_CALL_MPI(MPI_Allreduce(local_seconds_.data(), slowest_seconds_.data(), samples_,
-                                 MPI_DOUBLE, MPI_MAX, comm_->get()));
-    finish_candidate();
-    return;
-  }
-  FERRY_CALL_MPI(MPI_Iallreduce(local_seconds_.data(), slowest_seconds_.data(), samples_,
-                                MPI_DOUBLE, MPI_MAX, reduction_comm_.get(), &reduction_));
+  start_reduction(local_seconds_.data(), slowest_seconds_.data(),
+                  static_cast<int>(local_seconds_.size()));
 }
 
-void AdaptiveEngine::finish_candidate() {
-  const std::vector<double>& slowest = slowest_seconds_;
-  taken_ = 0;
-  warmed_ = 0;
-  sampled_ += samples_;
-  for (double s : slowest) sampled_seconds_ += s;
-  const double median = median_of(slowest);
-  const Candidate tried = search_->current();
-  FERRY_LOG_DEBUG(comm_->rank(), "adaptive: ", tried.label(), ": slowest-rank samples ",
-                  list_first(slowest, slowest.size()), " s, median ", median, " s");
+void AdaptiveEngine::start_reduction(double* local, double* slowest, int count) {
+  reducing_window_ = !profiling_;
+  if (!kNonblockingReduction) {
+    FERRY_CALL_MPI(MPI_Allreduce(local, slowest, count, MPI_DOUBLE, MPI_MAX, comm_->get()));
+    finish_reduction();
+    return;
+  }
+  FERRY_CALL_MPI(MPI_Iallreduce(local, slowest, count, MPI_DOUBLE, MPI_MAX, reduction_comm_.get(),
+                                &reduction_));
+}
 
-  const bool first = search_->measured().empty();
-  const Candidate best_before = first ? Candidate{} : search_->best().candidate;
-  search_->record(median);
-  // Keep only the fastest so far and the candidates still to be timed.
-  if (!(search_->best().candidate == tried))
-    release(tried);
-  else if (!first)
-    release(best_before);
-  if (search_->done())
-    decide();
+void AdaptiveEngine::finish_reduction() {
+  if (reduction_ != MPI_REQUEST_NULL) FERRY_CALL_MPI(MPI_Wait(&reduction_, MPI_STATUS_IGNORE));
+  if (reducing_window_)
+    finish_window();
   else
-    active_ = &engine_for(search_->current());
+    finish_batch();
+}
+
+void AdaptiveEngine::finish_batch() {
+  for (double s : slowest_seconds_) profiled_seconds_ += s;
+  FERRY_LOG_DEBUG(comm_->rank(), "adaptive: slowest-rank times of ", batch_rounds_, " rounds: ",
+                  list_first(slowest_seconds_, slowest_seconds_.size()), " s");
+  search_->record(slowest_seconds_, batch_rounds_);
+  if (search_->done()) {
+    chosen_ = search_->choice();
+    release_all_but({chosen_});
+    decide();
+    return;
+  }
+  // Keep the candidates still running (releasing is collective: every rank here).
+  release_all_but(search_->round());
+  plan_batch();
 }
 
 void AdaptiveEngine::decide() {
   profiling_ = false;
-  chosen_ = search_->best().candidate;
+  if (search_) {
+    chosen_ = search_->choice();
+    reason_ = search_->reason();
+  } else {
+    reason_ = "read from the tuning cache, not re-checked (check=false)";
+  }
+  active_candidate_ = chosen_;
   active_ = &engine_for(chosen_);
   FERRY_ASSERT(engines_.size() == 1, "adaptive keeps ", engines_.size(),
                " engines after deciding, expected 1");
-  if (!cache_path_.empty()) {
+  // Watching starts afresh: the first full window is the new reference.
+  window_.assign(static_cast<std::size_t>(watch_), 0.0);
+  window_scratch_.assign(window_.size(), 0.0);
+  window_fill_ = 0;
+  reference_seconds_ = 0;
+  drifted_windows_ = 0;
+  watched_ = 0;
+  const bool searched = search_.has_value() && search_->exchanges() > 0;
+  if (!cache_path_.empty() && searched) {
     cache_notes_.push_back(cat("rank 0 records the choice in \"", cache_path_, "\""));
     if (comm_->rank() == 0)
-      for (const std::string& warning :
-           store_entry(cache_path_, {signature_, chosen_, search_->measured()})) {
+      for (const std::string& warning : store_entry(
+               cache_path_, {signature_, chosen_, search_->measured(), MeasuredUnder::now()})) {
         FERRY_LOG_WARN(0, "adaptive: ", warning);
         cache_notes_.push_back("warning: " + warning);
       }
@@ -485,49 +602,103 @@ void AdaptiveEngine::decide() {
   FERRY_LOG_INFO(comm_->rank(), report().text);
 }
 
-std::string AdaptiveEngine::measurement_table(const std::vector<Measurement>& measured,
-                                              const Candidate& chosen) const {
+void AdaptiveEngine::watch(double seconds) {
+  ++watched_;
+  window_[window_fill_++] = seconds;
+  if (window_fill_ < window_.size()) return;
+  window_fill_ = 0;
+  // One double per window; a window's reduction still in flight (begin() not called
+  // since) has been waited for by this exchange's begin().
+  local_seconds_.assign(1, median_in_place(window_, window_.size(), window_scratch_));
+  slowest_seconds_.assign(1, 0.0);
+  start_reduction(local_seconds_.data(), slowest_seconds_.data(), 1);
+}
+
+void AdaptiveEngine::finish_window() {
+  const double window_slowest = slowest_seconds_.front();
+  last_window_seconds_ = window_slowest;
+  if (reference_seconds_ == 0) {
+    reference_seconds_ = window_slowest;
+    return;
+  }
+  const double ratio = window_slowest / reference_seconds_;
+  const bool drifted = ratio > 1 + drift_ || ratio < 1 / (1 + drift_);
+  drifted_windows_ = drifted ? drifted_windows_ + 1 : 0;
+  if (drifted_windows_ < kSustainedWindows) return;
+  // Every rank saw the same reduced medians: all start the new search here.
+  history_.push_back(cat("after ", watched_, " exchanges with ", chosen_.label(),
+                         " its time drifted from ", ms(reference_seconds_), " to ",
+                         ms(window_slowest), " ms (median of ", watch_,
+                         ", slowest rank) for ", kSustainedWindows,
+                         " windows: profiled every candidate again"));
+  SearchRules full = rules_;
+  full.check_rounds = 0;
+  cached_.reset();
+  start_search(candidates_, full);
+  for (const Candidate& c : candidates_) engine_for(c);
+}
+
+std::string AdaptiveEngine::measurement_table() const {
+  const std::vector<Standing>& standings = search_->standings();
   std::size_t width = std::string("candidate").size();
-  for (const Measurement& m : measured) width = std::max(width, m.candidate.label().size());
-  auto row = [width](const std::string& label, const std::string& time) {
+  for (const Standing& s : standings) width = std::max(width, s.candidate.label().size());
+  auto row = [width](const std::string& label, const std::string& time,
+                     const std::string& rounds, const std::string& verdict) {
     return "  " + label + std::string(width - label.size(), ' ') +
-           std::string(time.size() < 11 ? 11 - time.size() : 1, ' ') + time;
+           std::string(time.size() < 11 ? 11 - time.size() : 1, ' ') + time +
+           std::string(rounds.size() < 8 ? 8 - rounds.size() : 1, ' ') + rounds +
+           (verdict.empty() ? "" : "  " + verdict) + "\n";
   };
-  std::string out = row("candidate", "median_ms") + "\n";
-  for (const Measurement& m : measured)
-    out += row(m.candidate.label(), ms(m.median_seconds)) +
-           (m.candidate == chosen ? "  <- chosen" : "") + "\n";
+  std::string out = row("candidate", "median_ms", "rounds", "");
+  for (const Standing& s : standings)
+    out += row(s.candidate.label(), ms(s.median_seconds()), std::to_string(s.sample_count()),
+               s.verdict);
   return out;
 }
 
 EngineReport AdaptiveEngine::report() const {
   EngineReport r;
   r.settled = !profiling_;
+  r.choice = profiling_ ? active_candidate_.label() : chosen_.label();
   if (profiling_) {
-    r.choice = search_->current().label();
-    r.text = cat("adaptive: profiling candidate ", search_->measured().size() + 1, " of ",
-                 search_->planned(), " (", r.choice, "), ",
-                 warmed_ < warmup_ ? cat("warm-up exchange ", warmed_ + 1, " of ", warmup_)
-                                   : cat("sample ", taken_ + 1, " of ", samples_),
-                 "; ", exchanges_, " exchanges so far\n",
-                 measurement_table(search_->measured(), Candidate{}));
+    r.text = cat("adaptive: profiling, round ", search_->rounds() + 1 + slot_ / search_->round().size(),
+                 " (", r.choice, "); ", exchanges_, " exchanges so far\n", measurement_table());
+  } else if (search_ && search_->exchanges() == 0) {
+    r.text = cat("adaptive: chose ", r.choice, " (", reason_, ")\n");
   } else if (search_) {
-    r.choice = chosen_.label();
-    const double chosen_total = static_cast<double>(sampled_) * search_->best().median_seconds;
-    r.text = cat("adaptive: chose ", r.choice, " after profiling ", search_->measured().size(),
-                 " candidates in ", exchanges_, " exchanges\n",
-                 measurement_table(search_->measured(), chosen_), "  median_ms: median of ",
-                 samples_, " timed exchanges (after ", warmup_,
-                 " warm-up ones) of the slowest rank's\n  time inside begin(), test() and end(); ",
-                 "a later candidate wins if over ", margin_percent_, " % faster\n",
-                 "  profiling cost: the ", sampled_, " timed exchanges took ",
-                 ms(sampled_seconds_), " ms, ", ms(chosen_total), " ms with the choice\n");
-  } else if (cached_) {
-    r.choice = chosen_.label();
-    r.text = cat("adaptive: chose ", r.choice, " from the tuning cache, without profiling\n",
-                 measurement_table(cached_->measured, chosen_),
-                 "  medians as profiled by the run that wrote the entry\n");
+    const double chosen_median = [&] {
+      for (const Standing& s : search_->standings())
+        if (s.candidate == chosen_) return s.median_seconds();
+      return 0.0;
+    }();
+    r.text = cat("adaptive: chose ", r.choice, " after ", search_->rounds(), " rounds (",
+                 search_->exchanges(), " exchanges) of ", search_->standings().size(),
+                 " candidates: ", reason_, "\n", measurement_table(),
+                 "  median_ms: median of the slowest rank's time inside begin(), test() and "
+                 "end()\n  over the rounds after ", rules_.warmup_rounds,
+                 " warm-up ones; candidates take turns each round\n",
+                 "  profiling cost: the ", exchanges_, " profiled exchanges took ",
+                 ms(profiled_seconds_), " ms, ",
+                 ms(static_cast<double>(exchanges_) * chosen_median), " ms with the choice\n");
+  } else {
+    r.text = cat("adaptive: chose ", r.choice, " from the tuning cache, without profiling\n");
   }
+  if (cached_ && !cached_->measured.empty() && !profiling_) {
+    r.text += "  cached medians:";
+    for (const Measurement& m : cached_->measured)
+      r.text += cat(" ", m.candidate.label(), "=", ms(m.median_seconds));
+    r.text += " ms\n";
+  }
+  if (!profiling_ && watch_ > 0)
+    r.text += reference_seconds_ > 0
+                  ? cat("  watching: ", watched_, " exchanges since the choice, reference ",
+                        ms(reference_seconds_), " ms, last window ", ms(last_window_seconds_),
+                        " ms (", watch_, " exchanges a window; ", kSustainedWindows,
+                        " windows off by over ", static_cast<int>(drift_ * 100 + 0.5),
+                        "% start a new search)\n")
+                  : cat("  watching: ", watched_, " exchanges since the choice, first window of ",
+                        watch_, " not complete yet\n");
+  for (const std::string& line : history_) r.text += "  earlier: " + line + "\n";
   if (cache_path_.empty())
     r.text += "  tuning cache: none (set option cache or FERRY_TUNING_CACHE to keep the choice)\n";
   for (const std::string& note : cache_notes_) r.text += "  tuning cache: " + note + "\n";

@@ -15,36 +15,41 @@
 namespace ferry::detail {
 
 /// The engine "auto" resolves to. Candidates are the engines of this build among p2p,
-/// alltoallv, neighbor, rma and butterfly (stages "all"), all set up in setup(); then
-/// butterfly stage masks, set up one at a time when the greedy pass reaches them
-/// (their masks depend on earlier timings). See CandidateSearch for the order.
+/// alltoallv, neighbor, rma and butterfly (every stage kept, and each mask that skips
+/// one stage), all set up in setup(). CandidateSearch decides among them.
 ///
 /// Profiling is the user's exchanges: each begin()/end() moves the data with the
-/// current candidate. The first `warmup` exchanges with a candidate are not timed
-/// (they pay one-off costs); the next `samples` are (MPI_Wtime inside begin(),
-/// test() and end()). One non-blocking MPI_Iallreduce MAX, started by the end() of the
-/// last sample and completed by the next begin(), turns them into the slowest rank's
-/// times; their median is the candidate's time. Every rank thus decides, and sets up
-/// or releases candidates, at the same exchange; and since the reduction completes at
-/// a begin() and not inside an end(), a rank never waits in end() for another rank's
+/// candidate whose turn it is. The candidates take turns round by round (interleaved),
+/// so load from other processes hits them alike. Each rank times its exchanges
+/// (MPI_Wtime inside begin(), test() and end()); the times of the rounds up to the next
+/// possible decision travel in one non-blocking MPI_Iallreduce MAX, started by the
+/// end() of the last of those exchanges and completed by the next begin(), and the
+/// slowest rank's times feed the search. Every rank thus decides, and sets up or
+/// releases candidates, at the same exchange; and since the reduction completes at a
+/// begin() and not inside an end(), a rank never waits in end() for another rank's
 /// later call (put/get in the coupler call begin and end at different times on the
 /// two sides). Only exchanges moving the same fields as the first one count (a mask
-/// moving fewer fields would look faster); the others run with the current candidate
-/// and are not counted. A candidate slower than the best so far is released at once,
-/// so only the best, the one being timed and those not yet timed are alive. After the
-/// decision only the chosen engine remains and begin()/end() forward to it.
+/// moving fewer fields would look faster); the others run with the candidate whose
+/// turn it is and are not counted. A candidate out of the running is closed at once
+/// (unless keep_candidates). After the decision only the chosen engine remains.
 ///
-/// Options: `samples` (timed exchanges per candidate, default 3), `warmup` (exchanges
-/// per candidate before those, default 2), `cache` (tuning-cache file; default
-/// $FERRY_TUNING_CACHE, none if unset), `retune` (true: profile even if the cache has
-/// an entry, then replace it), `candidates` (comma-separated engines to time, default
-/// every candidate of this build), `independent_sides` (true: only candidates whose two
-/// sides progress independently, Capabilities::independent_sides; the coupler sets it,
-/// which leaves out butterfly), `keep_candidates` (true: close candidates only in
-/// close(), because closing windows is collective and would make one side of a put/get
-/// wait for the other; the coupler sets it). Rank 0 reads the cache; the entries that may
-/// be this plan's ride in the reduction of the plan's signature, so an entry for it
-/// is used at once, without profiling, at the cost of that one collective.
+/// Watching: after the decision each rank keeps its last `watch` exchange times in a
+/// ring allocated at the decision; every `watch` exchanges one MPI_Iallreduce MAX of
+/// one double (the window's median), completed at the next begin() as above, gives
+/// the slowest rank's window median. The first window after a decision is the
+/// reference; three windows in a row off it by more than `drift` percent (either way)
+/// start a new search over every candidate (set up again if released), whose choice
+/// replaces the cache entry.
+///
+/// Cache: rank 0 reads the cache; the entries that may be this plan's ride in the
+/// reduction of the plan's signature. A cached choice is used at once and, with
+/// `check` (default), re-checked on the first exchanges: a search with the cached
+/// choice as incumbent, which keeps it after `check_samples` rounds unless a
+/// challenger was faster in each of them, and otherwise goes on as a full search.
+///
+/// Options (see docs/user/engines/adaptive.md): samples, max_samples, warmup,
+/// margin, tolerance, check, check_samples, watch, drift, cache, retune, candidates,
+/// independent_sides, keep_candidates.
 class AdaptiveEngine final : public Engine {
  public:
   ~AdaptiveEngine() override;
@@ -71,26 +76,28 @@ class AdaptiveEngine final : public Engine {
   std::string read_cache(const std::string& cache_option, bool retune,
                          std::size_t point_bytes) const;
   // Every rank, on rank 0's read_cache() text: the entry for this plan, if usable.
-  std::optional<CacheEntry> use_cache(const std::string& text, bool retune, int butterfly_stages);
-  std::string unusable_choice(const Candidate& choice, int butterfly_stages) const;
+  std::optional<CacheEntry> use_cache(const std::string& text, bool retune);
+  std::string unusable_choice(const Candidate& choice) const;
   Engine& engine_for(const Candidate& candidate);
-  void release(const Candidate& candidate);
+  void release_all_but(const std::vector<Candidate>& keep);
   bool samples_this_exchange(const std::uint8_t* mask);
   // begin(); with `together` (execute()), a profiled exchange starts after a barrier.
   void start(const void* const* src, void* const* dst, const std::uint8_t* mask, bool together);
-  void start_reduction();
-  void finish_candidate();
+  void start_search(std::vector<Candidate> candidates, const SearchRules& rules);
+  void plan_batch();
+  void start_reduction(double* local, double* slowest, int count);
+  void finish_reduction();
+  void finish_batch();
   void decide();
-  std::string measurement_table(const std::vector<Measurement>& measured,
-                                const Candidate& chosen) const;
+  void watch(double seconds);
+  void finish_window();
+  std::string measurement_table() const;
 
   const Plan* plan_ = nullptr;
   const Comm* comm_ = nullptr;
   std::vector<FieldSpec> fields_;
-  int samples_ = 0;
-  std::vector<std::string> candidates_;  // engine names timed, in order
-  int warmup_ = 0;
-  int margin_percent_ = 0;
+  SearchRules rules_;
+  std::vector<Candidate> candidates_;  // in the order given (p2p first)
   std::string cache_path_;  // rank 0's choice, broadcast; empty: no cache
   std::string signature_;
   std::vector<std::string> cache_notes_;  // what happened with the cache, for the report
@@ -98,24 +105,42 @@ class AdaptiveEngine final : public Engine {
   // Candidates set up and not released, in the order they were set up.
   std::vector<std::pair<Candidate, std::unique_ptr<Engine>>> engines_;
   Engine* active_ = nullptr;
+  Candidate active_candidate_;
+  bool keep_candidates_ = false;
 
-  // Profiling state; search_ is empty when the choice came from the cache.
+  // Profiling: the search, and the exchanges of the rounds gathered for its next step.
   std::optional<CandidateSearch> search_;
   bool profiling_ = false;
   std::vector<std::uint8_t> selection_;  // the fields of the first exchange; others don't count
-  std::vector<double> local_seconds_;    // this rank's samples of the current candidate
+  std::vector<Candidate> batch_;         // the candidate of each exchange of the batch
+  int batch_rounds_ = 0;
+  std::size_t slot_ = 0;                 // the batch's next exchange
+  std::vector<double> local_seconds_;    // this rank's times of the batch
   std::vector<double> slowest_seconds_;  // their max over ranks, once reduced
   MPI_Request reduction_ = MPI_REQUEST_NULL;  // the Iallreduce in flight, if any
   Comm reduction_comm_;  // its own, so an engine dropped with one in flight leaves it a live one
-  bool keep_candidates_ = false;
-  std::vector<std::unique_ptr<Engine>> kept_;  // released candidates, with keep_candidates
-  int warmed_ = 0;                       // warm-up exchanges made with the current candidate
-  int taken_ = 0;                        // samples taken of the current candidate
+  bool reducing_window_ = false;         // it carries a watch window, not a batch
+  // Candidates out of the running, with keep_candidates: closed only in close(), and
+  // taken back by a later search.
+  std::vector<std::pair<Candidate, std::unique_ptr<Engine>>> kept_;
   bool sampling_ = false;                // the exchange in flight moves selection_'s fields
   double exchange_seconds_ = 0;          // time inside its begin() and test() calls
-  long exchanges_ = 0;                   // exchanges made while profiling
-  long sampled_ = 0;                     // of which timed
-  double sampled_seconds_ = 0;           // their total time, slowest rank
+  long exchanges_ = 0;                   // exchanges made while profiling, all searches
+  double profiled_seconds_ = 0;          // their total time, slowest rank (batches only)
+  std::string reason_;                   // why the last search chose what it chose
+  int searches_ = 0;
+  std::vector<std::string> history_;     // one line per search after the first
+
+  // Watching after the decision.
+  int watch_ = 0;                        // exchanges per window; 0: not watching
+  double drift_ = 0;                     // relative drift that counts
+  std::vector<double> window_;           // this rank's times of the window
+  std::vector<double> window_scratch_;   // for its median, without allocating
+  std::size_t window_fill_ = 0;
+  double reference_seconds_ = 0;         // the first window's median; 0 until then
+  double last_window_seconds_ = 0;
+  int drifted_windows_ = 0;
+  long watched_ = 0;                     // exchanges made since the decision
 
   Candidate chosen_;
   std::optional<CacheEntry> cached_;  // the entry the choice came from

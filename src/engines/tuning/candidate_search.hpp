@@ -1,10 +1,12 @@
-// The order in which the adaptive engine tries its candidates, and which one wins.
+// How the adaptive engine compares its candidates under noise, and which one wins.
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "engines/tuning/candidate.hpp"
+#include "engines/tuning/paired_statistics.hpp"
 
 namespace ferry::detail {
 
@@ -14,59 +16,103 @@ struct Measurement {
   double median_seconds = 0;
 };
 
-/// Walks the candidates: each given one once, in order; then, if the butterfly engine
-/// was among them, the data-transfer paper's greedy pass over its stages. The pass
-/// starts from every stage kept (the "butterfly:all" measurement); for stage s = 0,
-/// 1, ... it tries the best mask so far with stage s skipped and keeps the skip if
-/// that is clearly faster. The winner is the earliest candidate that no later one
-/// beats clearly.
+/// The rules of a search. Times are compared as paired ratios (one sample of each
+/// candidate per round) through the order-statistic interval of their median at
+/// kConfidence.
+struct SearchRules {
+  /// Rounds whose samples are not used (each candidate's first exchanges pay
+  /// one-off costs).
+  int warmup_rounds = 2;
+  /// Rounds used before anything is decided; with fewer than 5 no interval exists,
+  /// and the search runs to max_rounds and keeps the first candidate (p2p) unless
+  /// it is the only one.
+  int min_rounds = 5;
+  /// Rounds used at most; then the lowest median wins, if clearly faster than the first candidate.
+  int max_rounds = 20;
+  /// "Clearly faster": the interval of the ratio lies below 1 - margin.
+  double margin = 0.02;
+  /// "As fast": the interval lies within [1 / (1 + tolerance), 1 + tolerance].
+  double tolerance = 0.05;
+  /// > 0: the first candidate is an incumbent (a cached choice). After this many used
+  /// rounds it is kept unless a challenger was faster in every one of them by a median
+  /// beyond the margin; if one was, the search goes on as a full one.
+  int check_rounds = 0;
+};
+
+/// Confidence of the intervals every decision rests on.
+inline constexpr double kConfidence = 0.9;
+
+/// What became of a candidate.
+struct Standing {
+  Candidate candidate;
+  std::vector<double> samples;  ///< one per used round, 0 where it did not run
+  std::string verdict;          ///< why it is out, or why it won; empty while running
+  bool running = true;
+  double median_seconds() const;
+  int sample_count() const;
+};
+
+/// Interleaves the candidates: every round runs each running candidate once, the
+/// order rotated by one each round, so a burst of load from other processes hits
+/// all of them instead of whichever was being timed. After min_rounds used rounds,
+/// and after each later one, the leader is the running candidate of lowest median;
+/// a candidate whose ratio to the leader is clearly above 1 + margin drops out as
+/// slower, one within the tolerance drops out as as fast. More rounds run only while
+/// the leader is not yet separated from some candidate, up to max_rounds. The choice
+/// is the leader if it is the first candidate (p2p, the default engine) or clearly
+/// faster than it; otherwise the first candidate.
 ///
-/// "Clearly faster" means a median below (1 - margin) times the other's: a later
-/// candidate, usually a more complex engine with a costlier setup (butterfly masks
-/// set up during profiling, rma's windows), must win by more than timing noise.
-///
-/// Not collective and deterministic: ranks fed the same medians walk the same path.
+/// Not collective and deterministic: ranks fed the same times take the same path.
 class CandidateSearch {
  public:
-  /// `butterfly_stages`: the plan's stage count (ignored without a butterfly candidate).
-  /// `candidates` must not be empty; `margin` in [0, 1).
-  CandidateSearch(std::vector<Candidate> candidates, int butterfly_stages, double margin);
+  /// `candidates` must not be empty; the first is the reference (p2p) or, with
+  /// rules.check_rounds > 0, the incumbent.
+  CandidateSearch(std::vector<Candidate> candidates, SearchRules rules);
 
   bool done() const noexcept { return done_; }
-  /// The candidate to measure next; only while !done().
-  const Candidate& current() const noexcept { return current_; }
-  /// Records current()'s median and moves on to the next candidate (or to done()).
-  void record(double median_seconds);
+  /// The candidates of the current round, in the order to run them; only while !done().
+  const std::vector<Candidate>& round() const noexcept { return round_; }
+  /// Rounds (used or warm-up) the caller may run before record() is next needed:
+  /// nothing can be decided in between, so the samples of all of them can be
+  /// gathered in one reduction.
+  int rounds_until_decision() const noexcept;
+  /// Records the slowest-rank times of the next `rounds` rounds, round by round in
+  /// round() order (the rounds' schedules follow from the rules alone).
+  void record(const std::vector<double>& seconds, int rounds);
 
-  /// Every measurement so far, in the order taken.
-  const std::vector<Measurement>& measured() const noexcept { return measured_; }
-  /// The fastest measurement so far; only after the first record().
-  const Measurement& best() const noexcept { return measured_[best_]; }
-  /// How many candidates are measured in all, counted when known: the given ones,
-  /// plus one per butterfly stage.
-  std::size_t planned() const noexcept;
+  /// The schedule of the round after `rounds` more rounds, for callers that gather
+  /// several rounds before recording: the running candidates rotated.
+  std::vector<Candidate> round_after(int rounds) const;
+
+  const Candidate& choice() const noexcept { return choice_; }
+  /// One line on why the choice was made and how sure it is.
+  const std::string& reason() const noexcept { return reason_; }
+  const std::vector<Standing>& standings() const noexcept { return standings_; }
+  /// Every candidate's median, in the order given (the tuning cache keeps them).
+  std::vector<Measurement> measured() const;
+  int rounds() const noexcept { return rounds_; }            ///< all rounds recorded
+  int used_rounds() const noexcept;                          ///< of which used
+  /// Samples recorded in all (one per candidate and round, warm-up included).
+  long exchanges() const noexcept { return exchanges_; }
 
  private:
-  std::vector<Candidate> given_;
-  int stages_ = 0;
-  double margin_ = 0;
-  bool has_butterfly_ = false;
-  std::size_t next_given_ = 0;
-  Candidate current_;
+  void record_round(const double* seconds);
+  void evaluate();
+  void check_incumbent();
+  void finish(std::size_t winner, const std::string& why);
+  std::size_t leader() const;
+  std::vector<std::size_t> running() const;
+  std::vector<Candidate> schedule(int round) const;
+
+  std::vector<Standing> standings_;
+  SearchRules rules_;
+  bool checking_ = false;
+  int rounds_ = 0;
+  long exchanges_ = 0;
+  std::vector<Candidate> round_;
   bool done_ = false;
-
-  std::vector<Measurement> measured_;
-  std::size_t best_ = 0;
-
-  // The greedy pass: the stage tried next, and the best mask so far with its median.
-  int stage_ = 0;
-  std::string kept_;
-  double kept_median_ = 0;
-
-  void advance();
-  bool clearly_faster(double median, double than) const noexcept {
-    return median < (1 - margin_) * than;
-  }
+  Candidate choice_;
+  std::string reason_;
 };
 
 }  // namespace ferry::detail

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <utility>
 
 #include "util/format.hpp"
@@ -57,7 +58,7 @@ CacheFile read_file(const std::string& path) {
     begin = end == std::string::npos ? text.size() : end + 1;
   }
   file.first_line = lines.front();
-  if (file.first_line == kTuningCacheHeader)
+  if (file.first_line == kTuningCacheHeader || file.first_line == kTuningCacheHeaderV1)
     file.kind = CacheFile::Kind::Cache;
   else if (file.first_line.rfind(kHeaderWord, 0) == 0)
     file.kind = CacheFile::Kind::OtherVersion;
@@ -100,21 +101,80 @@ void keep_last(std::vector<CacheEntry>& entries, CacheEntry entry) {
   entries.push_back(std::move(entry));
 }
 
+// The conditions part "when=... load=... cores=..."; false if a word is not one of them.
+bool parse_conditions(const std::string& text, MeasuredUnder& under) {
+  for (std::size_t begin = 0; begin < text.size();) {
+    const auto end = std::min(text.find(' ', begin), text.size());
+    const std::string word = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (word.empty()) continue;
+    const auto eq = word.find('=');
+    if (eq == std::string::npos) return false;
+    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+    char* stop = nullptr;
+    if (key == "when") {
+      under.when = value;
+      continue;
+    }
+    const double number = std::strtod(value.c_str(), &stop);
+    if (value.empty() || *stop != '\0' || !std::isfinite(number) || number < 0) return false;
+    if (key == "load")
+      under.load_average = number;
+    else if (key == "cores")
+      under.cores = static_cast<int>(number);
+    else
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+MeasuredUnder MeasuredUnder::now() {
+  MeasuredUnder under;
+  const std::time_t t = std::time(nullptr);
+  std::tm utc{};
+  char text[32];
+  if (gmtime_r(&t, &utc) && std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc) > 0)
+    under.when = text;
+  double load[1];
+  if (getloadavg(load, 1) == 1) under.load_average = load[0];
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores > 0) under.cores = static_cast<int>(cores);
+  return under;
+}
+
+std::string MeasuredUnder::text() const {
+  std::string out;
+  auto add = [&out](const std::string& word) { out += (out.empty() ? "" : " ") + word; };
+  if (!when.empty()) add("when=" + when);
+  if (load_average >= 0) {
+    char number[32];
+    std::snprintf(number, sizeof number, "%.2f", load_average);
+    add(std::string("load=") + number);
+  }
+  if (cores > 0) add(cat("cores=", cores));
+  return out;
+}
 
 std::string format_entry(const CacheEntry& entry) {
   std::string line = entry.signature + kSeparator + entry.choice.label() + kSeparator;
   for (std::size_t i = 0; i < entry.measured.size(); ++i)
     line += cat(i ? " " : "", entry.measured[i].candidate.label(), "=",
                 seconds_text(entry.measured[i].median_seconds));
+  const std::string conditions = entry.under.text();
+  if (!conditions.empty()) line += kSeparator + conditions;
   return line;
 }
 
 std::optional<CacheEntry> parse_entry(const std::string& line, std::string& why) {
   const auto first = line.find(kSeparator);
   const auto second = first == std::string::npos ? first : line.find(kSeparator, first + 3);
-  if (second == std::string::npos || line.find(kSeparator, second + 3) != std::string::npos) {
-    why = "expected three parts separated by \" | \": signature | choice | medians";
+  const auto third = second == std::string::npos ? second : line.find(kSeparator, second + 3);
+  if (second == std::string::npos ||
+      (third != std::string::npos && line.find(kSeparator, third + 3) != std::string::npos)) {
+    why = "expected three or four parts separated by \" | \": signature | choice | medians "
+          "[| conditions]";
     return std::nullopt;
   }
   CacheEntry entry;
@@ -130,7 +190,13 @@ std::optional<CacheEntry> parse_entry(const std::string& line, std::string& why)
     return std::nullopt;
   }
   entry.choice = *candidate;
-  const std::string medians = line.substr(second + 3);
+  const std::string medians =
+      line.substr(second + 3, third == std::string::npos ? third : third - second - 3);
+  if (third != std::string::npos && !parse_conditions(line.substr(third + 3), entry.under)) {
+    why = cat("the conditions \"", line.substr(third + 3),
+              "\" are not words when=TIME load=NUMBER cores=NUMBER");
+    return std::nullopt;
+  }
   for (std::size_t begin = 0; begin < medians.size();) {
     const auto end = std::min(medians.find(' ', begin), medians.size());
     const std::string word = medians.substr(begin, end - begin);
@@ -199,7 +265,7 @@ std::vector<std::string> store_entry(const std::string& path, const CacheEntry& 
   std::string text = cat(kTuningCacheHeader, "\n",
                          "# Written by ferry's adaptive engine; safe to edit or delete.\n",
                          "# One line per plan: signature | choice | median seconds per "
-                         "candidate (slowest rank)\n");
+                         "candidate (slowest rank) | when, load average, cores\n");
   if (file.kind == CacheFile::Kind::Cache)
     for (const std::string& line : file.lines) {
       std::string why;

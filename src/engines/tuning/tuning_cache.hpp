@@ -10,18 +10,33 @@
 
 namespace ferry::detail {
 
-/// The first line of a cache file; the number is the format version.
-inline constexpr const char* kTuningCacheHeader = "ferry-tuning-cache 1";
+/// The first line of a cache file; the number is the format version. Files of
+/// version 1 (entries without the conditions part) are read too.
+inline constexpr const char* kTuningCacheHeader = "ferry-tuning-cache 2";
+inline constexpr const char* kTuningCacheHeaderV1 = "ferry-tuning-cache 1";
+
+/// Under what conditions an entry was measured, as rank 0 saw them.
+struct MeasuredUnder {
+  std::string when;          ///< UTC, "2025-06-01T12:00:00Z"; empty if unknown
+  double load_average = -1;  ///< the 1-minute load average; < 0 if unknown
+  int cores = 0;             ///< cores online; 0 if unknown
+  /// This process's conditions now (rank 0 calls it when it records an entry).
+  static MeasuredUnder now();
+  /// "when=... load=... cores=...", the unknown parts left out.
+  std::string text() const;
+};
 
 /// One decision: for plans of this signature, `choice` was fastest.
 struct CacheEntry {
   std::string signature;  ///< plan_signature()
   Candidate choice;
   std::vector<Measurement> measured;  ///< every candidate's median, as profiled
+  MeasuredUnder under;
 };
 
-/// The entry as one line (no newline): "signature | choice | label=median label=median ...",
-/// medians in seconds.
+/// The entry as one line (no newline): "signature | choice | label=median label=median ...
+/// | when=... load=... cores=...", medians in seconds; the last part only if some
+/// condition is known.
 std::string format_entry(const CacheEntry& entry);
 /// Parses one line of format_entry; nullopt and `why` set if it is malformed.
 std::optional<CacheEntry> parse_entry(const std::string& line, std::string& why);

@@ -1,0 +1,84 @@
+// `ferry bench adaptive`: how often the adaptive engine picks a fast engine, under load.
+#include <iostream>
+#include <memory>
+
+#include "adaptive_bench.hpp"
+#include "background_load.hpp"
+#include "command.hpp"
+#include "scenario_options.hpp"
+#include "util/mpi_library.hpp"
+
+namespace ferry::cli {
+
+namespace {
+
+struct AdaptiveOptions {
+  bench::ExchangeBenchConfig scenario;
+  bench::AdaptiveBenchConfig config;
+  int within_percent = 10;
+  int load = 0;
+  bool json = false;
+};
+
+int run(const AdaptiveOptions& o, const Context& context) {
+  bench::AdaptiveBenchConfig config = o.config;
+  config.scenario = o.scenario.scenario;
+  config.groups = o.scenario.groups;
+  config.within = static_cast<double>(o.within_percent) / 100.0;
+  const int load = o.load;
+  const bool json = o.json;
+
+  bench::AdaptiveBench bench =
+      arg_errors_as_usage([&] { return bench::AdaptiveBench(context.comm, config); });
+  const Comm comm = Comm::view(context.comm);
+  const bench::BackgroundLoad background(comm, load);
+  const std::vector<bench::AdaptiveRunResult> runs = bench.measure();
+  if (context.rank != 0) return 0;
+  const std::string mpi = detail::mpi_library_version();
+  std::cout << (json ? bench::adaptive_json(bench, runs, mpi)
+                     : bench::adaptive_table(bench, runs, mpi));
+  if (!json)
+    std::cout << background.processes() << " CPU-bound processes started by --load on "
+              << bench::online_cores() << " cores\n";
+  std::cout << std::flush;
+  return 0;
+}
+
+Action declare(CLI::App& app) {
+  auto o = std::make_shared<AdaptiveOptions>();
+  o->scenario.scenario.name = bench::kCustomScenario;
+  add_scenario_options(app, o->scenario);
+  add_int_option(app, "--runs", o->config.runs, 1, 100000);
+  add_int_option(app, "--repeat", o->config.repeat, 1, 1 << 20);
+  add_int_option(app, "--within", o->within_percent, 0, 1000);
+  add_load_option(app, o->load);
+  app.add_flag("--json", o->json);
+  return [o](const Context& context) { return run(*o, context); };
+}
+
+}  // namespace
+
+Command bench_adaptive_command() {
+  return {
+      "bench adaptive", "how often the adaptive engine picks a fast engine, run after run",
+      "usage: mpiexec -n P ferry bench adaptive [--scenario NAME] [options]\n"
+      "\n"
+      "Makes --runs runs. Each makes a fresh adaptive exchange and lets it choose\n"
+      "(profiling on the exchanges, as in a model), then the previous search (each\n"
+      "candidate's 2 warm-up and 3 timed exchanges one after the other, a later one\n"
+      "winning if 2 % faster, then the greedy butterfly stage pass), then times every\n"
+      "candidate --repeat times in rotation: the judge. A choice is good if its median\n"
+      "is within --within percent of the best candidate's. Prints one row per run and\n"
+      "how many runs each search got right. --load starts CPU-bound processes for the\n"
+      "whole run, so load from other processes is controlled, not left to chance.\n"
+      "\n" +
+          std::string(kScenarioOptionsHelp) +
+          "  --runs N               runs (default 20)\n"
+          "  --repeat R             the judge's rounds (default 10)\n"
+          "  --within PERCENT       how close to the best is good (default 10)\n" +
+          std::string(kLoadOptionHelp) +
+          "  --json                 one JSON object per run and line instead of a table\n",
+      declare};
+}
+
+}  // namespace ferry::cli
