@@ -1,6 +1,7 @@
 #include "exchange_bench.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -30,17 +31,24 @@ ExchangeRun resolve_run(const Comm& comm, const ExchangeBenchConfig& config) {
   run.mode = config.mode;
   run.per_field = config.per_field;
   run.bound_repeat = config.bound_repeat;
+  run.engine_memory = config.engine_memory;
+  FERRY_CHECK(!config.engine_memory || config.mode == Mode::OneWay, Errc::Arg,
+              "bench exchange: --engine-memory needs --mode oneway (the way back would send "
+              "the caller's arrays, not the engine's memory)");
   FERRY_CHECK(config.bound_repeat >= 1, Errc::Arg,
               "bench exchange: the memcpy bound needs >= 1 copies; got ", config.bound_repeat);
   return run;
 }
 
 // A step's pieces: the exchanges (or baselines) of one engine and what each moves.
+// With engine memory, `into` is where the last exchange delivered each field: the
+// engine's memory where it offers some, else dst.
 template <class Transfer>
 struct Piece {
   std::unique_ptr<Transfer> transfer;
   const void* const* src;
   void* const* dst;
+  std::vector<void*> into;
 };
 
 }  // namespace
@@ -52,10 +60,27 @@ const char* mode_name(Mode mode) noexcept {
 struct ExchangeBench::Transfers {
   std::vector<Piece<Exchange>> exchanges;
   std::vector<Piece<BaselineExchange>> baselines;
+  bool engine_memory = false;
 
   void step() {
-    for (auto& p : exchanges) p.transfer->execute(p.src, p.dst);
+    for (auto& p : exchanges) {
+      if (!engine_memory) {
+        p.transfer->execute(p.src, p.dst);
+        continue;
+      }
+      for (std::size_t f = 0; f < p.into.size(); ++f) {
+        void* memory = p.transfer->destination_field(f);
+        p.into[f] = memory ? memory : p.dst[f];
+      }
+      p.transfer->execute(p.src, p.into.data());
+    }
     for (auto& p : baselines) p.transfer->execute(p.src, p.dst);
+  }
+  // Brings what the last step delivered into the engines' memory to the dst arrays.
+  void copy_out(std::size_t bytes) const {
+    for (const auto& p : exchanges)
+      for (std::size_t f = 0; f < p.into.size(); ++f)
+        if (p.into[f] != nullptr && p.into[f] != p.dst[f]) std::memcpy(p.dst[f], p.into[f], bytes);
   }
   template <class F>
   void each(F&& f) const {
@@ -96,6 +121,7 @@ void ExchangeBench::check_values(const std::string& engine) {
 std::unique_ptr<ExchangeBench::Transfers> ExchangeBench::make_transfers(
     const std::string& engine) {
   auto transfers = std::make_unique<Transfers>();
+  transfers->engine_memory = run_.engine_memory;
   const int fields = run_.scenario.fields;
   const int per_exchange = run_.per_field ? 1 : fields;
   const std::vector<FieldSpec> specs(static_cast<std::size_t>(per_exchange),
@@ -105,13 +131,13 @@ std::unique_ptr<ExchangeBench::Transfers> ExchangeBench::make_transfers(
       if (engine == kBaselineName) {
         transfers->baselines.push_back(
             {std::make_unique<BaselineExchange>(comm_.get(), from, to, per_exchange), src + f,
-             dst + f});
+             dst + f, {}});
         continue;
       }
       transfers->exchanges.push_back(
           {std::make_unique<Exchange>(comm_.get(), from, to, specs, engine,
                                       engine == "adaptive" ? adaptive_options_ : EngineOptions{}),
-           src + f, dst + f});
+           src + f, dst + f, std::vector<void*>(specs.size(), nullptr)});
     }
   };
   add(layouts_.src, layouts_.dst, data_.src(), data_.dst());
@@ -183,6 +209,7 @@ ExchangeResults ExchangeBench::measure(const std::vector<std::string>& engines) 
     data_.clear_destination();
     if (back_) back_->clear_destination();
     t.step();
+    t.copy_out(static_cast<std::size_t>(layouts_.dst.local_size()) * kValueBytes);
     check_values(engines[k]);
     steps.push_back([&t] { t.step(); });
   }

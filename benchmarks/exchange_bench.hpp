@@ -35,6 +35,9 @@ struct ExchangeBenchConfig {
   bool per_field = false;
   /// Timed copies behind the memcpy bound.
   int bound_repeat = 51;
+  /// Receive into the memory the engine offers (Exchange::destination_field: the rma
+  /// engine's window, one copy per value on a node) where it offers some. One way only.
+  bool engine_memory = false;
   /// The adaptive engine's options (candidates, samples, warmup); empty: its defaults.
   EngineOptions adaptive_options;
 };
@@ -47,6 +50,7 @@ struct ExchangeRun {
   int repeat = 0;
   Mode mode = Mode::OneWay;
   bool per_field = false;
+  bool engine_memory = false;
   int bound_repeat = 0;
   std::int64_t payload_bytes_max = 0;  ///< max over ranks of one rank's bytes of all fields
   /// Payload copies one step needs at least: 1 one way, 2 for a ping-pong.

@@ -42,6 +42,7 @@ std::string exchange_json(const ExchangeRun& run, const ExchangeResults& results
         .add("dst", describe_side(s, run.roles, false))
         .add("mode", mode_name(run.mode))
         .add("per_field", run.per_field)
+        .add("engine_memory", run.engine_memory)
         .add("repeat", run.repeat)
         .add("setup_s", row.setup_seconds)
         .add("profiling_s", row.profiling_seconds)
@@ -78,6 +79,7 @@ std::string exchange_table(const ExchangeRun& run, const ExchangeResults& result
       run.mode == Mode::PingPong ? " (there and back)" : "",
       run.per_field ? detail::cat(", one exchange per field (", s.fields, " a way)")
                     : ", one exchange of every field",
+      run.engine_memory ? ", into the engine's memory where offered" : "",
       "\nMPI: ", mpi_library, "\n", "memcpy bound: ", milliseconds(bound),
       " ms (one hot memcpy of ", megabytes(static_cast<double>(run.payload_bytes_max)),
       " MB, the largest rank payload; median of ", run.bound_repeat, ", timed on its own)",

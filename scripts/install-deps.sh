@@ -15,9 +15,9 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev graphviz
   python3-venv python3-dev
 )
-python_packages=(numpy mpi4py pytest nanobind scikit-build-core matplotlib jsonschema pyyaml)
+python_packages=(numpy mpi4py pytest nanobind scikit-build-core matplotlib jsonschema pyyaml netCDF4)
 # Import names of python_packages, to check what the venv already has.
-python_modules=numpy,mpi4py,pytest,nanobind,scikit_build_core,matplotlib,jsonschema,yaml
+python_modules=numpy,mpi4py,pytest,nanobind,scikit_build_core,matplotlib,jsonschema,yaml,netCDF4
 
 # Output of the tools goes here and is shown only if a step fails.
 log=$(mktemp "${TMPDIR:-/tmp}/ferry-install-deps.XXXXXX")

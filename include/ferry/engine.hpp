@@ -88,6 +88,16 @@ class Engine {
   /// copies it to `dst`, as often as wanted until the next stage() or begin(). Not
   /// collective. Others raise Errc::Unsupported.
   virtual void take(std::size_t field, void* dst);
+  /// Memory the engine offers for field f's values on this rank's destination layout
+  /// (dst_local_size x components elements), or nullptr. An engine that offers it
+  /// (rma, for ranks with a source on the same node) lets those sources write into it
+  /// directly: passing it as dst[f] to the next begin() moves each of their values
+  /// once. Ask before each begin(): the memory alternates between two areas, so that
+  /// the values of one exchange stay in place until the end() of the next one while
+  /// sources fill the other. The caller must not write it before begin(): sources
+  /// may be filling it since the previous end(). It lives as long as the engine. Not collective; after
+  /// setup. The default offers none.
+  virtual void* destination_field(std::size_t field);
   /// What an exchange of every field sends from this rank. Not collective; after setup.
   virtual Traffic traffic() const = 0;
   /// What the engine decided so far. Not collective.

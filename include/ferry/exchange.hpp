@@ -68,6 +68,15 @@ class Exchange {
   /// Not collective. After end() of a begin() given dst[f] == nullptr: copies field f's
   /// received values to `dst`. See Engine::take.
   void take(std::size_t field, void* dst) const;
+  /// Not collective. Memory for field f on this rank's destination layout that the
+  /// engine allocated so that sources on the same node can write into it directly
+  /// (the rma engine), or nullptr (other engines, or no source on this node). Pass it
+  /// as dst[f] to the next begin()/execute(): each value from a node peer then moves
+  /// once. Ask again before each exchange (two areas take turns) and do not write it
+  /// before: node sources may already be filling it. The values received into it stay
+  /// there until the end of the next exchange. Errc::ArgRange for a
+  /// field index out of range. See Engine::destination_field.
+  void* destination_field(std::size_t field);
   /// What the engine offers (Capabilities::holds_fields: stage and take).
   Capabilities capabilities() const;
 

@@ -11,6 +11,8 @@ void Engine::stage(std::size_t /*field*/, const void* /*src*/) {
                                              "(Capabilities::holds_fields is false)"));
 }
 
+void* Engine::destination_field(std::size_t /*field*/) { return nullptr; }
+
 void Engine::take(std::size_t /*field*/, void* /*dst*/) {
   throw Error(Errc::Unsupported, detail::cat(name(), ": take() is not offered by this engine ",
                                              "(Capabilities::holds_fields is false)"));

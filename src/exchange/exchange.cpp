@@ -155,6 +155,13 @@ void Exchange::take(std::size_t field, void* dst) const {
   usable(state_, "take", false).engine->take(field, dst);
 }
 
+void* Exchange::destination_field(std::size_t field) {
+  State& state = usable(state_, "destination_field", false);
+  FERRY_CHECK(field < state.fields.size(), Errc::ArgRange, "destination_field: field ", field,
+              " out of range; the exchange has ", state.fields.size(), " fields");
+  return state.engine->destination_field(field);
+}
+
 Capabilities Exchange::capabilities() const { return state_->engine->capabilities(); }
 const Plan& Exchange::plan() const noexcept { return *state_->plan; }
 const std::vector<FieldSpec>& Exchange::fields() const noexcept { return state_->fields; }

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <numeric>
 #include <string>
@@ -124,6 +125,57 @@ class Conformance : public testing::TestWithParam<CommVariant> {
     for (int k = 0; k < 100000; ++k) work = work + k * 0.5;
     exchange.end();
     verify(3, all, "begin/end with work in between");
+
+    // Engines that offer their own destination memory (rma, where a source is on the
+    // same node: it writes straight into it): the same exchanges into it, asked for
+    // before each one. Its values (of the fields moved) are copied to `out` for the
+    // checks. Ranks that get nullptr pass their own buffers.
+    std::vector<std::size_t> bytes(fields.size());
+    for (std::size_t f = 0; f < fields.size(); ++f)
+      bytes[f] = static_cast<std::size_t>(dst.local_size() * fields[f].components) *
+                 ferry::datatype_size(fields[f].type);
+    auto offered = [&] {
+      std::vector<void*> own(fields.size());
+      for (std::size_t f = 0; f < fields.size(); ++f) {
+        void* memory = exchange.destination_field(f);
+        own[f] = memory ? memory : out[f].data();
+      }
+      return own;
+    };
+    auto read_back = [&](const std::vector<void*>& own,
+                         const std::vector<std::uint8_t>& moved) {
+      for (std::size_t f = 0; f < fields.size(); ++f)
+        if (moved[f] && own[f] != out[f].data()) std::memcpy(out[f].data(), own[f], bytes[f]);
+    };
+    for (int round = 0; round < 3; ++round) {
+      fill(round);
+      const std::vector<void*> own = offered();
+      exchange.execute(src_ptrs.data(), own.data());
+      read_back(own, all);
+      verify(round, all, "execute into destination_field memory");
+    }
+    fill(1);
+    std::vector<void*> own = offered();
+    exchange.execute(src_ptrs.data(), own.data(), mask.data());
+    read_back(own, mask);
+    verify(1, mask, "execute into destination_field memory with a mask");
+    fill(2);
+    exchange.execute(src_ptrs.data(), dst_ptrs.data());
+    verify(2, all, "execute into the caller's memory after destination_field memory");
+    // The values of one exchange stay in its memory while the next is in flight.
+    fill(3);
+    own = offered();
+    exchange.execute(src_ptrs.data(), own.data());
+    fill(4);
+    const std::vector<void*> next = offered();
+    exchange.begin(src_ptrs.data(), next.data());
+    if (own[0] != out[0].data()) {  // the engine offered memory on this rank
+      read_back(own, all);
+      verify(3, all, "destination_field memory while the next exchange is in flight");
+    }
+    exchange.end();
+    read_back(next, all);
+    verify(4, all, "begin/end into destination_field memory");
   }
 
   // Rank r of a group of `group_size` ranks starting at `first`, or -1.

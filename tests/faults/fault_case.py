@@ -21,6 +21,13 @@ from mpi4py import MPI
 
 import ferry
 
+
+def say(line):
+    # One write per line: print() writes the text and its newline separately, and
+    # mpiexec may put another rank's output between the two.
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
 POINTS = 60
 PERIOD = 600.0
 
@@ -81,9 +88,9 @@ def main():
     try:
         run(comm, args.engine, args.watchdog)
     except Exception as error:  # noqa: BLE001 - every failure is the case's output
-        print(f"fault-case rank {comm.rank}: {error}", flush=True)
+        say(f"fault-case rank {comm.rank}: {error}")
         return 1
-    print(f"fault-case rank {comm.rank}: ok", flush=True)
+    say(f"fault-case rank {comm.rank}: ok")
     return 0
 
 

@@ -3,10 +3,20 @@ FERRY_ERR_NO_MEMORY in C, not a bare MemoryError: a layout too large for this ra
 and an exchange whose buffers do not fit (the same on every rank). Run under a memory
 limit (ulimit -v)."""
 
+import sys
+
 import numpy as np
 from mpi4py import MPI
 
 import ferry
+
+
+def say(line):
+    # One write per line: print() writes the text and its newline separately, and
+    # mpiexec may put another rank's output between the two.
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
 
 comm = MPI.COMM_WORLD
 for what, make in (
@@ -29,4 +39,4 @@ for what, make in (
         said = f"{error.code.name}: {error}"
     except MemoryError as error:
         said = f"MemoryError: {error}"
-    print(f"fault-case rank {comm.rank}: {what}: {said}", flush=True)
+    say(f"fault-case rank {comm.rank}: {what}: {said}")

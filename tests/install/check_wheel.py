@@ -9,7 +9,7 @@ isolation, nothing downloaded) in WORK_DIR/build, which later runs reuse; a
 COMPILER_LAUNCHER (ccache) is handed to CMake. It is built without optimisation
 (CMake's Debug): what is checked here is the packaging, and -O0 compiles the whole
 library about twice as fast as a release wheel's -O3. The venv gets the wheel without its
-dependencies and sees this Python's NumPy through a .pth file.
+dependencies and sees this Python's NumPy (and mpi4py, for pyoasis) through a .pth file.
 """
 
 import subprocess
@@ -57,6 +57,10 @@ def check_contents(wheel: Path) -> None:
             expect(needed in names, f"{wheel.name} lacks {needed}")
         expect(any(n.startswith("ferry/_core.") and n.endswith(".so") for n in names),
                f"{wheel.name} lacks the module ferry/_core*.so")
+        for needed in ["pyoasis/__init__.py", "pyoasis/component.py", "pyoasis/var.py"]:
+            expect(needed in names, f"{wheel.name} lacks {needed}")
+        expect(any(n.startswith("pyoasis/_oasis.") and n.endswith(".so") for n in names),
+               f"{wheel.name} lacks the module pyoasis/_oasis*.so")
         mode = archive.getinfo("ferry/bin/ferry").external_attr >> 16
         expect(mode & 0o111 != 0, f"ferry/bin/ferry is not executable in {wheel.name}")
         info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
@@ -99,7 +103,12 @@ def main() -> None:
     imported = run(str(env / "bin" / "python"), "-c",
                    "import ferry; print(ferry.__version__, ferry.__file__)")
     expect(str(env) in imported, f"`import ferry` did not load the installed package: {imported}")
-    print(f"{wheel.name}: module, command and console script present; {version.strip()}")
+    # pyoasis beside ferry (mpi4py, like NumPy, from this Python).
+    imported = run(str(env / "bin" / "python"), "-c",
+                   "import pyoasis; print(pyoasis.OASIS.OUT.value, pyoasis.__file__)")
+    expect(imported.startswith("20 ") and str(env) in imported,
+           f"`import pyoasis` did not load the installed package: {imported}")
+    print(f"{wheel.name}: modules, command and console script present; {version.strip()}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-// No engine allocates memory inside an exchange, with or without a mask.
+// No engine allocates memory inside an exchange, with or without a mask, into the
+// caller's memory or the engine's (destination_field).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -38,6 +39,12 @@ TEST(NoAllocation, ExecuteAndBeginEndAllocateNothing) {
     exchange.execute(in, out, first_only);
     exchange.begin(in, out);
     exchange.end();
+    // Into the memory the engine offers (rma: its window), asked for each time.
+    void* own[] = {exchange.destination_field(0), exchange.destination_field(1)};
+    for (std::size_t f = 0; f < 2; ++f)
+      if (own[f] == nullptr) own[f] = out[f];
+    exchange.execute(in, own);
+    exchange.execute(in, own, first_only);
   }
   EXPECT_EQ(ferry_test::allocation_stats().allocations, 0u);
 }

@@ -97,6 +97,7 @@ Action declare(CLI::App& app) {
                                        })
       ->check(CLI::IsMember({"oneway", "pingpong"}));
   app.add_flag("--per-field", o->config.per_field);
+  app.add_flag("--engine-memory", o->config.engine_memory);
   add_int_option(app, "--bound-repeat", o->config.bound_repeat, 1, 1 << 20);
   add_load_option(app, o->load);
   // The adaptive engine validates these itself.
@@ -139,6 +140,9 @@ Command bench_exchange_command() {
           "                         the received values back (a second exchange)\n"
           "  --per-field            one exchange per field, as OASIS models define one\n"
           "                         namcouple entry per field (default: one for all)\n"
+          "  --engine-memory        receive into the memory the engine offers\n"
+          "                         (Exchange::destination_field: rma's window, one copy\n"
+          "                         per value on a node) where it offers some; one way only\n"
           "  --bound-repeat N       timed copies behind the memcpy bound (default 51)\n" +
           std::string(kLoadOptionHelp) +
           "  --json                 one JSON object per engine and line instead of a table\n",

@@ -8,7 +8,7 @@ namespace ferry::detail {
 
 namespace {
 
-constexpr int kTagBlock = 7101;  // setup: a destination tells a source where its block starts
+constexpr int kTagBlock = 7101;  // setup: a destination tells a source where to write
 constexpr int kTagReady = 7102;  // source -> destination: the block is filled
 constexpr int kTagFree = 7103;   // destination -> source: the block has been read
 
@@ -47,6 +47,23 @@ std::vector<int> translate_ranks(MPI_Comm comm, MPI_Comm sub, const std::vector<
   if (to != MPI_GROUP_NULL) MPI_Group_free(&to);
   FERRY_CALL_MPI(rc);
   return out;
+}
+
+// Each field of the field area starts on a cache line, so that the area can be handed
+// to callers as their fields (and no two fields share a line between writers).
+constexpr std::size_t kFieldAlign = 64;
+
+// The offset of each field in a field area of `points` points, and its total size.
+std::vector<std::size_t> field_area_offsets(const FieldSet& fields, std::int64_t points,
+                                            std::size_t& total) {
+  std::vector<std::size_t> offsets(fields.size(), 0);
+  total = 0;
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    offsets[f] = total;
+    total += (static_cast<std::size_t>(points) * fields.element_bytes(f) + kFieldAlign - 1) /
+             kFieldAlign * kFieldAlign;
+  }
+  return offsets;
 }
 
 }  // namespace
@@ -96,11 +113,10 @@ void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<Fiel
     const auto point_bytes = static_cast<std::int64_t>(this->fields().point_bytes_all());
     for (std::size_t k = 0; k < plan.send().peer_count(); ++k)
       mpi_count<int>(plan.send().count(k) * point_bytes, "rma: bytes of one block put to a peer");
-    mpi_count<MPI_Aint>(plan.recv().total() * point_bytes, "rma: bytes of the receive window");
   });
   split_node(shared_memory);
   create_windows();
-  locate_destination_blocks();
+  locate_destinations();
   create_notifications();
 }
 
@@ -133,15 +149,52 @@ void RmaEngine::split_node(bool shared_memory) {
       }
     send_buffer_.assign(static_cast<std::size_t>(packed), 0);
   });
+
+  // Sources on the node write into the field area; the others get a block each.
+  const PlanSide& recv = plan().recv();
+  const std::vector<int> recv_node = translate_ranks(comm(), node_.get(), recv.peers);
+  agree_on(communicator(), [&] {
+    remote_recv_.clear();
+    block_offset_.assign(recv.peer_count(), 0);
+    node_recv_index_.clear();
+    std::int64_t blocks = 0;
+    for (std::size_t k = 0; k < recv.peer_count(); ++k) {
+      const auto first = recv.index.begin() + recv.offsets[k];
+      if (recv_node[k] != MPI_UNDEFINED) {
+        node_recv_index_.insert(node_recv_index_.end(), first, first + recv.count(k));
+        continue;
+      }
+      remote_recv_.push_back(k);
+      block_offset_[k] = blocks;
+      blocks += recv.count(k);
+    }
+    node_recv_runs_ = CopyRuns(node_recv_index_.data(), node_recv_index_.data(),
+                               static_cast<std::int64_t>(node_recv_index_.size()));
+    // Field areas only where a source of the node writes into them.
+    const std::int64_t area_points = node_recv_index_.empty() ? 0 : plan().dst_local_size();
+    field_offset_ = field_area_offsets(fields(), area_points, field_area_bytes_);
+    block_area_points_ = blocks;
+    mpi_count<MPI_Aint>(2 * static_cast<std::int64_t>(field_area_bytes_) +
+                            blocks * static_cast<std::int64_t>(fields().point_bytes_all()),
+                        "rma: bytes of the receive window");
+  });
 }
 
 void RmaEngine::create_windows() {
   const MPI_Comm comm = this->comm();
-  const auto window_bytes = static_cast<MPI_Aint>(plan().recv().total()) *
-                            static_cast<MPI_Aint>(fields().point_bytes_all());
+  const auto window_bytes = 2 * static_cast<MPI_Aint>(field_area_bytes_) +
+                            static_cast<MPI_Aint>(block_area_points_) *
+                                static_cast<MPI_Aint>(fields().point_bytes_all());
+  // Each rank's memory on its own pages, so that the field area is as aligned as
+  // memory the caller allocates.
+  MPI_Info info = MPI_INFO_NULL;
+  FERRY_CALL_MPI(MPI_Info_create(&info));
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
   void* base = nullptr;
-  FERRY_CALL_MPI(MPI_Win_allocate_shared(window_bytes, 1, MPI_INFO_NULL, node_.get(), &base,
-                                         &shared_win_));
+  const int rc =
+      MPI_Win_allocate_shared(window_bytes, 1, info, node_.get(), &base, &shared_win_);
+  MPI_Info_free(&info);
+  FERRY_CALL_MPI(rc);
   FERRY_CALL_MPI(MPI_Win_set_errhandler(shared_win_, MPI_ERRORS_RETURN));
   FERRY_CALL_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, shared_win_));
   recv_base_ = static_cast<char*>(base);
@@ -159,38 +212,64 @@ void RmaEngine::create_windows() {
   }
 }
 
-void RmaEngine::locate_destination_blocks() {
+void RmaEngine::locate_destinations() {
   const MPI_Comm comm = this->comm();
   const PlanSide& send = plan().send();
   const PlanSide& recv = plan().recv();
-  // Only a destination knows where each source's block starts in its buffer.
-  std::vector<std::int64_t> start(send.peer_count(), 0);
+  const auto all_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
+  // Only a destination knows where each source's points go. A source on its node
+  // gets the size of the field area and the positions of its points there; one on
+  // another node the byte displacement of its block.
+  std::vector<std::vector<std::int64_t>> outgoing(recv.peer_count());
+  std::size_t remote = 0;
+  for (std::size_t k = 0; k < recv.peer_count(); ++k) {
+    if (remote < remote_recv_.size() && remote_recv_[remote] == k) {
+      outgoing[k] = {2 * static_cast<std::int64_t>(field_area_bytes_) +
+                     block_offset_[k] * all_bytes};
+      ++remote;
+      continue;
+    }
+    outgoing[k].push_back(plan().dst_local_size());
+    outgoing[k].insert(outgoing[k].end(), recv.index.begin() + recv.offsets[k],
+                       recv.index.begin() + recv.offsets[k + 1]);
+  }
+  std::vector<std::vector<std::int64_t>> incoming(send.peer_count());
   std::vector<MPI_Request> requests(recv.peer_count() + send.peer_count(), MPI_REQUEST_NULL);
   for (std::size_t k = 0; k < recv.peer_count(); ++k)
-    FERRY_CALL_MPI(MPI_Isend(&recv.offsets[k], 1, MPI_INT64_T, recv.peers[k], kTagBlock, comm,
-                             &requests[k]));
-  for (std::size_t k = 0; k < send.peer_count(); ++k)
-    FERRY_CALL_MPI(MPI_Irecv(&start[k], 1, MPI_INT64_T, send.peers[k], kTagBlock, comm,
+    FERRY_CALL_MPI(MPI_Isend(outgoing[k].data(),
+                             mpi_count<int>(outgoing[k].size(), "rma: positions sent to a source"),
+                             MPI_INT64_T, recv.peers[k], kTagBlock, comm, &requests[k]));
+  for (std::size_t k = 0; k < send.peer_count(); ++k) {
+    incoming[k].assign(node_rank_[k] != MPI_UNDEFINED ? 1 + send.count(k) : 1, 0);
+    FERRY_CALL_MPI(MPI_Irecv(incoming[k].data(), static_cast<int>(incoming[k].size()),
+                             MPI_INT64_T, send.peers[k], kTagBlock, comm,
                              &requests[recv.peer_count() + k]));
+  }
   wait_all(requests, 0, requests.size());
 
-  const auto point_bytes = static_cast<MPI_Aint>(fields().point_bytes_all());
-  node_block_.assign(node_sends_, nullptr);
+  node_area_.assign(node_sends_, nullptr);
+  node_field_offset_.assign(node_sends_, {});
+  node_area_bytes_.assign(node_sends_, 0);
+  node_positions_.assign(node_sends_, {});
+  node_runs_.assign(node_sends_, CopyRuns());
   remote_disp_.assign(send.peer_count(), 0);
   for (std::size_t i = 0; i < send_order_.size(); ++i) {
     const std::size_t k = send_order_[i];
-    const MPI_Aint disp = static_cast<MPI_Aint>(start[k]) * point_bytes;
     if (i >= node_sends_) {
-      remote_disp_[i] = disp;
+      remote_disp_[i] = static_cast<MPI_Aint>(incoming[k][0]);
       continue;
     }
+    node_field_offset_[i] = field_area_offsets(fields(), incoming[k][0], node_area_bytes_[i]);
+    node_positions_[i].assign(incoming[k].begin() + 1, incoming[k].end());
+    node_runs_[i] = CopyRuns(send.index.data() + send.offsets[k], node_positions_[i].data(),
+                             send.count(k));
     MPI_Aint size = 0;
     int disp_unit = 0;
     void* base = nullptr;
     FERRY_CALL_MPI(MPI_Win_shared_query(shared_win_, node_rank_[k], &size, &disp_unit, &base));
-    FERRY_ASSERT(disp + static_cast<MPI_Aint>(send.count(k)) * point_bytes <= size,
-                 "block of rank ", send.peers[k], " ends past its window of ", size, " bytes");
-    node_block_[i] = static_cast<char*>(base) + disp;
+    FERRY_ASSERT(2 * static_cast<MPI_Aint>(node_area_bytes_[i]) <= size, "the field areas of rank ",
+                 send.peers[k], " end past its window of ", size, " bytes");
+    node_area_[i] = static_cast<char*>(base);
   }
 }
 
@@ -221,7 +300,7 @@ void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8
 
   const std::size_t sends = send_order_.size();
   start_all(ready_recv_, 0, ready_recv_.size());
-  // Our own buffer is free (the last puts were flushed in end()): pack while the
+  // Our own buffer is free (the last puts were flushed in begin()): pack while the
   // destinations may still be reading the previous exchange.
   for (std::size_t i = node_sends_; i < sends; ++i) pack(i, send_buffer_.data() + pack_offset_[i]);
 
@@ -236,7 +315,7 @@ void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8
   // The destinations' loads (seen through the free notes) before our stores, and
   // our stores before the ready notes.
   sync_windows();
-  for (std::size_t i = 0; i < node_sends_; ++i) pack(i, node_block_[i]);
+  for (std::size_t i = 0; i < node_sends_; ++i) write_node_peer(i);
   sync_windows();
   start_all(ready_send_, 0, node_sends_);
   // A put is only visible at its target after a flush; then the note may go. Done
@@ -276,19 +355,37 @@ void RmaEngine::end() {
   const std::size_t sends = send_order_.size();
   wait_all(ready_recv_, 0, ready_recv_.size());
   sync_windows();
-  const PlanSide& recv = plan().recv();
+  // The node's sources wrote into this exchange's field area: copy it out, unless
+  // the caller gave the area itself as the field.
+  char* const area = recv_base_ + area_ * field_area_bytes_;
+  if (field_area_bytes_ != 0)
+    for (std::size_t f = 0; f < fields().size(); ++f)
+      if (fields().active(f) && dst()[f] != area + field_offset_[f])
+        node_recv_runs_.apply(dst()[f], area + field_offset_[f], fields().element_bytes(f));
   const auto all_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
-  for (std::size_t k = 0; k < recv.peer_count(); ++k)
-    copies().unpack(k, fields(), recv_base_ + recv.offsets[k] * all_bytes, dst());
+  char* const blocks = recv_base_ + 2 * field_area_bytes_;
+  for (std::size_t k : remote_recv_)
+    copies().unpack(k, fields(), blocks + block_offset_[k] * all_bytes, dst());
   sync_windows();
 
   // Zero-byte notes of this exchange, and the free notes of the previous one, are
   // complete once matched; every peer posted its receives in begin() or end().
+  // The free note also releases the previous exchange's field area: the caller's
+  // hold on its values ends here, and the next exchange writes the other area.
   wait_all(ready_send_, 0, sends);
   if (free_in_flight_) wait_all(free_send_, 0, free_send_.size());
   start_all(free_recv_, 0, sends);
   start_all(free_send_, 0, free_send_.size());
   free_in_flight_ = true;
+  area_ = 1 - area_;
+}
+
+void* RmaEngine::destination_field(std::size_t field) {
+  FERRY_CHECK(set_up(), Errc::State, "rma: destination_field before setup");
+  FERRY_CHECK(field < fields().size(), Errc::ArgRange, "rma: destination_field: field ", field,
+              " out of range; the exchange has ", fields().size(), " fields");
+  if (field_area_bytes_ == 0) return nullptr;
+  return recv_base_ + area_ * field_area_bytes_ + field_offset_[field];
 }
 
 void RmaEngine::sync_windows() {
@@ -298,6 +395,14 @@ void RmaEngine::sync_windows() {
 
 void RmaEngine::pack(std::size_t i, char* block) {
   copies().pack(send_order_[i], fields(), src(), block);
+}
+
+void RmaEngine::write_node_peer(std::size_t i) {
+  const std::vector<std::size_t>& offsets = node_field_offset_[i];
+  char* const area = node_area_[i] + area_ * node_area_bytes_[i];
+  for (std::size_t f = 0; f < fields().size(); ++f)
+    if (fields().active(f))
+      node_runs_[i].apply(area + offsets[f], src()[f], fields().element_bytes(f));
 }
 
 }  // namespace ferry::detail

@@ -7,36 +7,49 @@
 #include <cstdint>
 #include <vector>
 
+#include "engines/copy_runs.hpp"
 #include "engines/field_engine.hpp"
 #include "ferry/comm.hpp"
 
 namespace ferry::detail {
 
-/// One-sided engine. Each rank's receive buffer lives in an MPI-3 shared-memory
-/// window over the ranks of its node (MPI_Comm_split_type SHARED). A source on the
-/// same node as a destination gathers its points straight from the user's field
-/// into the destination's receive block (one copy; the block address comes from
-/// MPI_Win_shared_query plus the block displacement the destination sent once at
-/// setup). A source on another node packs into its send buffer and MPI_Puts the
-/// block through a second window over the whole communicator, created over the
-/// same receive memory only if some rank has an off-node peer. The destination
-/// scatters from its window into its fields in end(). Block layout per peer is
-/// PackedEngine's: the active fields one after the other, count x element bytes.
+/// One-sided engine. Each rank's receive memory lives in an MPI-3 shared-memory
+/// window over the ranks of its node (MPI_Comm_split_type SHARED), in two parts:
+///   field areas: two of them, used by turns (exchange n fills area n % 2), only on
+///     ranks with a source on the same node; each holds every field laid out as the
+///     destination holds it (dst_local_size x components elements per field, each
+///     field 64-byte aligned) and is written by the sources of the same node;
+///   block area: one packed block per source on another node (PackedEngine's block
+///     layout: the active fields one after the other), written by MPI_Put through a
+///     second window over the whole communicator, created over the same memory only
+///     if some rank has an off-node peer.
+/// A source on the same node as a destination copies each point straight from the
+/// user's source field to its place in the destination's field area: at setup the
+/// destination sends each such source the positions of its points (and its field
+/// area's size), the source compiles them into copy runs, and finds the area with
+/// MPI_Win_shared_query. In end() the destination copies the points of its node's
+/// sources from the field area to the user's field and unpacks the off-node blocks;
+/// its own points go directly in begin(). A caller that passes the field area itself
+/// as dst[f] (destination_field(f), asked before each begin) skips the copy out:
+/// each value from a node peer moves once.
 ///
 /// Synchronisation: both windows stay in one passive-target epoch (MPI_Win_lock_all
 /// with MPI_MODE_NOCHECK) from setup to close(), and peers notify each other
 /// with persistent zero-byte messages, paired with MPI_Win_sync (the MPI-3 unified
 /// model's rule for load/store and flushed puts):
-///   ready: source -> destination after writing ("your block is filled"); for puts
+///   ready: source -> destination after writing ("your memory is filled"); for puts
 ///          only after MPI_Win_flush has completed them at the target;
-///   free:  destination -> source after scattering in end() ("the block may be
-///          overwritten"); a source waits for it in the next begin().
+///   free:  destination -> source at the end of end() ("the blocks have been read,
+///          and the field area of the previous exchange is no longer the caller's");
+///          a source waits for it in the next begin().
 /// A rank therefore only ever waits for its own peers, never for the whole
 /// communicator, and begin() waits only until its destinations have finished end()
-/// of the previous exchange (the first exchange waits for nothing). Fences would
-/// synchronise every rank twice per exchange; post/start/complete/wait is peer-only
-/// too, but MPI_Win_start may return before the matching post, which covers puts
-/// and not direct stores into shared memory.
+/// of the previous exchange (the first exchange waits for nothing). Two field areas
+/// are what keeps it so when the caller holds its values in one: exchange n+1 writes
+/// the other, and area n % 2 is written again by exchange n+2, after the free note
+/// of end(n+1). Fences would synchronise every rank twice per exchange;
+/// post/start/complete/wait is peer-only too, but MPI_Win_start may return before
+/// the matching post, which covers puts and not direct stores into shared memory.
 ///
 /// traffic() counts one block per destination, written or put; the zero-byte notes
 /// are not counted.
@@ -63,31 +76,49 @@ class RmaEngine final : public FieldEngine {
   void begin(const void* const* src, void* const* dst, const std::uint8_t* mask) override;
   void end() override;
   bool test() override;
+  void* destination_field(std::size_t field) override;
 
  private:
   void split_node(bool shared_memory);
   void create_windows();
-  void locate_destination_blocks();
+  void locate_destinations();
   void create_notifications();
   void pack(std::size_t i, char* block);  // gathers send peer send_order_[i] into block
+  void write_node_peer(std::size_t i);    // copies on-node send peer i's points into its area
   void sync_windows();  // MPI_Win_sync on both windows, around every note
   void free_notifications() noexcept;
 
   Comm node_;                           // ranks whose receive windows this rank can load/store
-  MPI_Win shared_win_ = MPI_WIN_NULL;   // receive buffers, allocated over node_
-  MPI_Win remote_win_ = MPI_WIN_NULL;   // the same buffers over the whole communicator, or null
-  char* recv_base_ = nullptr;           // this rank's receive buffer (in shared_win_)
+  MPI_Win shared_win_ = MPI_WIN_NULL;   // receive memory, allocated over node_
+  MPI_Win remote_win_ = MPI_WIN_NULL;   // the same memory over the whole communicator, or null
+  char* recv_base_ = nullptr;           // this rank's receive memory (in shared_win_)
+  std::vector<std::size_t> field_offset_;  // field f's place in a field area
+  std::size_t field_area_bytes_ = 0;       // one field area's (0: none); blocks follow both
+  std::size_t area_ = 0;                   // the field area of the next or current exchange
+  std::int64_t block_area_points_ = 0;     // points of the off-node sources' blocks
   std::vector<char> send_buffer_;       // packed blocks for off-node destinations only
 
   // Send peers, reordered so that on-node destinations come first: plan peer index,
-  // then where its block lives (pointer on the node, displacement in remote_win_),
-  // and the send-buffer offset of off-node blocks.
+  // the field area of on-node ones (its base, and each field's offset in it), the
+  // positions of our points there (the copy runs read them), and the displacement in
+  // remote_win_ and send-buffer offset of off-node blocks.
   std::vector<std::size_t> send_order_;
   std::size_t node_sends_ = 0;
   std::vector<int> node_rank_;  // per plan send peer: rank in node_, or MPI_UNDEFINED
-  std::vector<char*> node_block_;
+  std::vector<char*> node_area_;
+  std::vector<std::vector<std::size_t>> node_field_offset_;
+  std::vector<std::size_t> node_area_bytes_;  // size of one of its field areas
+  std::vector<std::vector<std::int64_t>> node_positions_;
+  std::vector<CopyRuns> node_runs_;
   std::vector<MPI_Aint> remote_disp_;
   std::vector<std::int64_t> pack_offset_;
+
+  // Receive peers: the off-node ones' blocks (offset in the block area, in points),
+  // and the copy of the on-node ones' points from the field area to the user's field.
+  std::vector<std::size_t> remote_recv_;  // plan recv peer indices of off-node sources
+  std::vector<std::int64_t> block_offset_;
+  std::vector<std::int64_t> node_recv_index_;
+  CopyRuns node_recv_runs_;
 
   // Persistent zero-byte notifications; those with destinations are indexed like send_order_.
   std::vector<MPI_Request> ready_send_;  // to destinations
