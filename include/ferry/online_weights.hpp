@@ -216,7 +216,7 @@ struct ConservativeOptions {
   /// An exception it throws ends the call on every rank (a ferry::Error as it is,
   /// anything else as Errc::Arg naming the rank). Empty: no calls. Independently,
   /// with $FERRY_LOG_LEVEL=info each rank allowed to log reports its progress at most
-  /// every 10 s, and a last line if it reported.
+  /// every 10 s, and in a last line when its overlaps are done.
   std::function<void(const WeightProgress&)> progress = nullptr;
   double progress_seconds = 1;
 };

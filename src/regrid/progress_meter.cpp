@@ -11,7 +11,7 @@ namespace ferry::regrid::detail {
 
 namespace {
 
-// The log gets a line at most this often (and one at the end of a stage it reported).
+// The log gets a line at most this often, and one at the end of each step.
 constexpr std::chrono::seconds kLogInterval{10};
 
 }  // namespace
@@ -34,7 +34,7 @@ ProgressMeter::ProgressMeter(const char* what, const char* stage, int rank, std:
 
 void ProgressMeter::finish() {
   call(total_);
-  if (logged_) log(total_);
+  log(total_);
 }
 
 void ProgressMeter::report_if_due(std::int64_t done) {
@@ -45,7 +45,6 @@ void ProgressMeter::report_if_due(std::int64_t done) {
   }
   if (now - last_log_ >= kLogInterval) {
     last_log_ = now;
-    logged_ = true;
     log(done);
   }
 }

@@ -23,7 +23,7 @@ class ProgressMeter {
   void advance(std::int64_t done) {
     if ((done & (kItemsPerClockCheck - 1)) == 0) report_if_due(done);
   }
-  /// Every item is finished: the last report (done = total).
+  /// Every item is finished: the last report (done = total) and a log line.
   void finish();
 
  private:
@@ -43,7 +43,6 @@ class ProgressMeter {
   Clock::time_point start_;
   Clock::time_point last_call_;
   Clock::time_point last_log_;
-  bool logged_ = false;
 };
 
 }  // namespace ferry::regrid::detail
