@@ -5,14 +5,15 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "../mpi/regrid/cdo_grid_files.hpp"
-#include "../mpi/regrid/polygon_grids.hpp"
+#include "cdo_grid_files.hpp"
+#include "polygon_grids.hpp"
 #include "ferry/grid_file.hpp"
 #include "ferry/online_weights.hpp"
 #include "ferry/regrid.h"
