@@ -1,7 +1,8 @@
 ! module ferry_regrid_mod: regridding outside the coupler (docs/user/regrid.md) for
 ! Fortran 2018, over the C API (ferry/regrid.h) through iso_c_binding: remapping
 ! weights read from SCRIP or ESMF files, given as links or computed from the grids'
-! coordinates, their application to fields in parallel, and the cell areas,
+! coordinates (read from grid files with ferry_grid_read, or given), their
+! application to fields in parallel, and the cell areas,
 ! fractions and masks the weights carry (for module ferry_conservation_mod). Named
 ! _mod because its types are ferry_weights and ferry_remap, as in C.
 !
@@ -17,7 +18,8 @@
 ! one rank fails the call on every rank with FERRY_ERR_ARG_SIZE and the same message.
 module ferry_regrid_mod
   use, intrinsic :: iso_c_binding
-  use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE, FERRY_GRID_SRC, FERRY_GRID_DST
+  use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE, FERRY_GRID_SRC, FERRY_GRID_DST, &
+    FERRY_UNMAPPED_FILL, FERRY_GRID_FORMAT_AUTO
   use ferry_layout_mod, only: ferry_layout, ferry_layout_local_size
   use ferry_argument_error, only: fail => ferry_record_argument_error
   use ferry_argument_checks, only: room
@@ -32,6 +34,12 @@ module ferry_regrid_mod
   type, public :: ferry_weights
     type(c_ptr) :: ptr = c_null_ptr
   end type ferry_weights
+
+  !> One grid as ferry_grid_read reads it (ferry_grid* in C): this rank's block of
+  !> its cells, centres, corners, mask and areas.
+  type, public :: ferry_grid
+    type(c_ptr) :: ptr = c_null_ptr
+  end type ferry_grid
 
   !> A remap (ferry_remap* in C), its number of fields (the length apply and begin
   !> expect for their arrays of c_loc() pointers; 1 until a field is added) and the
@@ -49,6 +57,10 @@ module ferry_regrid_mod
   public :: ferry_weights_nearest_neighbour, ferry_weights_bilinear, ferry_weights_conservative
   public :: ferry_weights_get_sizes, ferry_weights_get_local_rows, ferry_weights_get_links
   public :: ferry_weights_get_method, ferry_weights_destroy
+  public :: ferry_weights_bicubic, ferry_weights_bicubic_gradients
+  public :: ferry_weights_conservative_gradients
+  public :: ferry_grid_read, ferry_grid_get_sizes, ferry_grid_get_layout, ferry_grid_get_points
+  public :: ferry_grid_get_corners, ferry_grid_get_area, ferry_grid_destroy
   public :: ferry_remap_create, ferry_remap_add_field, ferry_remap_set_map_on
   public :: ferry_remap_set_mode, ferry_remap_set_fill_value, ferry_remap_set_dst_mask
   public :: ferry_remap_set_option, ferry_remap_setup, ferry_remap_apply, ferry_remap_begin
@@ -95,11 +107,12 @@ module ferry_regrid_mod
     function c_conservative_polygons(comm, src, src_corners, src_corner_counts, src_corner_lon, &
                                      src_corner_lat, src_mask, src_edges, dst, dst_corners, &
                                      dst_corner_counts, dst_corner_lon, dst_corner_lat, &
-                                     dst_mask, dst_edges, normalisation, weights) &
+                                     dst_mask, dst_edges, normalisation, unmapped, order, &
+                                     weights) &
         bind(C, name='ferry_weights_conservative_polygons_f') result(ierr)
       import :: c_double, c_int, c_ptr
       integer(c_int), value :: comm, src_corners, dst_corners, src_edges, dst_edges
-      integer(c_int), value :: normalisation
+      integer(c_int), value :: normalisation, unmapped, order
       type(c_ptr), value :: src, dst
       integer(c_int), intent(in), optional :: src_corner_counts(*), dst_corner_counts(*)
       real(c_double), intent(in) :: src_corner_lon(*), src_corner_lat(*)
@@ -108,6 +121,23 @@ module ferry_regrid_mod
       type(c_ptr), intent(out) :: weights
       integer(c_int) :: ierr
     end function c_conservative_polygons
+    function c_conservative_gradients(comm, src, src_corners, src_corner_counts, &
+                                      src_corner_lon, src_corner_lat, src_mask, src_edges, dst, &
+                                      dst_corners, dst_corner_counts, dst_corner_lon, &
+                                      dst_corner_lat, dst_mask, dst_edges, normalisation, &
+                                      unmapped, value, lat_gradient, lon_gradient) &
+        bind(C, name='ferry_weights_conservative_gradients_f') result(ierr)
+      import :: c_double, c_int, c_ptr
+      integer(c_int), value :: comm, src_corners, dst_corners, src_edges, dst_edges
+      integer(c_int), value :: normalisation, unmapped
+      type(c_ptr), value :: src, dst
+      integer(c_int), intent(in), optional :: src_corner_counts(*), dst_corner_counts(*)
+      real(c_double), intent(in) :: src_corner_lon(*), src_corner_lat(*)
+      real(c_double), intent(in) :: dst_corner_lon(*), dst_corner_lat(*)
+      integer(c_int), intent(in), optional :: src_mask(*), dst_mask(*)
+      type(c_ptr), intent(out) :: value, lat_gradient, lon_gradient
+      integer(c_int) :: ierr
+    end function c_conservative_gradients
     function c_nearest_neighbour(comm, src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, &
                                  dst_mask, neighbours, weighting, gaussian_variance, weights) &
         bind(C, name='ferry_weights_nearest_neighbour_f') result(ierr)
@@ -120,18 +150,67 @@ module ferry_regrid_mod
       type(c_ptr), intent(out) :: weights
       integer(c_int) :: ierr
     end function c_nearest_neighbour
-    function c_bilinear(comm, src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, dst_mask, &
-                        nx, periodic, weights) bind(C, name='ferry_weights_bilinear_f') &
-        result(ierr)
+    function c_bicubic_gradients(comm, src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, &
+                                 dst_mask, nx, periodic, unmapped, value, i_gradient, &
+                                 j_gradient, ij_gradient) &
+        bind(C, name='ferry_weights_bicubic_gradients_f') result(ierr)
       import :: c_double, c_int, c_int64_t, c_ptr
-      integer(c_int), value :: comm, periodic
+      integer(c_int), value :: comm, periodic, unmapped
       type(c_ptr), value :: src, dst
       real(c_double), intent(in) :: src_lon(*), src_lat(*), dst_lon(*), dst_lat(*)
       integer(c_int), intent(in), optional :: src_mask(*), dst_mask(*)
       integer(c_int64_t), value :: nx
-      type(c_ptr), intent(out) :: weights
+      type(c_ptr), intent(out) :: value, i_gradient, j_gradient, ij_gradient
       integer(c_int) :: ierr
-    end function c_bilinear
+    end function c_bicubic_gradients
+    function c_grid_read(comm, path, format, name, masks, areas, grid) &
+        bind(C, name='ferry_grid_read_f') result(ierr)
+      import :: c_char, c_int, c_ptr
+      integer(c_int), value :: comm, format
+      character(kind=c_char), intent(in) :: path(*), name(*), masks(*), areas(*)
+      type(c_ptr), intent(out) :: grid
+      integer(c_int) :: ierr
+    end function c_grid_read
+    function c_grid_get_sizes(grid, size, first, count, corners, nx, has_corners, has_area) &
+        bind(C, name='ferry_grid_get_sizes') result(ierr)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: grid
+      integer(c_int64_t), intent(out) :: size, first, count, nx
+      integer(c_int), intent(out) :: corners, has_corners, has_area
+      integer(c_int) :: ierr
+    end function c_grid_get_sizes
+    function c_grid_get_layout(grid, layout) bind(C, name='ferry_grid_get_layout') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: grid
+      type(c_ptr), intent(out) :: layout
+      integer(c_int) :: ierr
+    end function c_grid_get_layout
+    function c_grid_get_points(grid, lon, lat, mask) bind(C, name='ferry_grid_get_points') &
+        result(ierr)
+      import :: c_double, c_int, c_ptr
+      type(c_ptr), value :: grid
+      real(c_double), intent(out) :: lon(*), lat(*)
+      integer(c_int), intent(out), optional :: mask(*)
+      integer(c_int) :: ierr
+    end function c_grid_get_points
+    function c_grid_get_corners(grid, corner_lon, corner_lat) &
+        bind(C, name='ferry_grid_get_corners') result(ierr)
+      import :: c_double, c_int, c_ptr
+      type(c_ptr), value :: grid
+      real(c_double), intent(out) :: corner_lon(*), corner_lat(*)
+      integer(c_int) :: ierr
+    end function c_grid_get_corners
+    function c_grid_get_area(grid, area) bind(C, name='ferry_grid_get_area') result(ierr)
+      import :: c_double, c_int, c_ptr
+      type(c_ptr), value :: grid
+      real(c_double), intent(out) :: area(*)
+      integer(c_int) :: ierr
+    end function c_grid_get_area
+    function c_grid_destroy(grid) bind(C, name='ferry_grid_destroy') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: grid
+      integer(c_int) :: ierr
+    end function c_grid_destroy
     function c_conservative(comm, src, src_corners, src_corner_lon, src_corner_lat, src_mask, &
                             dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, &
                             normalisation, weights) &
@@ -280,6 +359,24 @@ module ferry_regrid_mod
     end function c_remap_destroy
   end interface
 
+  ! The C calls of one weight matrix from a logically rectangular source (the shims of
+  ! ferry_weights_bilinear and ferry_weights_bicubic).
+  abstract interface
+    function c_rectangular(comm, src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, &
+                           dst_mask, nx, periodic, unmapped, weights) bind(C) result(ierr)
+      import :: c_double, c_int, c_int64_t, c_ptr
+      integer(c_int), value :: comm, periodic, unmapped
+      type(c_ptr), value :: src, dst
+      real(c_double), intent(in) :: src_lon(*), src_lat(*), dst_lon(*), dst_lat(*)
+      integer(c_int), intent(in), optional :: src_mask(*), dst_mask(*)
+      integer(c_int64_t), value :: nx
+      type(c_ptr), intent(out) :: weights
+      integer(c_int) :: ierr
+    end function c_rectangular
+  end interface
+  procedure(c_rectangular), bind(C, name='ferry_weights_bilinear_f') :: c_bilinear
+  procedure(c_rectangular), bind(C, name='ferry_weights_bicubic_f') :: c_bicubic
+
 contains
 
   ! ---- Weights ----
@@ -361,11 +458,8 @@ contains
     integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
     integer, intent(out) :: ierr
     character(len=*), parameter :: routine = 'ferry_weights_nearest_neighbour'
-    type(array_check) :: check
-    call check_points(check, 'src', src, src_lon, src_lat, src_mask)
-    call check_points(check, 'dst', dst, dst_lon, dst_lat, dst_mask)
-    call agree_checks(comm, routine, check, ierr)
-    if (ierr /= FERRY_SUCCESS) return
+    if (.not. points_agreed(comm, routine, src, src_lon, src_lat, src_mask, dst, dst_lon, &
+                            dst_lat, dst_mask, ierr)) return
     ierr = c_nearest_neighbour(int(comm, c_int), src%ptr, src_lon, src_lat, src_mask, dst%ptr, &
                                dst_lon, dst_lat, dst_mask, int(neighbours, c_int), &
                                int(weighting, c_int), gaussian_variance, weights%ptr)
@@ -374,8 +468,10 @@ contains
   !> Collective over comm: bilinear weights (SCRIP's algorithm, CDO genbil) from a
   !> logically rectangular source grid of nx columns (the point in column i, row j,
   !> both 0-based, has id j * nx + i); periodic: column nx - 1 neighbours column 0.
+  !> unmapped (FERRY_UNMAPPED_*, default FILL): what destination points in no source
+  !> cell receive (ferry_weights_bilinear_with_options in C).
   subroutine ferry_weights_bilinear(comm, src, src_lon, src_lat, dst, dst_lon, dst_lat, nx, &
-                                    periodic, weights, src_mask, dst_mask, ierr)
+                                    periodic, weights, src_mask, dst_mask, unmapped, ierr)
     integer, intent(in) :: comm
     type(ferry_layout), intent(in) :: src, dst
     real(c_double), intent(in) :: src_lon(:), src_lat(:), dst_lon(:), dst_lat(:)
@@ -383,16 +479,55 @@ contains
     logical, intent(in) :: periodic
     type(ferry_weights), intent(out) :: weights
     integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer, intent(in), optional :: unmapped
     integer, intent(out) :: ierr
-    character(len=*), parameter :: routine = 'ferry_weights_bilinear'
-    type(array_check) :: check
-    call check_points(check, 'src', src, src_lon, src_lat, src_mask)
-    call check_points(check, 'dst', dst, dst_lon, dst_lat, dst_mask)
-    call agree_checks(comm, routine, check, ierr)
-    if (ierr /= FERRY_SUCCESS) return
-    ierr = c_bilinear(int(comm, c_int), src%ptr, src_lon, src_lat, src_mask, dst%ptr, dst_lon, &
-                      dst_lat, dst_mask, nx, merge(1_c_int, 0_c_int, periodic), weights%ptr)
+    call rectangular(c_bilinear, 'ferry_weights_bilinear', comm, src, src_lon, src_lat, dst, &
+                     dst_lon, dst_lat, nx, periodic, weights, src_mask, dst_mask, unmapped, ierr)
   end subroutine ferry_weights_bilinear
+
+  !> Collective over comm: bicubic weights (SCRIP's algorithm, CDO genbic) with the
+  !> gradients made from the field itself, folded into one matrix (up to 16 links per
+  !> row); arguments as ferry_weights_bilinear.
+  subroutine ferry_weights_bicubic(comm, src, src_lon, src_lat, dst, dst_lon, dst_lat, nx, &
+                                   periodic, weights, src_mask, dst_mask, unmapped, ierr)
+    integer, intent(in) :: comm
+    type(ferry_layout), intent(in) :: src, dst
+    real(c_double), intent(in) :: src_lon(:), src_lat(:), dst_lon(:), dst_lat(:)
+    integer(c_int64_t), intent(in) :: nx
+    logical, intent(in) :: periodic
+    type(ferry_weights), intent(out) :: weights
+    integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer, intent(in), optional :: unmapped
+    integer, intent(out) :: ierr
+    call rectangular(c_bicubic, 'ferry_weights_bicubic', comm, src, src_lon, src_lat, dst, &
+                     dst_lon, dst_lat, nx, periodic, weights, src_mask, dst_mask, unmapped, ierr)
+  end subroutine ferry_weights_bicubic
+
+  !> Collective over comm: bicubic weights for gradients the caller gives, as four
+  !> weights with the same links: dst = value f + i_gradient df/di + j_gradient df/dj +
+  !> ij_gradient d2f/didj, the derivatives along the source grid's index directions
+  !> per index step (OASIS's fld2..fld4); arguments as ferry_weights_bilinear.
+  subroutine ferry_weights_bicubic_gradients(comm, src, src_lon, src_lat, dst, dst_lon, &
+                                             dst_lat, nx, periodic, value, i_gradient, &
+                                             j_gradient, ij_gradient, src_mask, dst_mask, &
+                                             unmapped, ierr)
+    integer, intent(in) :: comm
+    type(ferry_layout), intent(in) :: src, dst
+    real(c_double), intent(in) :: src_lon(:), src_lat(:), dst_lon(:), dst_lat(:)
+    integer(c_int64_t), intent(in) :: nx
+    logical, intent(in) :: periodic
+    type(ferry_weights), intent(out) :: value, i_gradient, j_gradient, ij_gradient
+    integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer, intent(in), optional :: unmapped
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_weights_bicubic_gradients'
+    if (.not. points_agreed(comm, routine, src, src_lon, src_lat, src_mask, dst, dst_lon, &
+                            dst_lat, dst_mask, ierr)) return
+    ierr = c_bicubic_gradients(int(comm, c_int), src%ptr, src_lon, src_lat, src_mask, dst%ptr, &
+                               dst_lon, dst_lat, dst_mask, nx, merge(1_c_int, 0_c_int, periodic), &
+                               unmapped_or_fill(unmapped), value%ptr, i_gradient%ptr, &
+                               j_gradient%ptr, ij_gradient%ptr)
+  end subroutine ferry_weights_bicubic_gradients
 
   !> Collective over comm: first-order conservative weights between grids of
   !> longitude-latitude rectangles (regular and Gaussian grids, CDO gencon), normalised
@@ -410,11 +545,10 @@ contains
     integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
     integer, intent(out) :: ierr
     character(len=*), parameter :: routine = 'ferry_weights_conservative'
-    type(array_check) :: check
-    call check_cells(check, 'src', src, src_corners, src_corner_lon, src_corner_lat, src_mask)
-    call check_cells(check, 'dst', dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask)
-    call agree_checks(comm, routine, check, ierr)
-    if (ierr /= FERRY_SUCCESS) return
+    if (.not. cells_agreed(comm, routine, src, src_corners, src_corner_lon, src_corner_lat, &
+                           src_mask, dst=dst, dst_corners=dst_corners, &
+                           dst_corner_lon=dst_corner_lon, dst_corner_lat=dst_corner_lat, &
+                           dst_mask=dst_mask, ierr=ierr)) return
     ierr = c_conservative(int(comm, c_int), src%ptr, int(src_corners, c_int), src_corner_lon, &
                           src_corner_lat, src_mask, dst%ptr, int(dst_corners, c_int), &
                           dst_corner_lon, dst_corner_lat, dst_mask, int(normalisation, c_int), &
@@ -422,14 +556,18 @@ contains
   end subroutine ferry_weights_conservative
 
   !> Collective over comm: ferry_weights_conservative for cells of any convex polygons
-  !> (ferry_weights_conservative_polygons in C): each grid also says how its edges run
-  !> (FERRY_CELL_EDGES_*) and optionally the corners of each cell (corner_counts, at
-  !> most corners; absent: every cell has corners, repeated corners allowed).
+  !> (ferry_weights_conservative_with_options in C): each grid also says how its edges
+  !> run (FERRY_CELL_EDGES_*) and optionally the corners of each cell (corner_counts, at
+  !> most corners; absent: every cell has corners, repeated corners allowed). unmapped
+  !> (FERRY_UNMAPPED_*, default FILL; NEAREST makes FRACAREA into OASIS's FRACNNEI and
+  !> DESTAREA into DESTNNEI) and order (1, the default, or 2: second order with the
+  !> gradients made from the field, as CDO gencon2).
   subroutine ferry_weights_conservative_polygons(comm, src, src_corners, src_corner_lon, &
                                                  src_corner_lat, src_edges, dst, dst_corners, &
                                                  dst_corner_lon, dst_corner_lat, dst_edges, &
                                                  normalisation, weights, src_mask, dst_mask, &
-                                                 src_corner_counts, dst_corner_counts, ierr)
+                                                 src_corner_counts, dst_corner_counts, &
+                                                 unmapped, order, ierr)
     integer, intent(in) :: comm, src_corners, dst_corners, src_edges, dst_edges, normalisation
     type(ferry_layout), intent(in) :: src, dst
     real(c_double), intent(in) :: src_corner_lon(:, :), src_corner_lat(:, :)
@@ -437,21 +575,56 @@ contains
     type(ferry_weights), intent(out) :: weights
     integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
     integer(c_int), intent(in), optional :: src_corner_counts(:), dst_corner_counts(:)
+    integer, intent(in), optional :: unmapped, order
     integer, intent(out) :: ierr
     character(len=*), parameter :: routine = 'ferry_weights_conservative_polygons'
-    type(array_check) :: check
-    call check_cells(check, 'src', src, src_corners, src_corner_lon, src_corner_lat, src_mask, &
-                     src_corner_counts)
-    call check_cells(check, 'dst', dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, &
-                     dst_corner_counts)
-    call agree_checks(comm, routine, check, ierr)
-    if (ierr /= FERRY_SUCCESS) return
+    integer(c_int) :: c_order
+    if (.not. cells_agreed(comm, routine, src, src_corners, src_corner_lon, src_corner_lat, &
+                           src_mask, src_corner_counts, dst, dst_corners, dst_corner_lon, &
+                           dst_corner_lat, dst_mask, dst_corner_counts, ierr)) return
+    c_order = 1
+    if (present(order)) c_order = int(order, c_int)
     ierr = c_conservative_polygons(int(comm, c_int), src%ptr, int(src_corners, c_int), &
                                    src_corner_counts, src_corner_lon, src_corner_lat, src_mask, &
                                    int(src_edges, c_int), dst%ptr, int(dst_corners, c_int), &
                                    dst_corner_counts, dst_corner_lon, dst_corner_lat, dst_mask, &
-                                   int(dst_edges, c_int), int(normalisation, c_int), weights%ptr)
+                                   int(dst_edges, c_int), int(normalisation, c_int), &
+                                   unmapped_or_fill(unmapped), c_order, weights%ptr)
   end subroutine ferry_weights_conservative_polygons
+
+  !> Collective over comm: second-order conservative weights for gradients the caller
+  !> gives (OASIS's fld2 and fld3), as three weights with the same links: dst = value
+  !> src + lat_gradient g_lat + lon_gradient g_lon, g_lat and g_lon the northward and
+  !> eastward gradients per radian of arc at the source cells' centroids. Arguments as
+  !> ferry_weights_conservative_polygons.
+  subroutine ferry_weights_conservative_gradients(comm, src, src_corners, src_corner_lon, &
+                                                  src_corner_lat, src_edges, dst, dst_corners, &
+                                                  dst_corner_lon, dst_corner_lat, dst_edges, &
+                                                  normalisation, value, lat_gradient, &
+                                                  lon_gradient, src_mask, dst_mask, &
+                                                  src_corner_counts, dst_corner_counts, &
+                                                  unmapped, ierr)
+    integer, intent(in) :: comm, src_corners, dst_corners, src_edges, dst_edges, normalisation
+    type(ferry_layout), intent(in) :: src, dst
+    real(c_double), intent(in) :: src_corner_lon(:, :), src_corner_lat(:, :)
+    real(c_double), intent(in) :: dst_corner_lon(:, :), dst_corner_lat(:, :)
+    type(ferry_weights), intent(out) :: value, lat_gradient, lon_gradient
+    integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer(c_int), intent(in), optional :: src_corner_counts(:), dst_corner_counts(:)
+    integer, intent(in), optional :: unmapped
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_weights_conservative_gradients'
+    if (.not. cells_agreed(comm, routine, src, src_corners, src_corner_lon, src_corner_lat, &
+                           src_mask, src_corner_counts, dst, dst_corners, dst_corner_lon, &
+                           dst_corner_lat, dst_mask, dst_corner_counts, ierr)) return
+    ierr = c_conservative_gradients(int(comm, c_int), src%ptr, int(src_corners, c_int), &
+                                    src_corner_counts, src_corner_lon, src_corner_lat, src_mask, &
+                                    int(src_edges, c_int), dst%ptr, int(dst_corners, c_int), &
+                                    dst_corner_counts, dst_corner_lon, dst_corner_lat, dst_mask, &
+                                    int(dst_edges, c_int), int(normalisation, c_int), &
+                                    unmapped_or_fill(unmapped), value%ptr, lat_gradient%ptr, &
+                                    lon_gradient%ptr)
+  end subroutine ferry_weights_conservative_gradients
 
   !> Not collective: columns (src_size), rows (dst_size) and links over all ranks.
   subroutine ferry_weights_get_sizes(weights, src_size, dst_size, global_links, ierr)
@@ -506,6 +679,110 @@ contains
     integer, intent(out) :: ierr
     ierr = c_weights_destroy(weights%ptr)
   end subroutine ferry_weights_destroy
+
+  ! ---- Grids ----
+
+  !> Collective over comm: reads a grid, each rank a block of its cells: an OASIS
+  !> grids.nc (name: the grid's prefix, 'torc'; masks, areas: masks.nc and areas.nc), a
+  !> SCRIP grid file or a CDO/ICON unstructured grid file; format FERRY_GRID_FORMAT_*
+  !> (default AUTO). FERRY_ERR_IO names the file and the variable, on every rank alike.
+  subroutine ferry_grid_read(comm, path, grid, format, name, masks, areas, ierr)
+    integer, intent(in) :: comm
+    character(len=*), intent(in) :: path
+    type(ferry_grid), intent(out) :: grid
+    integer, intent(in), optional :: format
+    character(len=*), intent(in), optional :: name, masks, areas
+    integer, intent(out) :: ierr
+    integer(c_int) :: c_format
+    c_format = FERRY_GRID_FORMAT_AUTO
+    if (present(format)) c_format = int(format, c_int)
+    ierr = c_grid_read(int(comm, c_int), trim(path) // c_null_char, c_format, &
+                       c_text(name), c_text(masks), c_text(areas), grid%ptr)
+  end subroutine ferry_grid_read
+
+  !> Not collective: the grid's cells (size), this rank's block (global ids first ..
+  !> first + count - 1, 0-based), corner slots per cell, cells per row of a logically
+  !> rectangular grid (nx; 0 if unstructured), and whether this rank holds the file's
+  !> corners and cell areas.
+  subroutine ferry_grid_get_sizes(grid, size, first, count, corners, nx, has_corners, &
+                                  has_area, ierr)
+    type(ferry_grid), intent(in) :: grid
+    integer(c_int64_t), intent(out) :: size, first, count, nx
+    integer, intent(out) :: corners
+    logical, intent(out) :: has_corners, has_area
+    integer, intent(out) :: ierr
+    integer(c_int) :: c_corners, c_has_corners, c_has_area
+    ierr = c_grid_get_sizes(grid%ptr, size, first, count, c_corners, nx, c_has_corners, &
+                            c_has_area)
+    corners = int(c_corners)
+    has_corners = c_has_corners /= 0
+    has_area = c_has_area /= 0
+  end subroutine ferry_grid_get_sizes
+
+  !> Not collective: a new layout of this rank's cells (destroy it).
+  subroutine ferry_grid_get_layout(grid, layout, ierr)
+    type(ferry_grid), intent(in) :: grid
+    type(ferry_layout), intent(out) :: layout
+    integer, intent(out) :: ierr
+    ierr = c_grid_get_layout(grid%ptr, layout%ptr)
+  end subroutine ferry_grid_get_layout
+
+  !> Not collective: this rank's cell centres (degrees) and, if present, mask (1 =
+  !> valid); each array needs count elements (ferry_grid_get_sizes).
+  subroutine ferry_grid_get_points(grid, lon, lat, mask, ierr)
+    type(ferry_grid), intent(in) :: grid
+    real(c_double), intent(out) :: lon(:), lat(:)
+    integer(c_int), intent(out), optional :: mask(:)
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_grid_get_points'
+    integer(c_int64_t) :: count
+    count = grid_count(grid, ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    if (.not. room(size(lon, kind=c_int64_t), count, routine, 'lon', ierr)) return
+    if (.not. room(size(lat, kind=c_int64_t), count, routine, 'lat', ierr)) return
+    if (present(mask)) then
+      if (.not. room(size(mask, kind=c_int64_t), count, routine, 'mask', ierr)) return
+    end if
+    ierr = c_grid_get_points(grid%ptr, lon, lat, mask)
+  end subroutine ferry_grid_get_points
+
+  !> Not collective: this rank's corners as corner_lon(corners, count) and
+  !> corner_lat(corners, count), as the conservative routines take them.
+  subroutine ferry_grid_get_corners(grid, corner_lon, corner_lat, ierr)
+    type(ferry_grid), intent(in) :: grid
+    real(c_double), intent(out) :: corner_lon(:, :), corner_lat(:, :)
+    integer, intent(out) :: ierr
+    character(len=*), parameter :: routine = 'ferry_grid_get_corners'
+    integer(c_int64_t) :: cells, first, count, nx
+    integer(c_int) :: corners, has_corners, has_area
+    ierr = c_grid_get_sizes(grid%ptr, cells, first, count, corners, nx, has_corners, has_area)
+    if (ierr /= FERRY_SUCCESS) return
+    if (.not. room(size(corner_lon, kind=c_int64_t), count * corners, routine, 'corner_lon', &
+                   ierr)) return
+    if (.not. room(size(corner_lat, kind=c_int64_t), count * corners, routine, 'corner_lat', &
+                   ierr)) return
+    ierr = c_grid_get_corners(grid%ptr, corner_lon, corner_lat)
+  end subroutine ferry_grid_get_corners
+
+  !> Not collective: this rank's cell areas as the file gives them (OASIS areas.nc in
+  !> m^2, SCRIP grid_area); FERRY_ERR_ARG if the file has none.
+  subroutine ferry_grid_get_area(grid, area, ierr)
+    type(ferry_grid), intent(in) :: grid
+    real(c_double), intent(out) :: area(:)
+    integer, intent(out) :: ierr
+    integer(c_int64_t) :: count
+    count = grid_count(grid, ierr)
+    if (ierr /= FERRY_SUCCESS) return
+    if (.not. room(size(area, kind=c_int64_t), count, 'ferry_grid_get_area', 'area', ierr)) &
+      return
+    ierr = c_grid_get_area(grid%ptr, area)
+  end subroutine ferry_grid_get_area
+
+  subroutine ferry_grid_destroy(grid, ierr)
+    type(ferry_grid), intent(inout) :: grid
+    integer, intent(out) :: ierr
+    ierr = c_grid_destroy(grid%ptr)
+  end subroutine ferry_grid_destroy
 
   ! ---- Remap ----
 
@@ -776,5 +1053,91 @@ contains
                        n, ', the local size of layout ' // side // '. Give one count per ' // &
                        'cell of the layout, in layout order')
   end subroutine check_cells
+
+  ! The body of ferry_weights_bilinear and _bicubic: the arrays agreed, then `make`.
+  subroutine rectangular(make, routine, comm, src, src_lon, src_lat, dst, dst_lon, dst_lat, nx, &
+                         periodic, weights, src_mask, dst_mask, unmapped, ierr)
+    procedure(c_rectangular) :: make
+    character(len=*), intent(in) :: routine
+    integer, intent(in) :: comm
+    type(ferry_layout), intent(in) :: src, dst
+    real(c_double), intent(in) :: src_lon(:), src_lat(:), dst_lon(:), dst_lat(:)
+    integer(c_int64_t), intent(in) :: nx
+    logical, intent(in) :: periodic
+    type(ferry_weights), intent(out) :: weights
+    integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer, intent(in), optional :: unmapped
+    integer, intent(out) :: ierr
+    if (.not. points_agreed(comm, routine, src, src_lon, src_lat, src_mask, dst, dst_lon, &
+                            dst_lat, dst_mask, ierr)) return
+    ierr = make(int(comm, c_int), src%ptr, src_lon, src_lat, src_mask, dst%ptr, dst_lon, &
+                dst_lat, dst_mask, nx, merge(1_c_int, 0_c_int, periodic), &
+                unmapped_or_fill(unmapped), weights%ptr)
+  end subroutine rectangular
+
+  ! The arrays of the two grids of points of a weight routine, checked and agreed over
+  ! comm: false (ierr set) if any rank's are wrong.
+  logical function points_agreed(comm, routine, src, src_lon, src_lat, src_mask, dst, dst_lon, &
+                                 dst_lat, dst_mask, ierr)
+    integer, intent(in) :: comm
+    character(len=*), intent(in) :: routine
+    type(ferry_layout), intent(in) :: src, dst
+    real(c_double), intent(in) :: src_lon(:), src_lat(:), dst_lon(:), dst_lat(:)
+    integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer, intent(out) :: ierr
+    type(array_check) :: check
+    call check_points(check, 'src', src, src_lon, src_lat, src_mask)
+    call check_points(check, 'dst', dst, dst_lon, dst_lat, dst_mask)
+    call agree_checks(comm, routine, check, ierr)
+    points_agreed = ierr == FERRY_SUCCESS
+  end function points_agreed
+
+  ! The arrays of the two grids of cells of a conservative routine, checked and agreed
+  ! over comm: false (ierr set) if any rank's are wrong.
+  logical function cells_agreed(comm, routine, src, src_corners, src_corner_lon, &
+                                src_corner_lat, src_mask, src_corner_counts, dst, dst_corners, &
+                                dst_corner_lon, dst_corner_lat, dst_mask, dst_corner_counts, ierr)
+    integer, intent(in) :: comm, src_corners, dst_corners
+    character(len=*), intent(in) :: routine
+    type(ferry_layout), intent(in) :: src, dst
+    real(c_double), intent(in) :: src_corner_lon(:, :), src_corner_lat(:, :)
+    real(c_double), intent(in) :: dst_corner_lon(:, :), dst_corner_lat(:, :)
+    integer(c_int), intent(in), optional :: src_mask(:), dst_mask(:)
+    integer(c_int), intent(in), optional :: src_corner_counts(:), dst_corner_counts(:)
+    integer, intent(out) :: ierr
+    type(array_check) :: check
+    call check_cells(check, 'src', src, src_corners, src_corner_lon, src_corner_lat, src_mask, &
+                     src_corner_counts)
+    call check_cells(check, 'dst', dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, &
+                     dst_corner_counts)
+    call agree_checks(comm, routine, check, ierr)
+    cells_agreed = ierr == FERRY_SUCCESS
+  end function cells_agreed
+
+  ! An optional FERRY_UNMAPPED_* for C: FERRY_UNMAPPED_FILL when absent.
+  integer(c_int) function unmapped_or_fill(unmapped)
+    integer, intent(in), optional :: unmapped
+    unmapped_or_fill = FERRY_UNMAPPED_FILL
+    if (present(unmapped)) unmapped_or_fill = int(unmapped, c_int)
+  end function unmapped_or_fill
+
+  ! An optional string for C: its trimmed text and a NUL, or just a NUL ("").
+  function c_text(text) result(c)
+    character(len=*), intent(in), optional :: text
+    character(len=:, kind=c_char), allocatable :: c
+    c = c_null_char
+    if (present(text)) c = trim(text) // c_null_char
+  end function c_text
+
+  ! The cells this rank holds of a grid (ierr set on failure).
+  integer(c_int64_t) function grid_count(grid, ierr)
+    type(ferry_grid), intent(in) :: grid
+    integer, intent(out) :: ierr
+    integer(c_int64_t) :: cells, first, nx
+    integer(c_int) :: corners, has_corners, has_area
+    grid_count = 0
+    ierr = c_grid_get_sizes(grid%ptr, cells, first, grid_count, corners, nx, has_corners, &
+                            has_area)
+  end function grid_count
 
 end module ferry_regrid_mod

@@ -26,16 +26,31 @@ int ferry_weights_write_esmf_f(MPI_Fint comm, const ferry_weights* weights, cons
   return ferry_weights_write_esmf(MPI_Comm_f2c(comm), weights, path);
 }
 
+// ferry_weights_conservative_polygons with every option (the Fortran routine's
+// optional unmapped and order).
 int ferry_weights_conservative_polygons_f(
     MPI_Fint comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
     const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
     const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
     const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
-    int normalisation, ferry_weights** weights) {
-  return ferry_weights_conservative_polygons(
+    int normalisation, int unmapped, int order, ferry_weights** weights) {
+  return ferry_weights_conservative_with_options(
       MPI_Comm_f2c(comm), src, src_corners, src_corner_counts, src_corner_lon, src_corner_lat,
       src_mask, src_edges, dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
-      dst_mask, dst_edges, normalisation, weights);
+      dst_mask, dst_edges, normalisation, unmapped, order, weights);
+}
+
+int ferry_weights_conservative_gradients_f(
+    MPI_Fint comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, int unmapped, ferry_weights** value, ferry_weights** lat_gradient,
+    ferry_weights** lon_gradient) {
+  return ferry_weights_conservative_gradients(
+      MPI_Comm_f2c(comm), src, src_corners, src_corner_counts, src_corner_lon, src_corner_lat,
+      src_mask, src_edges, dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
+      dst_mask, dst_edges, normalisation, unmapped, value, lat_gradient, lon_gradient);
 }
 
 int ferry_weights_nearest_neighbour_f(MPI_Fint comm, const ferry_layout* src,
@@ -49,12 +64,39 @@ int ferry_weights_nearest_neighbour_f(MPI_Fint comm, const ferry_layout* src,
                                          gaussian_variance, weights);
 }
 
+// ferry_weights_bilinear with the Fortran routine's optional unmapped.
 int ferry_weights_bilinear_f(MPI_Fint comm, const ferry_layout* src, const double* src_lon,
                              const double* src_lat, const int* src_mask, const ferry_layout* dst,
                              const double* dst_lon, const double* dst_lat, const int* dst_mask,
-                             int64_t nx, int periodic, ferry_weights** weights) {
-  return ferry_weights_bilinear(MPI_Comm_f2c(comm), src, src_lon, src_lat, src_mask, dst, dst_lon,
-                                dst_lat, dst_mask, nx, periodic, weights);
+                             int64_t nx, int periodic, int unmapped, ferry_weights** weights) {
+  return ferry_weights_bilinear_with_options(MPI_Comm_f2c(comm), src, src_lon, src_lat, src_mask,
+                                             dst, dst_lon, dst_lat, dst_mask, nx, periodic,
+                                             unmapped, weights);
+}
+
+int ferry_weights_bicubic_f(MPI_Fint comm, const ferry_layout* src, const double* src_lon,
+                            const double* src_lat, const int* src_mask, const ferry_layout* dst,
+                            const double* dst_lon, const double* dst_lat, const int* dst_mask,
+                            int64_t nx, int periodic, int unmapped, ferry_weights** weights) {
+  return ferry_weights_bicubic(MPI_Comm_f2c(comm), src, src_lon, src_lat, src_mask, dst, dst_lon,
+                               dst_lat, dst_mask, nx, periodic, unmapped, weights);
+}
+
+int ferry_weights_bicubic_gradients_f(MPI_Fint comm, const ferry_layout* src,
+                                      const double* src_lon, const double* src_lat,
+                                      const int* src_mask, const ferry_layout* dst,
+                                      const double* dst_lon, const double* dst_lat,
+                                      const int* dst_mask, int64_t nx, int periodic, int unmapped,
+                                      ferry_weights** value, ferry_weights** i_gradient,
+                                      ferry_weights** j_gradient, ferry_weights** ij_gradient) {
+  return ferry_weights_bicubic_gradients(MPI_Comm_f2c(comm), src, src_lon, src_lat, src_mask, dst,
+                                         dst_lon, dst_lat, dst_mask, nx, periodic, unmapped, value,
+                                         i_gradient, j_gradient, ij_gradient);
+}
+
+int ferry_grid_read_f(MPI_Fint comm, const char* path, int format, const char* name,
+                      const char* masks, const char* areas, ferry_grid** grid) {
+  return ferry_grid_read(MPI_Comm_f2c(comm), path, format, name, masks, areas, grid);
 }
 
 int ferry_weights_conservative_f(MPI_Fint comm, const ferry_layout* src, int src_corners,

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -185,7 +186,19 @@ enum class ConservativeNormalisation : int {
   DestArea = 1,
 };
 
-/// Logically collective: the same on every rank.
+/// How far one rank has got in a weight generation (ConservativeOptions::progress).
+struct WeightProgress {
+  /// The step: "overlaps" (clipping the cells of this rank's latitude band, by far the
+  /// longest step).
+  const char* stage = "";
+  /// Destination cells of this rank's band done, and in all.
+  std::int64_t done = 0;
+  std::int64_t total = 0;
+  /// Seconds since the step began.
+  double seconds = 0;
+};
+
+/// Logically collective: the same on every rank (except `progress`).
 struct ConservativeOptions {
   ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
   /// Valid destination cells that overlap no valid source cell. With Nearest, the
@@ -197,6 +210,15 @@ struct ConservativeOptions {
   /// gradients in latitude and longitude, which conservative_weights computes from the
   /// field itself (see there); conservative_gradient_weights leaves them to the caller.
   int order = 1;
+  /// Called on each rank by that rank alone (no communication, so it cannot make
+  /// ranks wait for each other) with its progress through the overlaps: at the start
+  /// (done 0), then at most every `progress_seconds`, and at the end (done == total).
+  /// An exception it throws ends the call on every rank (a ferry::Error as it is,
+  /// anything else as Errc::Arg naming the rank). Empty: no calls. Independently,
+  /// with $FERRY_LOG_LEVEL=info each rank allowed to log reports its progress at most
+  /// every 10 s, and in a last line when its overlaps are done.
+  std::function<void(const WeightProgress&)> progress = nullptr;
+  double progress_seconds = 1;
 };
 
 /// Collective over `comm`. First-order conservative weights: valid destination cell d

@@ -64,6 +64,23 @@ enum {
   FERRY_CELL_EDGES_LONLAT = 2        /* meridians and parallels: every valid cell a rectangle */
 };
 
+/* What a valid destination point no valid source point or cell covers receives
+ * (ferry::Unmapped). */
+enum {
+  FERRY_UNMAPPED_FILL = 0,   /* no links: the remap's fill value (OASIS's NF methods) */
+  FERRY_UNMAPPED_NEAREST = 1 /* one link of weight 1 from the nearest valid source point
+                                (OASIS's default for BILINEAR and BICUBIC, FRACNNEI and
+                                DESTNNEI for CONSERV) */
+};
+
+/* The kinds of grid file ferry_grid_read knows (ferry::GridFormat). */
+enum {
+  FERRY_GRID_FORMAT_AUTO = 0,        /* from the variables */
+  FERRY_GRID_FORMAT_OASIS = 1,       /* grids.nc, with masks.nc and areas.nc */
+  FERRY_GRID_FORMAT_SCRIP = 2,       /* a SCRIP grid file */
+  FERRY_GRID_FORMAT_UNSTRUCTURED = 3 /* a CDO/ICON unstructured grid file */
+};
+
 /* Which grid of a remap (ferry_remap_get_point_data). */
 enum { FERRY_GRID_SRC = 0, FERRY_GRID_DST = 1 };
 
@@ -72,6 +89,7 @@ enum { FERRY_POINT_AREA = 1, FERRY_POINT_FRAC = 2, FERRY_POINT_MASK = 4 };
 
 typedef struct ferry_weights ferry_weights;
 typedef struct ferry_remap ferry_remap;
+typedef struct ferry_grid ferry_grid;
 
 /* Collective over comm. Reads a SCRIP remapping file (src_address, dst_address,
  * remap_matrix) or an ESMF one (row, col, S), with the grids' areas, fractions and
@@ -141,6 +159,60 @@ int ferry_weights_conservative_polygons(
     const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
     int normalisation, ferry_weights** weights);
 
+/* Collective over comm: ferry_weights_bilinear with the choice of what destination
+ * points in no source cell (or in a cell with a masked corner) receive: `unmapped`
+ * FERRY_UNMAPPED_FILL (no links) or FERRY_UNMAPPED_NEAREST (ferry::bilinear_weights). */
+int ferry_weights_bilinear_with_options(MPI_Comm comm, const ferry_layout* src,
+                                        const double* src_lon, const double* src_lat,
+                                        const int* src_mask, const ferry_layout* dst,
+                                        const double* dst_lon, const double* dst_lat,
+                                        const int* dst_mask, int64_t nx, int periodic,
+                                        int unmapped, ferry_weights** weights);
+
+/* Collective over comm: bicubic weights (SCRIP's algorithm, CDO genbic) with the
+ * gradients made from the field itself, folded into one matrix (up to 16 links per
+ * row); arguments as ferry_weights_bilinear_with_options (ferry::bicubic_weights). */
+int ferry_weights_bicubic(MPI_Comm comm, const ferry_layout* src, const double* src_lon,
+                          const double* src_lat, const int* src_mask, const ferry_layout* dst,
+                          const double* dst_lon, const double* dst_lat, const int* dst_mask,
+                          int64_t nx, int periodic, int unmapped, ferry_weights** weights);
+
+/* Collective over comm: bicubic weights for gradients the caller gives, as four
+ * matrices with the same links: dst = value f + i_gradient df/di + j_gradient df/dj +
+ * ij_gradient d2f/didj, derivatives along the source grid's index directions per index
+ * step (OASIS's fld2..fld4; ferry::bicubic_gradient_weights). On error all four are NULL. */
+int ferry_weights_bicubic_gradients(MPI_Comm comm, const ferry_layout* src, const double* src_lon,
+                                    const double* src_lat, const int* src_mask,
+                                    const ferry_layout* dst, const double* dst_lon,
+                                    const double* dst_lat, const int* dst_mask, int64_t nx,
+                                    int periodic, int unmapped, ferry_weights** value,
+                                    ferry_weights** i_gradient, ferry_weights** j_gradient,
+                                    ferry_weights** ij_gradient);
+
+/* Collective over comm: ferry_weights_conservative_polygons with every option of
+ * ferry::ConservativeOptions: `unmapped` (FERRY_UNMAPPED_*: FERRY_UNMAPPED_NEAREST makes
+ * FRACAREA into OASIS's FRACNNEI and DESTAREA into DESTNNEI) and `order` (1, or 2 for
+ * second order with the gradients made from the field itself, as CDO gencon2). */
+int ferry_weights_conservative_with_options(
+    MPI_Comm comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, int unmapped, int order, ferry_weights** weights);
+
+/* Collective over comm: second-order conservative weights for gradients the caller
+ * gives (OASIS's fld2 and fld3), as three matrices with the same links: dst = value src
+ * + lat_gradient g_lat + lon_gradient g_lon, g_lat and g_lon the northward and eastward
+ * gradients per radian of arc at the source cells' centroids
+ * (ferry::conservative_gradient_weights). On error all three are NULL. */
+int ferry_weights_conservative_gradients(
+    MPI_Comm comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, int unmapped, ferry_weights** value, ferry_weights** lat_gradient,
+    ferry_weights** lon_gradient);
+
 /* Not collective. Any output pointer may be NULL. src_size: columns; dst_size: rows;
  * global_links: links over all ranks. */
 int ferry_weights_get_sizes(const ferry_weights* weights, int64_t* src_size, int64_t* dst_size,
@@ -157,6 +229,35 @@ int ferry_weights_get_links(const ferry_weights* weights, int64_t* row_start, in
 /* Not collective: the file's map_method attribute, "" if none (valid until destroy). */
 int ferry_weights_get_method(const ferry_weights* weights, const char** method);
 int ferry_weights_destroy(ferry_weights** weights);
+
+/* Collective over comm: reads a grid (ferry::read_grid), each rank a block of its
+ * cells (ferry_layout_create_block(size, ranks, rank)): an OASIS grids.nc (`name`: the
+ * grid's prefix, "torc"; masks, areas: masks.nc and areas.nc, or NULL or ""), a SCRIP
+ * grid file or a CDO/ICON unstructured grid file; `format` FERRY_GRID_FORMAT_*. name
+ * may be NULL for the other formats (it names the grid in messages). FERRY_ERR_IO names
+ * the file and the variable. */
+int ferry_grid_read(MPI_Comm comm, const char* path, int format, const char* name,
+                    const char* masks, const char* areas, ferry_grid** grid);
+/* Not collective; any output pointer may be NULL. size: cells of the grid; first,
+ * count: this rank's block, global ids first .. first + count - 1; corners: corner
+ * slots per cell; nx: cells per row of a logically rectangular grid (OASIS, SCRIP of
+ * rank 2), else 0; has_corners, has_area: 1 if this rank holds the file's corners, its
+ * cell areas (0 on a rank without cells). */
+int ferry_grid_get_sizes(const ferry_grid* grid, int64_t* size, int64_t* first, int64_t* count,
+                         int* corners, int64_t* nx, int* has_corners, int* has_area);
+/* Not collective: a new layout handle of this rank's cells (destroy it). */
+int ferry_grid_get_layout(const ferry_grid* grid, ferry_layout** layout);
+/* Not collective: copies this rank's `count` cell centres (degrees) and mask (1 =
+ * valid, whatever the file's convention; all 1 without a mask). Any may be NULL. */
+int ferry_grid_get_points(const ferry_grid* grid, double* lon, double* lat, int* mask);
+/* Not collective: copies this rank's corners, count x corners each (cell i: corner_lon[i
+ * * corners + c], degrees), as the conservative functions take them. Any may be NULL;
+ * FERRY_ERR_ARG when the file has no corners. */
+int ferry_grid_get_corners(const ferry_grid* grid, double* corner_lon, double* corner_lat);
+/* Not collective: copies this rank's `count` cell areas as the file gives them (OASIS
+ * areas.nc in m^2, SCRIP grid_area); FERRY_ERR_ARG when the file has none. */
+int ferry_grid_get_area(const ferry_grid* grid, double* area);
+int ferry_grid_destroy(ferry_grid** grid);
 
 /* Not collective. Applies `weights` from the source layout (the points this rank
  * holds source values of; an empty layout if none) to the destination layout (the

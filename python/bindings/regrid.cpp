@@ -8,8 +8,10 @@
 #include <nanobind/stl/string.h>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -154,10 +156,33 @@ nb::tuple bicubic_gradient(nb::handle comm, const GridPoints& src, const GridPoi
                         std::move(w.ij_gradient));
 }
 
+// A Python progress(stage, done, total, seconds) as ConservativeOptions::progress: called
+// with the GIL held; what it raises comes back as a C++ exception, the Python error
+// released under the GIL.
+std::function<void(const WeightProgress&)> progress_from_python(nb::handle progress) {
+  if (progress.is_none()) return {};
+  return [callback = nb::borrow<nb::object>(progress)](const WeightProgress& p) {
+    std::string raised;
+    {
+      nb::gil_scoped_acquire held;
+      try {
+        callback(p.stage, p.done, p.total, p.seconds);
+        return;
+      } catch (const nb::python_error& e) {
+        // The exception's type and text, without the traceback nanobind adds.
+        raised = nb::cast<std::string>(nb::str("{}: {}").format(
+            nb::handle(e.type()).attr("__name__"), nb::str(e.value())));
+      }
+    }
+    throw std::runtime_error(raised);
+  };
+}
+
 // The options of the conservative weight calls, as `function` takes them from Python.
 ConservativeOptions conservative_options(nb::handle normalisation, nb::handle unmapped, int order,
-                                         const std::string& function) {
+                                         nb::handle progress, const std::string& function) {
   ConservativeOptions options;
+  options.progress = progress_from_python(progress);
   options.normalisation = enum_from_python<ConservativeNormalisation>(
       normalisation,
       {{"fracarea", ConservativeNormalisation::FracArea},
@@ -169,21 +194,27 @@ ConservativeOptions conservative_options(nb::handle normalisation, nb::handle un
 }
 
 Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst,
-                     nb::handle normalisation, nb::handle unmapped, int order) {
+                     nb::handle normalisation, nb::handle unmapped, int order,
+                     nb::handle progress) {
   ConservativeOptions options;
   return agreed_weights(
       comm, "conservative_weights",
-      [&] { options = conservative_options(normalisation, unmapped, order, "conservative_weights"); },
+      [&] {
+        options = conservative_options(normalisation, unmapped, order, progress,
+                                       "conservative_weights");
+      },
       [&](MPI_Comm c) { return conservative_weights(c, src, dst, options); });
 }
 
 nb::tuple conservative_gradient(nb::handle comm, const GridCells& src, const GridCells& dst,
-                                nb::handle normalisation, nb::handle unmapped) {
+                                nb::handle normalisation, nb::handle unmapped,
+                                nb::handle progress) {
   ConservativeOptions options;
   ConservativeGradientWeights w = agreed_weights(
       comm, "conservative_gradient_weights",
       [&] {
-        options = conservative_options(normalisation, unmapped, 2, "conservative_gradient_weights");
+        options = conservative_options(normalisation, unmapped, 2, progress,
+                                       "conservative_gradient_weights");
       },
       [&](MPI_Comm c) { return conservative_gradient_weights(c, src, dst, options); });
   return nb::make_tuple(std::move(w.value), std::move(w.lat_gradient), std::move(w.lon_gradient));
@@ -454,20 +485,23 @@ void bind_regrid(nb::module_& m) {
         "step along the source grid's rows and columns (CDO genbic's four weights).");
   m.def("conservative_weights", &conservative, "comm"_a, "src"_a, "dst"_a,
         "normalisation"_a = "fracarea", "unmapped"_a = "fill", "order"_a = 1,
+        "progress"_a.none() = nb::none(),
         "Collective: conservative weights (as CDO gencon) between GridCells of any polygons\n"
         "(great-circle edges) or lon-lat rectangles, normalised by the covered area\n"
         "(\"fracarea\", CDO's default) or the destination cell's area (\"destarea\");\n"
         "unmapped \"nearest\" (OASIS FRACNNEI, DESTNNEI): cells over no valid source cell\n"
         "take their nearest valid source cell. order 2: second order (as CDO gencon2), the\n"
         "source gradients computed from the field (least squares over the 8 nearest cells)\n"
-        "and folded into the weights.");
+        "and folded into the weights. progress: None or progress(stage, done, total,\n"
+        "seconds), called on each rank alone at the start, at most once a second and at\n"
+        "the end of its overlaps; what it raises fails the call on every rank.");
   m.def("conservative_gradient_weights", &conservative_gradient, "comm"_a, "src"_a, "dst"_a,
-        "normalisation"_a = "fracarea", "unmapped"_a = "fill",
+        "normalisation"_a = "fracarea", "unmapped"_a = "fill", "progress"_a.none() = nb::none(),
         "Collective: second-order conservative weights for gradients the caller gives, as\n"
         "three Weights with the same links (value, lat_gradient, lon_gradient): dst = value\n"
         "src + lat_gradient d(src)/d(lat) + lon_gradient d(src)/d(lon) / cos(lat), the\n"
         "gradients per radian of arc at the source cells' centroids (CDO gencon2's and\n"
-        "OASIS's three weights).");
+        "OASIS's three weights). progress: as for conservative_weights.");
 
   auto remap = nb::class_<RemapBinding>(
       m, "Remap",

@@ -202,6 +202,33 @@ def test_second_order_conservative_weights_remap_latitude_exactly(comm):
     )
 
 
+def test_conservative_progress_reports_start_to_end_and_stops_everywhere(comm):
+    src, dst = layouts(comm)
+    src_cells, dst_cells = cells(src, SRC_NX, SRC_NY), cells(dst, DST_NX, DST_NY)
+    reports = []
+    weights = ferry.conservative_weights(
+        comm, src_cells, dst_cells, progress=lambda *report: reports.append(report)
+    )
+    plain = ferry.conservative_weights(comm, src_cells, dst_cells)
+    assert np.array_equal(weights.values, plain.values)
+    assert reports[0][:2] == ("overlaps", 0)
+    stage, done, total, seconds = reports[-1]
+    assert done == total and seconds >= 0
+    assert all(a[1] <= b[1] for a, b in zip(reports, reports[1:]))
+
+    def stop_on_last_rank(stage, done, total, seconds):
+        if comm.rank == comm.size - 1:
+            raise KeyError("stop here")
+
+    raises_everywhere(
+        ferry.Errc.ARG,
+        f"progress callback raised on rank {comm.size - 1}: .*stop here",
+        lambda: ferry.conservative_gradient_weights(
+            comm, src_cells, dst_cells, progress=stop_on_last_rank
+        ),
+    )
+
+
 def test_links_from_any_share_give_the_rows_they_say(comm):
     # Row r: source points (3 r + j) mod size, weights (j + 1) / 6, summed in order j.
     src, dst = layouts(comm)

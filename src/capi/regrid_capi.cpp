@@ -1,9 +1,12 @@
 // The C API of regridding outside the coupler: ferry::Weights behind ferry_weights,
-// the online weight functions, and ferry::Remap behind ferry_remap.
+// the online weight functions, ferry::Grid (read_grid) behind ferry_grid, and
+// ferry::Remap behind ferry_remap.
 //
 // The collective functions copy their C arrays inside agree_on, so a NULL array on one
 // rank fails every rank alike before the library's own collectives start.
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +16,7 @@
 #include "capi/c_call.hpp"
 #include "capi/layout_handle.hpp"
 #include "ferry/comm.hpp"
+#include "ferry/grid_file.hpp"
 #include "ferry/online_weights.hpp"
 #include "ferry/regrid.h"
 #include "ferry/remap.hpp"
@@ -22,6 +26,11 @@
 struct ferry_weights {
   static constexpr const char* kWhat = "weights";
   ferry::Weights weights;
+};
+
+struct ferry_grid {
+  static constexpr const char* kWhat = "grid";
+  ferry::Grid grid;
 };
 
 struct ferry_remap {
@@ -43,19 +52,31 @@ using ferry::detail::CCall;
 using ferry::detail::create_handle;
 using ferry::detail::destroy_handle;
 
-// The body of a function making weights: runs `prepare` (rank-local: reads the C
+// The body of a function making N weights: runs `prepare` (rank-local: reads the C
 // arguments) and agrees on its errors over comm, then makes the weights with the
-// collective `compute` into a new handle.
+// collective `compute` (returning std::array<ferry::Weights, N>) into new handles.
+template <std::size_t N, class Prepare, class Compute>
+int agreed_weight_set(const char* function, MPI_Comm comm, std::array<ferry_weights**, N> out,
+                      Prepare&& prepare, Compute&& compute) {
+  return c_call(function, [&](const CCall& call) {
+    ferry::detail::agree_on(ferry::Comm::view(call.comm(comm)), [&] {
+      for (ferry_weights** o : out) call.out(o) = nullptr;
+      prepare(call);
+    });
+    std::array<ferry::Weights, N> made = compute();
+    std::array<std::unique_ptr<ferry_weights>, N> handles;
+    for (std::size_t i = 0; i < N; ++i)
+      handles[i] = std::make_unique<ferry_weights>(ferry_weights{std::move(made[i])});
+    for (std::size_t i = 0; i < N; ++i) *out[i] = handles[i].release();
+  });
+}
+
+// agreed_weight_set for one matrix.
 template <class Prepare, class Compute>
 int agreed_weights(const char* function, MPI_Comm comm, ferry_weights** weights,
                    Prepare&& prepare, Compute&& compute) {
-  return c_call(function, [&](const CCall& call) {
-    ferry::detail::agree_on(ferry::Comm::view(call.comm(comm)), [&] {
-      call.out(weights) = nullptr;
-      prepare(call);
-    });
-    *weights = new ferry_weights{compute()};
-  });
+  return agreed_weight_set<1>(function, comm, {weights}, std::forward<Prepare>(prepare),
+                              [&] { return std::array<ferry::Weights, 1>{compute()}; });
 }
 
 // One grid's points on this rank from C arrays in layout order.
@@ -85,6 +106,72 @@ ferry::GridCells grid_cells(const ferry_layout* layout, int corners, const doubl
   return cells;
 }
 
+// One grid's cells of any convex polygons on this rank from C arrays in layout order.
+ferry::GridCells polygon_cells(const ferry_layout* layout, int corners, const int* corner_counts,
+                               const double* corner_lon, const double* corner_lat,
+                               const int* mask, int edges, const CCall& call,
+                               const std::string& side) {
+  ferry::GridCells cells = grid_cells(layout, corners, corner_lon, corner_lat, mask, call, side);
+  if (corner_counts)
+    cells.corner_counts =
+        call.array(corner_counts, cells.layout.local_size(), side + " corner_counts");
+  cells.edges = call.choice<ferry::CellEdges>(edges, FERRY_CELL_EDGES_LONLAT,
+                                              side == "source" ? "src_edges" : "dst_edges",
+                                              "FERRY_CELL_EDGES_AUTO, _GREAT_CIRCLE or _LONLAT");
+  return cells;
+}
+
+ferry::Unmapped unmapped_choice(int unmapped, const CCall& call) {
+  return call.choice<ferry::Unmapped>(unmapped, FERRY_UNMAPPED_NEAREST, "unmapped",
+                                      "FERRY_UNMAPPED_FILL or FERRY_UNMAPPED_NEAREST");
+}
+
+ferry::ConservativeOptions conservative_options(int normalisation, int unmapped, int order,
+                                                const CCall& call) {
+  ferry::ConservativeOptions options;
+  options.normalisation = call.choice<ferry::ConservativeNormalisation>(
+      normalisation, FERRY_NORMALISATION_DESTAREA, "normalisation",
+      "FERRY_NORMALISATION_FRACAREA or FERRY_NORMALISATION_DESTAREA");
+  options.unmapped = unmapped_choice(unmapped, call);
+  FERRY_CHECK(order == 1 || order == 2, ferry::Errc::Arg, call.function(),
+              ": order must be 1 (first-order) or 2 (second-order conservative); got ", order);
+  options.order = order;
+  return options;
+}
+
+// The bilinear and bicubic calls of the C API: the grids and options of the
+// logically rectangular source, read under the agreement of agreed_weight_set.
+struct RectangularGrids {
+  ferry::GridPoints src, dst;
+  ferry::BilinearOptions options;
+  void read(const ferry_layout* s, const double* s_lon, const double* s_lat, const int* s_mask,
+            const ferry_layout* d, const double* d_lon, const double* d_lat, const int* d_mask,
+            int64_t nx, int periodic, int unmapped, const CCall& call) {
+    src = grid_points(s, s_lon, s_lat, s_mask, call, "source");
+    dst = grid_points(d, d_lon, d_lat, d_mask, call, "destination");
+    options = {nx, periodic != 0, unmapped_choice(unmapped, call)};
+  }
+};
+
+// The one-matrix weight calls from a logically rectangular source (bilinear, bicubic),
+// named `function` in messages.
+int rectangular(const char* function,
+                ferry::Weights (*make)(MPI_Comm, const ferry::GridPoints&,
+                                       const ferry::GridPoints&, const ferry::BilinearOptions&),
+                MPI_Comm comm, const ferry_layout* src, const double* src_lon,
+                const double* src_lat, const int* src_mask, const ferry_layout* dst,
+                const double* dst_lon, const double* dst_lat, const int* dst_mask, int64_t nx,
+                int periodic, int unmapped, ferry_weights** weights) {
+  RectangularGrids g;
+  return agreed_weights(
+      function, comm, weights,
+      [&](const CCall& call) {
+        g.read(src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, dst_mask, nx, periodic,
+               unmapped, call);
+      },
+      [&] { return make(comm, g.src, g.dst, g.options); });
+}
+
 // src and dst of ferry_remap_apply and _begin: one pointer per field each.
 void check_field_arrays(const void* const* src, void* const* dst, const CCall& call) {
   FERRY_CHECK(src && dst, ferry::Errc::Arg, call.function(),
@@ -111,32 +198,26 @@ int conservative_cells(const char* function, MPI_Comm comm, const ferry_layout* 
                        const double* src_corner_lat, const int* src_mask, int src_edges,
                        const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
                        const double* dst_corner_lon, const double* dst_corner_lat,
-                       const int* dst_mask, int dst_edges, int normalisation,
-                       ferry_weights** weights) {
+                       const int* dst_mask, int dst_edges, int normalisation, int unmapped,
+                       int order, ferry_weights** weights) {
   ferry::GridCells s, d;
   ferry::ConservativeOptions options;
   return agreed_weights(
       function, comm, weights,
       [&](const CCall& call) {
-        s = grid_cells(src, src_corners, src_corner_lon, src_corner_lat, src_mask, call, "source");
-        d = grid_cells(dst, dst_corners, dst_corner_lon, dst_corner_lat, dst_mask, call,
-                       "destination");
-        if (src_corner_counts)
-          s.corner_counts = call.array(src_corner_counts, s.layout.local_size(),
-                                       "source corner_counts");
-        if (dst_corner_counts)
-          d.corner_counts = call.array(dst_corner_counts, d.layout.local_size(),
-                                       "destination corner_counts");
-        const char* edges = "FERRY_CELL_EDGES_AUTO, _GREAT_CIRCLE or _LONLAT";
-        s.edges = call.choice<ferry::CellEdges>(src_edges, FERRY_CELL_EDGES_LONLAT, "src_edges",
-                                                edges);
-        d.edges = call.choice<ferry::CellEdges>(dst_edges, FERRY_CELL_EDGES_LONLAT, "dst_edges",
-                                                edges);
-        options.normalisation = call.choice<ferry::ConservativeNormalisation>(
-            normalisation, FERRY_NORMALISATION_DESTAREA, "normalisation",
-            "FERRY_NORMALISATION_FRACAREA or FERRY_NORMALISATION_DESTAREA");
+        s = polygon_cells(src, src_corners, src_corner_counts, src_corner_lon, src_corner_lat,
+                          src_mask, src_edges, call, "source");
+        d = polygon_cells(dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
+                          dst_mask, dst_edges, call, "destination");
+        options = conservative_options(normalisation, unmapped, order, call);
       },
       [&] { return ferry::conservative_weights(comm, s, d, options); });
+}
+
+// The rows of a grid as read: `values` per cell, copied to `out` (which may be NULL).
+template <class T>
+void copy_cells(const std::vector<T>& values, T* out) {
+  if (out) std::copy(values.begin(), values.end(), out);
 }
 
 }  // namespace
@@ -207,14 +288,50 @@ int ferry_weights_bilinear(MPI_Comm comm, const ferry_layout* src, const double*
                            const double* src_lat, const int* src_mask, const ferry_layout* dst,
                            const double* dst_lon, const double* dst_lat, const int* dst_mask,
                            int64_t nx, int periodic, ferry_weights** weights) {
-  ferry::GridPoints s, d;
-  return agreed_weights(
-      "ferry_weights_bilinear", comm, weights,
+  return rectangular("ferry_weights_bilinear", &ferry::bilinear_weights, comm, src, src_lon,
+                     src_lat, src_mask, dst, dst_lon, dst_lat, dst_mask, nx, periodic,
+                     FERRY_UNMAPPED_FILL, weights);
+}
+
+int ferry_weights_bilinear_with_options(MPI_Comm comm, const ferry_layout* src,
+                                        const double* src_lon, const double* src_lat,
+                                        const int* src_mask, const ferry_layout* dst,
+                                        const double* dst_lon, const double* dst_lat,
+                                        const int* dst_mask, int64_t nx, int periodic,
+                                        int unmapped, ferry_weights** weights) {
+  return rectangular("ferry_weights_bilinear_with_options", &ferry::bilinear_weights, comm, src,
+                     src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, dst_mask, nx, periodic,
+                     unmapped, weights);
+}
+
+int ferry_weights_bicubic(MPI_Comm comm, const ferry_layout* src, const double* src_lon,
+                          const double* src_lat, const int* src_mask, const ferry_layout* dst,
+                          const double* dst_lon, const double* dst_lat, const int* dst_mask,
+                          int64_t nx, int periodic, int unmapped, ferry_weights** weights) {
+  return rectangular("ferry_weights_bicubic", &ferry::bicubic_weights, comm, src, src_lon,
+                     src_lat, src_mask, dst, dst_lon, dst_lat, dst_mask, nx, periodic, unmapped,
+                     weights);
+}
+
+int ferry_weights_bicubic_gradients(MPI_Comm comm, const ferry_layout* src, const double* src_lon,
+                                    const double* src_lat, const int* src_mask,
+                                    const ferry_layout* dst, const double* dst_lon,
+                                    const double* dst_lat, const int* dst_mask, int64_t nx,
+                                    int periodic, int unmapped, ferry_weights** value,
+                                    ferry_weights** i_gradient, ferry_weights** j_gradient,
+                                    ferry_weights** ij_gradient) {
+  RectangularGrids g;
+  return agreed_weight_set<4>(
+      "ferry_weights_bicubic_gradients", comm, {value, i_gradient, j_gradient, ij_gradient},
       [&](const CCall& call) {
-        s = grid_points(src, src_lon, src_lat, src_mask, call, "source");
-        d = grid_points(dst, dst_lon, dst_lat, dst_mask, call, "destination");
+        g.read(src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, dst_mask, nx, periodic,
+               unmapped, call);
       },
-      [&] { return ferry::bilinear_weights(comm, s, d, {nx, periodic != 0, ferry::Unmapped::Fill}); });
+      [&] {
+        ferry::BicubicGradientWeights w = ferry::bicubic_gradient_weights(comm, g.src, g.dst, g.options);
+        return std::array<ferry::Weights, 4>{std::move(w.value), std::move(w.i_gradient),
+                                             std::move(w.j_gradient), std::move(w.ij_gradient)};
+      });
 }
 
 int ferry_weights_conservative(MPI_Comm comm, const ferry_layout* src, int src_corners,
@@ -225,7 +342,8 @@ int ferry_weights_conservative(MPI_Comm comm, const ferry_layout* src, int src_c
   return conservative_cells("ferry_weights_conservative", comm, src, src_corners, nullptr,
                             src_corner_lon, src_corner_lat, src_mask, FERRY_CELL_EDGES_AUTO, dst,
                             dst_corners, nullptr, dst_corner_lon, dst_corner_lat, dst_mask,
-                            FERRY_CELL_EDGES_AUTO, normalisation, weights);
+                            FERRY_CELL_EDGES_AUTO, normalisation, FERRY_UNMAPPED_FILL, 1,
+                            weights);
 }
 
 int ferry_weights_conservative_polygons(
@@ -237,7 +355,44 @@ int ferry_weights_conservative_polygons(
   return conservative_cells("ferry_weights_conservative_polygons", comm, src, src_corners,
                             src_corner_counts, src_corner_lon, src_corner_lat, src_mask, src_edges,
                             dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
-                            dst_mask, dst_edges, normalisation, weights);
+                            dst_mask, dst_edges, normalisation, FERRY_UNMAPPED_FILL, 1, weights);
+}
+
+int ferry_weights_conservative_with_options(
+    MPI_Comm comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, int unmapped, int order, ferry_weights** weights) {
+  return conservative_cells("ferry_weights_conservative_with_options", comm, src, src_corners,
+                            src_corner_counts, src_corner_lon, src_corner_lat, src_mask, src_edges,
+                            dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
+                            dst_mask, dst_edges, normalisation, unmapped, order, weights);
+}
+
+int ferry_weights_conservative_gradients(
+    MPI_Comm comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, int unmapped, ferry_weights** value, ferry_weights** lat_gradient,
+    ferry_weights** lon_gradient) {
+  ferry::GridCells s, d;
+  ferry::ConservativeOptions options;
+  return agreed_weight_set<3>(
+      "ferry_weights_conservative_gradients", comm, {value, lat_gradient, lon_gradient},
+      [&](const CCall& call) {
+        s = polygon_cells(src, src_corners, src_corner_counts, src_corner_lon, src_corner_lat,
+                          src_mask, src_edges, call, "source");
+        d = polygon_cells(dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
+                          dst_mask, dst_edges, call, "destination");
+        options = conservative_options(normalisation, unmapped, 2, call);
+      },
+      [&] {
+        ferry::ConservativeGradientWeights w = ferry::conservative_gradient_weights(comm, s, d, options);
+        return std::array<ferry::Weights, 3>{std::move(w.value), std::move(w.lat_gradient),
+                                             std::move(w.lon_gradient)};
+      });
 }
 
 int ferry_weights_get_sizes(const ferry_weights* weights, int64_t* src_size, int64_t* dst_size,
@@ -279,6 +434,78 @@ int ferry_weights_get_method(const ferry_weights* weights, const char** method) 
 int ferry_weights_destroy(ferry_weights** weights) {
   return destroy_handle("ferry_weights_destroy", weights);
 }
+
+int ferry_grid_read(MPI_Comm comm, const char* path, int format, const char* name,
+                    const char* masks, const char* areas, ferry_grid** grid) {
+  ferry::GridSource source;
+  return c_call("ferry_grid_read", [&](const CCall& call) {
+    ferry::detail::agree_on(ferry::Comm::view(call.comm(comm)), [&] {
+      call.out(grid) = nullptr;
+      source.path = call.text(path, "path");
+      source.format = call.choice<ferry::GridFormat>(
+          format, FERRY_GRID_FORMAT_UNSTRUCTURED, "format",
+          "FERRY_GRID_FORMAT_AUTO, _OASIS, _SCRIP or _UNSTRUCTURED");
+      source.name = name ? name : "";
+      source.masks = masks ? masks : "";
+      source.areas = areas ? areas : "";
+    });
+    *grid = new ferry_grid{ferry::read_grid(comm, source)};
+  });
+}
+
+int ferry_grid_get_sizes(const ferry_grid* grid, int64_t* size, int64_t* first, int64_t* count,
+                         int* corners, int64_t* nx, int* has_corners, int* has_area) {
+  return c_call("ferry_grid_get_sizes", [&](const CCall& call) {
+    const ferry::Grid& g = call.handle(grid).grid;
+    const ferry::Layout& layout = g.points.layout;
+    if (size) *size = layout.global_size();
+    if (first) *first = layout.ids().empty() ? 0 : layout.ids().front();
+    if (count) *count = layout.local_size();
+    if (corners) *corners = g.cells.corners;
+    if (nx) *nx = g.nx;
+    if (has_corners) *has_corners = g.cells.corner_lon.empty() ? 0 : 1;
+    if (has_area) *has_area = g.area.empty() ? 0 : 1;
+  });
+}
+
+int ferry_grid_get_layout(const ferry_grid* grid, ferry_layout** layout) {
+  return create_handle("ferry_grid_get_layout", layout, [&](const CCall& call) {
+    return new ferry_layout{call.handle(grid).grid.points.layout};
+  });
+}
+
+int ferry_grid_get_points(const ferry_grid* grid, double* lon, double* lat, int* mask) {
+  return c_call("ferry_grid_get_points", [&](const CCall& call) {
+    const ferry::GridPoints& p = call.handle(grid).grid.points;
+    copy_cells(p.lon, lon);
+    copy_cells(p.lat, lat);
+    if (mask && p.mask.empty()) std::fill_n(mask, p.layout.local_size(), 1);
+    copy_cells(p.mask, mask);
+  });
+}
+
+int ferry_grid_get_corners(const ferry_grid* grid, double* corner_lon, double* corner_lat) {
+  return c_call("ferry_grid_get_corners", [&](const CCall& call) {
+    const ferry::Grid& g = call.handle(grid).grid;
+    FERRY_CHECK(!g.cells.corner_lon.empty() || g.cells.layout.local_size() == 0, ferry::Errc::Arg,
+                call.function(), ": grid \"", g.cells.name,
+                "\" has no cell corners in its file; conservative weights need them");
+    copy_cells(g.cells.corner_lon, corner_lon);
+    copy_cells(g.cells.corner_lat, corner_lat);
+  });
+}
+
+int ferry_grid_get_area(const ferry_grid* grid, double* area) {
+  return c_call("ferry_grid_get_area", [&](const CCall& call) {
+    const ferry::Grid& g = call.handle(grid).grid;
+    FERRY_CHECK(!g.area.empty() || g.points.layout.local_size() == 0, ferry::Errc::Arg,
+                call.function(), ": grid \"", g.cells.name,
+                "\" has no cell areas in its file (OASIS: give areas.nc)");
+    copy_cells(g.area, area);
+  });
+}
+
+int ferry_grid_destroy(ferry_grid** grid) { return destroy_handle("ferry_grid_destroy", grid); }
 
 int ferry_remap_create(MPI_Comm comm, const ferry_weights* weights, const ferry_layout* src,
                        const ferry_layout* dst, const char* engine, ferry_remap** remap) {

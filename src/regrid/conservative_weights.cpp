@@ -16,6 +16,7 @@
 #include "regrid/latitude_bands.hpp"
 #include "regrid/lonlat_cell.hpp"
 #include "regrid/nearest_fill.hpp"
+#include "regrid/progress_meter.hpp"
 #include "regrid/weights_builder.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -113,7 +114,8 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
 // in it (the southern edge of the two boxes' overlap), so that a pair of cells
 // reaching several bands is counted once.
 std::vector<Overlap> band_overlaps(const LatitudeBands& bands, int me, const CellShapes& sources,
-                                   const CellShapes& targets, bool moments) {
+                                   const CellShapes& targets, bool moments,
+                                   regrid::detail::ProgressMeter& progress) {
   const regrid::detail::CellBins bins(sources.box);
   regrid::detail::CellOverlap overlap;
   std::vector<Overlap> overlaps;
@@ -127,6 +129,7 @@ std::vector<Overlap> band_overlaps(const LatitudeBands& bands, int me, const Cel
     polar[s] = sources.centroid(s, centre_lon[s], centre_lat[s]);
   regrid::detail::LonLatMoments m;
   for (std::size_t t = 0; t < targets.size(); ++t) {
+    progress.advance(static_cast<std::int64_t>(t));
     bins.candidates(targets.box[t], candidates);
     const double row_area = targets.area[t];
     for (std::uint32_t s : candidates) {
@@ -241,9 +244,18 @@ ConservativeLinks conservative_links(const Comm& comm, const GridCells& src, con
   regrid::detail::check_grids(comm, kCaller, source.centres, target.centres);
 
   const LatitudeBands bands(comm.size());
-  std::vector<Overlap> overlaps =
-      band_overlaps(bands, comm.rank(), to_bands(comm, bands, source.shapes),
-                    to_bands(comm, bands, target.shapes), moments);
+  std::vector<Overlap> overlaps;
+  // Agreed: a progress callback that throws on one rank ends the call on every rank
+  // (after the collective to_bands, before the next collective).
+  detail::agree_on(comm, [&] {
+    const CellShapes band_sources = to_bands(comm, bands, source.shapes);
+    const CellShapes band_targets = to_bands(comm, bands, target.shapes);
+    regrid::detail::ProgressMeter progress(kCaller, "overlaps", comm.rank(),
+                                           static_cast<std::int64_t>(band_targets.size()),
+                                           options.progress, options.progress_seconds);
+    overlaps = band_overlaps(bands, comm.rank(), band_sources, band_targets, moments, progress);
+    progress.finish();
+  });
 
   // Each row whole on its owner, its overlaps by source id: the sum is the same anywhere.
   const Blocks rows(dst.layout.global_size(), comm.size());

@@ -405,20 +405,6 @@ contains
 
   ! ---- Point data of conservative weights ----
 
-  ! The corners of cells `ids` of an nx x ny longitude-latitude grid of the globe,
-  ! counter-clockwise from the south-west: lon(4, size(ids)) and lat(4, size(ids)).
-  subroutine cell_corners(ids, nx, ny, lon, lat)
-    integer(int64), intent(in) :: ids(:), nx, ny
-    real(real64), allocatable, intent(out) :: lon(:, :), lat(:, :)
-    real(real64) :: west(size(ids)), south(size(ids))
-    west = 360 * real(mod(ids, nx), real64) / real(nx, real64)
-    south = -90 + 180 * real(ids / nx, real64) / real(ny, real64)
-    lon = reshape([west, west + 360 / real(nx, real64)], [size(ids), 2])
-    lon = transpose(lon(:, [1, 2, 2, 1]))
-    lat = reshape([south, south + 180 / real(ny, real64)], [size(ids), 2])
-    lat = transpose(lat(:, [1, 1, 2, 2]))
-  end subroutine cell_corners
-
   ! The area of cell id of an nx x ny longitude-latitude grid on the unit sphere.
   elemental real(real64) function cell_area(id, nx, ny)
     integer(int64), intent(in) :: id, nx, ny

@@ -334,17 +334,9 @@ contains
   subroutine remap_values(w, src_layout, dst_layout, in, out)
     type(ferry_weights), intent(in) :: w
     type(ferry_layout), intent(in) :: src_layout, dst_layout
-    real(real64), intent(in), target :: in(:)
-    real(real64), intent(out), target :: out(:)
-    type(ferry_remap) :: remap
-    call ferry_remap_create(MPI_COMM_WORLD, w, src_layout, dst_layout, engine, remap, ierr)
-    call ferry_remap_set_fill_value(remap, fill, ierr)
-    call ferry_remap_setup(remap, ierr)
-    call expect_ok(ierr, 'remap setup')
-    out = 0
-    call ferry_remap_apply(remap, [address(in)], [address(out)], ierr)
-    call expect_ok(ierr, 'remap apply')
-    call ferry_remap_destroy(remap, ierr)
+    real(real64), intent(in) :: in(:)
+    real(real64), intent(out) :: out(:)
+    call remap_once(w, src_layout, dst_layout, engine, fill, in, out)
   end subroutine remap_values
 
   ! The number of links of every row, over all ranks.
@@ -430,23 +422,6 @@ contains
     call ferry_weights_destroy(w, ierr)
     call ferry_layout_destroy(points, ierr)
   end subroutine test_bilinear
-
-  ! The corners of cells `ids` of an nx x ny longitude-latitude grid of the globe.
-  subroutine cell_corners(ids, nx, ny, lon, lat)
-    integer(int64), intent(in) :: ids(:), nx, ny
-    real(real64), allocatable, intent(out) :: lon(:, :), lat(:, :)
-    real(real64) :: west, east, south, north
-    integer(int64) :: k
-    allocate (lon(4, size(ids)), lat(4, size(ids)))
-    do k = 1, size(ids)
-      west = 360 * real(mod(ids(k), nx), real64) / real(nx, real64)
-      east = west + 360 / real(nx, real64)
-      south = -90 + 180 * real(ids(k) / nx, real64) / real(ny, real64)
-      north = south + 180 / real(ny, real64)
-      lon(:, k) = [west, east, east, west]
-      lat(:, k) = [south, south, north, north]
-    end do
-  end subroutine cell_corners
 
   ! 12 x 6 cells (the source layout; cell 40 masked) to 8 x 4 cells by blocks: a
   ! constant stays in every destination cell.

@@ -2,14 +2,17 @@
 ! printed with the rank; finish_checks agrees on the outcome across ranks, so every
 ! rank exits alike.
 module test_checks
-  use, intrinsic :: iso_fortran_env, only: error_unit, int64
+  use, intrinsic :: iso_fortran_env, only: error_unit, int64, real64
   use mpi
   use ferry, only: FERRY_SUCCESS, ferry_error_message, ferry_layout, ferry_layout_local_size, &
     ferry_layout_get_ids
+  use ferry_c_arrays, only: address
+  use ferry_regrid_mod, only: ferry_weights, ferry_remap, ferry_remap_create, &
+    ferry_remap_set_fill_value, ferry_remap_setup, ferry_remap_apply, ferry_remap_destroy
   implicit none
   private
   public :: start_checks, engine_argument, expect, expect_ok, expect_error, finish_checks, &
-    layout_ids
+    layout_ids, remap_once, cell_corners
 
   integer :: rank = 0
   integer :: failures = 0
@@ -80,5 +83,44 @@ contains
     call ferry_layout_get_ids(layout, ids, ierr)
     call expect_ok(ierr, 'layout_ids: ids')
   end subroutine layout_ids
+
+  !> The corners (west, east, east, west; south, south, north, north) of the cells
+  !> `ids` of a regular nx x ny longitude-latitude grid, cell id = j * nx + i.
+  subroutine cell_corners(ids, nx, ny, lon, lat)
+    integer(int64), intent(in) :: ids(:), nx, ny
+    real(real64), allocatable, intent(out) :: lon(:, :), lat(:, :)
+    real(real64) :: west, east, south, north
+    integer(int64) :: k
+    allocate (lon(4, size(ids)), lat(4, size(ids)))
+    do k = 1, size(ids)
+      west = 360 * real(mod(ids(k), nx), real64) / real(nx, real64)
+      east = west + 360 / real(nx, real64)
+      south = -90 + 180 * real(ids(k) / nx, real64) / real(ny, real64)
+      north = south + 180 / real(ny, real64)
+      lon(:, k) = [west, east, east, west]
+      lat(:, k) = [south, south, north, north]
+    end do
+  end subroutine cell_corners
+
+  !> Collective: remaps one real(8) value per point with w from src_layout to
+  !> dst_layout on engine, once; rows without links get `fill`.
+  subroutine remap_once(w, src_layout, dst_layout, engine, fill, in, out)
+    type(ferry_weights), intent(in) :: w
+    type(ferry_layout), intent(in) :: src_layout, dst_layout
+    character(len=*), intent(in) :: engine
+    real(real64), intent(in) :: fill
+    real(real64), intent(in), target :: in(:)
+    real(real64), intent(out), target :: out(:)
+    type(ferry_remap) :: remap
+    integer :: ierr
+    call ferry_remap_create(MPI_COMM_WORLD, w, src_layout, dst_layout, engine, remap, ierr)
+    call ferry_remap_set_fill_value(remap, fill, ierr)
+    call ferry_remap_setup(remap, ierr)
+    call expect_ok(ierr, 'remap setup')
+    out = 0
+    call ferry_remap_apply(remap, [address(in)], [address(out)], ierr)
+    call expect_ok(ierr, 'remap apply')
+    call ferry_remap_destroy(remap, ierr)
+  end subroutine remap_once
 
 end module test_checks

@@ -2,7 +2,7 @@
 
 import enum
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeAlias
 
@@ -18,6 +18,8 @@ FieldSpec: TypeAlias = DTypeLike | tuple[DTypeLike, int]
 # One array per field, or the array itself for a single field; None where a side of
 # this rank has no values.
 Arrays: TypeAlias = numpy.ndarray | None | Sequence[numpy.ndarray | None]
+# A weight generation's progress(stage, done, total, seconds), called on each rank alone.
+WeightProgress: TypeAlias = Callable[[str, int, int, float], None]
 
 class Errc(enum.IntEnum):
     """Stable error codes, the same numbers as ferry::Errc and FERRY_ERR_*."""
@@ -497,6 +499,7 @@ def conservative_weights(
     normalisation: str = "fracarea",
     unmapped: str = "fill",
     order: int = 1,
+    progress: WeightProgress | None = None,
 ) -> Weights: ...
 def conservative_gradient_weights(
     comm: Comm,
@@ -504,6 +507,7 @@ def conservative_gradient_weights(
     dst: GridCells,
     normalisation: str = "fracarea",
     unmapped: str = "fill",
+    progress: WeightProgress | None = None,
 ) -> tuple[Weights, Weights, Weights]: ...
 
 class Remap:
