@@ -43,9 +43,13 @@ namespace ferry::detail {
 ///
 /// Cache: rank 0 reads the cache; the entries that may be this plan's ride in the
 /// reduction of the plan's signature. A cached choice is used at once and, with
-/// `check` (default), re-checked on the first exchanges: a search with the cached
-/// choice as incumbent, which keeps it after `check_samples` rounds unless a
-/// challenger was faster in each of them, and otherwise goes on as a full search.
+/// `check` (default), re-checked on the first exchanges at a bounded cost: a search
+/// with the cached choice as the reference (a challenger must be clearly faster than
+/// it, by the same intervals as the full search), over only the candidates whose
+/// cached median is within kCheckCloseRatio of the choice's (all of them if the entry
+/// has no medians), where a challenger drops out after one used round in which it
+/// is clearly slower than that round's fastest, and which runs `check_samples` used
+/// rounds at most. Its choice, kept or replaced, is recorded in the cache.
 ///
 /// Options (see docs/user/engines/adaptive.md): samples, max_samples, warmup,
 /// margin, tolerance, check, check_samples, watch, drift, cache, retune, candidates,
@@ -84,11 +88,19 @@ class AdaptiveEngine final : public Engine {
   // begin(); with `together` (execute()), a profiled exchange starts after a barrier.
   void start(const void* const* src, void* const* dst, const std::uint8_t* mask, bool together);
   void start_search(std::vector<Candidate> candidates, const SearchRules& rules);
+  // The re-check of cached_: the incumbent and the challengers cached close to it.
+  void start_check();
+  const double* cached_median(const Candidate& candidate) const;
+  // The medians to record: the search's, and for a re-check the cached ones of the
+  // candidates it did not time.
+  std::vector<Measurement> measured_for_cache() const;
   void plan_batch();
   void start_reduction(double* local, double* slowest, int count);
   void finish_reduction();
   void finish_batch();
-  void decide();
+  // Ends profiling with chosen_ (the search's, or with `unsearched` the cached choice,
+  // taken without a search for that reason).
+  void decide(const std::string& unsearched = {});
   void watch(double seconds);
   void finish_window();
   std::string measurement_table() const;
@@ -97,6 +109,7 @@ class AdaptiveEngine final : public Engine {
   const Comm* comm_ = nullptr;
   std::vector<FieldSpec> fields_;
   SearchRules rules_;
+  int check_rounds_ = 0;  // used rounds of the re-check of a cached choice, at most
   std::vector<Candidate> candidates_;  // in the order given (p2p first)
   std::string cache_path_;  // rank 0's choice, broadcast; empty: no cache
   std::string signature_;
@@ -144,6 +157,7 @@ class AdaptiveEngine final : public Engine {
 
   Candidate chosen_;
   std::optional<CacheEntry> cached_;  // the entry the choice came from
+  bool checking_ = false;             // the search re-checks cached_'s choice
 };
 
 }  // namespace ferry::detail

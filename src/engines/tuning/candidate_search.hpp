@@ -33,10 +33,11 @@ struct SearchRules {
   double margin = 0.02;
   /// "As fast": the interval lies within [1 / (1 + tolerance), 1 + tolerance].
   double tolerance = 0.05;
-  /// > 0: the first candidate is an incumbent (a cached choice). After this many used
-  /// rounds it is kept unless a challenger was faster in every one of them by a median
-  /// beyond the margin; if one was, the search goes on as a full one.
-  int check_rounds = 0;
+  /// > 0: a running candidate other than the first whose time in a used round is
+  /// above drop_ratio times that round's fastest time drops out at once, without
+  /// waiting for an interval. The re-check of a cached choice sets it: one clearly
+  /// slower round is enough to stop paying for a challenger.
+  double drop_ratio = 0;
 };
 
 /// Confidence of the intervals every decision rests on.
@@ -65,8 +66,8 @@ struct Standing {
 /// Not collective and deterministic: ranks fed the same times take the same path.
 class CandidateSearch {
  public:
-  /// `candidates` must not be empty; the first is the reference (p2p) or, with
-  /// rules.check_rounds > 0, the incumbent.
+  /// `candidates` must not be empty; the first is the reference: p2p, or the
+  /// incumbent when the search re-checks a cached choice.
   CandidateSearch(std::vector<Candidate> candidates, SearchRules rules);
 
   bool done() const noexcept { return done_; }
@@ -98,7 +99,7 @@ class CandidateSearch {
  private:
   void record_round(const double* seconds);
   void evaluate();
-  void check_incumbent();
+  void drop_clearly_slower();
   void finish(std::size_t winner, const std::string& why);
   std::size_t leader() const;
   std::vector<std::size_t> running() const;
@@ -106,7 +107,6 @@ class CandidateSearch {
 
   std::vector<Standing> standings_;
   SearchRules rules_;
-  bool checking_ = false;
   int rounds_ = 0;
   long exchanges_ = 0;
   std::vector<Candidate> round_;
