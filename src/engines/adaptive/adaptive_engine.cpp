@@ -43,11 +43,13 @@ constexpr int kDefaultTolerancePercent = 5;
 // warm-up, 10 rounds: at most 50 exchanges for 5 candidates that all stay in).
 constexpr int kDefaultCheckSamples = 8;
 // The re-check times only the challengers whose cached median is at most this times
-// the cached choice's: one far slower when it was cached is not worth the exchanges
-// it would cost, and a change that large is the watch's to catch.
+// the lowest cached median (the cached choice's, unless the entry was edited or its
+// choice kept by an earlier re-check): one far slower than the best when it was
+// cached is not worth the exchanges it would cost, and a change that large is the
+// watch's to catch.
 constexpr double kCheckCloseRatio = 1.25;
-// A challenger over this times the fastest of one used round of the re-check drops
-// out at once (SearchRules::drop_ratio), so that it costs a few exchanges at most.
+// A challenger over this times the fastest of two used rounds of the re-check drops
+// out (SearchRules::drop_ratio), so that it costs a few exchanges at most.
 constexpr double kCheckDropRatio = 1.5;
 // Watching: exchanges per window, and the drift that counts when sustained over
 // kSustainedWindows windows in a row.
@@ -309,11 +311,14 @@ void AdaptiveEngine::start_check() {
   // The incumbent first: the reference a challenger must be clearly faster than.
   std::vector<Candidate> order = {cached_->choice};
   std::vector<std::string> untimed;
-  const double* incumbent = cached_median(cached_->choice);
+  // The lowest cached median, if the cached choice has one (else every one is timed).
+  double lowest = cached_median(cached_->choice) ? *cached_median(cached_->choice) : 0;
+  for (const Candidate& c : candidates_)
+    if (lowest > 0 && cached_median(c)) lowest = std::min(lowest, *cached_median(c));
   for (const Candidate& c : candidates_) {
     if (c == cached_->choice) continue;
     const double* median = cached_median(c);
-    if (incumbent && median && *median > kCheckCloseRatio * *incumbent)
+    if (lowest > 0 && median && *median > kCheckCloseRatio * lowest)
       untimed.push_back(c.label());
     else
       order.push_back(c);
@@ -321,7 +326,7 @@ void AdaptiveEngine::start_check() {
   if (order.size() == 1) {
     chosen_ = cached_->choice;
     decide(cat("re-checked without timing: no other candidate's cached median is within x",
-               kCheckCloseRatio, " of its"));
+               kCheckCloseRatio, " of the lowest"));
     return;
   }
   checking_ = true;
@@ -331,7 +336,8 @@ void AdaptiveEngine::start_check() {
       cat("re-check of ", cached_->choice.label(), " against ", list_first(timed, timed.size()),
           untimed.empty() ? std::string()
                           : cat(" (not timed, cached over x", kCheckCloseRatio,
-                                " its median: ", list_first(untimed, untimed.size()), ")")));
+                                " the lowest median: ", list_first(untimed, untimed.size()),
+                                ")")));
   for (const Candidate& c : order) engine_for(c);
   SearchRules check = rules_;
   check.max_rounds = std::max(rules_.min_rounds, check_rounds_);
@@ -346,14 +352,20 @@ const double* AdaptiveEngine::cached_median(const Candidate& candidate) const {
 }
 
 std::vector<Measurement> AdaptiveEngine::measured_for_cache() const {
-  std::vector<Measurement> out = search_->measured();
-  // A re-check times some candidates only: the others keep their cached medians, so
-  // that the next re-check can still tell which are close.
-  if (cached_)
-    for (const Measurement& m : cached_->measured)
-      if (std::none_of(out.begin(), out.end(),
-                       [&](const Measurement& o) { return o.candidate == m.candidate; }))
-        out.push_back(m);
+  if (!checking_) return search_->measured();
+  // A re-check times some candidates only, and those it dropped early a few times:
+  // they keep their cached medians, so that one disturbed round does not keep them
+  // out of the next re-check (which times only those cached close to the choice).
+  std::vector<Measurement> out = cached_->measured;
+  for (const Standing& s : search_->standings()) {
+    if (s.sample_count() == 0) continue;
+    auto cached = std::find_if(out.begin(), out.end(),
+                               [&](const Measurement& m) { return m.candidate == s.candidate; });
+    if (cached == out.end())
+      out.push_back({s.candidate, s.median_seconds()});
+    else if (s.sample_count() >= rules_.min_rounds || cached->median_seconds <= 0)
+      cached->median_seconds = s.median_seconds();
+  }
   return out;
 }
 

@@ -46,10 +46,10 @@ namespace ferry::detail {
 /// `check` (default), re-checked on the first exchanges at a bounded cost: a search
 /// with the cached choice as the reference (a challenger must be clearly faster than
 /// it, by the same intervals as the full search), over only the candidates whose
-/// cached median is within kCheckCloseRatio of the choice's (all of them if the entry
-/// has no medians), where a challenger drops out after one used round in which it
-/// is clearly slower than that round's fastest, and which runs `check_samples` used
-/// rounds at most. Its choice, kept or replaced, is recorded in the cache.
+/// cached median is within kCheckCloseRatio of the lowest (all of them if the entry
+/// has no medians), where a challenger drops out once clearly slower than its
+/// round's fastest in two used rounds, and which runs `check_samples` used rounds at
+/// most. Its choice, kept or replaced, is recorded in the cache.
 ///
 /// Options (see docs/user/engines/adaptive.md): samples, max_samples, warmup,
 /// margin, tolerance, check, check_samples, watch, drift, cache, retune, candidates,
@@ -91,8 +91,8 @@ class AdaptiveEngine final : public Engine {
   // The re-check of cached_: the incumbent and the challengers cached close to it.
   void start_check();
   const double* cached_median(const Candidate& candidate) const;
-  // The medians to record: the search's, and for a re-check the cached ones of the
-  // candidates it did not time.
+  // The medians to record: the search's; for a re-check, those of the candidates it
+  // timed in at least `samples` rounds, the cached ones of the others.
   std::vector<Measurement> measured_for_cache() const;
   void plan_batch();
   void start_reduction(double* local, double* slowest, int count);

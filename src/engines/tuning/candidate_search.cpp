@@ -136,13 +136,15 @@ void CandidateSearch::drop_clearly_slower() {
   for (std::size_t i : running()) {
     Standing& s = standings_[i];
     if (i == 0 || s.samples.back() <= rules_.drop_ratio * fastest) continue;
+    if (++s.slower_rounds < rules_.drop_rounds) continue;
     s.running = false;
-    s.verdict = cat("clearly slower in round ", used_rounds(), ": x",
-                    fixed2(s.samples.back() / fastest), " the round's fastest (over x",
-                    fixed2(rules_.drop_ratio), " drops)");
+    s.verdict = cat("clearly slower in ", s.slower_rounds, " of ", used_rounds(),
+                    " rounds: over x", fixed2(rules_.drop_ratio),
+                    " the round's fastest, the last time x", fixed2(s.samples.back() / fastest));
   }
   if (running() == std::vector<std::size_t>{0})
-    finish(0, cat("every other candidate was clearly slower in one round"));
+    finish(0, cat("every other candidate was clearly slower in ", rules_.drop_rounds,
+                  " rounds"));
 }
 
 void CandidateSearch::evaluate() {

@@ -33,11 +33,14 @@ struct SearchRules {
   double margin = 0.02;
   /// "As fast": the interval lies within [1 / (1 + tolerance), 1 + tolerance].
   double tolerance = 0.05;
-  /// > 0: a running candidate other than the first whose time in a used round is
-  /// above drop_ratio times that round's fastest time drops out at once, without
-  /// waiting for an interval. The re-check of a cached choice sets it: one clearly
-  /// slower round is enough to stop paying for a challenger.
+  /// > 0: a running candidate other than the first drops out, without waiting for
+  /// an interval, once its time was above drop_ratio times its round's fastest in
+  /// drop_rounds used rounds (not necessarily in a row). The re-check of a cached
+  /// choice sets it, so that a challenger costs a few exchanges; two rounds rather
+  /// than one, because one exchange of a fast candidate descheduled under load
+  /// looks many times slower than it is.
   double drop_ratio = 0;
+  int drop_rounds = 2;
 };
 
 /// Confidence of the intervals every decision rests on.
@@ -49,6 +52,7 @@ struct Standing {
   std::vector<double> samples;  ///< one per used round, 0 where it did not run
   std::string verdict;          ///< why it is out, or why it won; empty while running
   bool running = true;
+  int slower_rounds = 0;        ///< used rounds it was clearly slower in (drop_ratio)
   double median_seconds() const;
   int sample_count() const;
 };
