@@ -287,6 +287,7 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
       candidates.push_back(std::move(b));
   }
   candidates_ = candidates;
+  offered_.reserve(candidates_.size());
   if (kNonblockingReduction) reduction_comm_ = Comm::dup(comm.get());
   // A watch window's reduction uses them too, before any search may have sized them.
   slowest_seconds_.reserve(1);
@@ -463,7 +464,9 @@ void AdaptiveEngine::release_all_but(const std::vector<Candidate>& keep) {
       ++it;
       continue;
     }
-    if (keep_candidates_)
+    // A caller may hold values in memory an engine offered until the end of the
+    // next exchange; closing the engine would free it.
+    if (keep_candidates_ || std::find(offered_.begin(), offered_.end(), it->first) != offered_.end())
       kept_.push_back(std::move(*it));
     else
       it->second->close();
@@ -562,6 +565,17 @@ bool AdaptiveEngine::can_begin() {
     finish_reduction();  // as begin() would have
   }
   return active_->can_begin();
+}
+
+void* AdaptiveEngine::destination_field(std::size_t field) {
+  FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: destination_field before setup");
+  FERRY_CHECK(field < fields_.size(), Errc::ArgRange, "adaptive: destination_field: field ",
+              field, " out of range; the exchange has ", fields_.size(), " fields");
+  if (reduction_ != MPI_REQUEST_NULL) finish_reduction();  // as begin() would
+  void* memory = active_->destination_field(field);
+  if (memory && std::find(offered_.begin(), offered_.end(), active_candidate_) == offered_.end())
+    offered_.push_back(active_candidate_);
+  return memory;
 }
 
 bool AdaptiveEngine::test() {

@@ -71,6 +71,11 @@ class AdaptiveEngine final : public Engine {
   /// False while the reduction of the timings is in flight (it decides the next
   /// candidate), then the candidate's own answer.
   bool can_begin() override;
+  /// The memory the engine of the next exchange offers (see Engine::destination_field):
+  /// completes a reduction in flight first, as begin() would, since it may change
+  /// that engine. A candidate that offered memory is not closed when it drops out
+  /// (only in close()), so values a caller holds there outlive the next exchange.
+  void* destination_field(std::size_t field) override;
   Traffic traffic() const override;
   EngineReport report() const override;
 
@@ -133,9 +138,10 @@ class AdaptiveEngine final : public Engine {
   MPI_Request reduction_ = MPI_REQUEST_NULL;  // the Iallreduce in flight, if any
   Comm reduction_comm_;  // its own, so an engine dropped with one in flight leaves it a live one
   bool reducing_window_ = false;         // it carries a watch window, not a batch
-  // Candidates out of the running, with keep_candidates: closed only in close(), and
-  // taken back by a later search.
+  // Candidates out of the running, with keep_candidates or after offering memory
+  // (offered_): closed only in close(), and taken back by a later search.
   std::vector<std::pair<Candidate, std::unique_ptr<Engine>>> kept_;
+  std::vector<Candidate> offered_;       // candidates whose destination_field gave memory
   bool sampling_ = false;                // the exchange in flight moves selection_'s fields
   double exchange_seconds_ = 0;          // time inside its begin() and test() calls
   long exchanges_ = 0;                   // exchanges made while profiling, all searches
