@@ -438,8 +438,11 @@ TEST_F(InjectedTiming, AWrongCachedChoiceIsReplacedWithinFiftyExchanges) {
   if (world_rank() == 0) {
     const std::string cache = read_text(path_);
     EXPECT_NE(cache.find(" | rma | "), std::string::npos) << cache;
-    // neighbor keeps its cached median, for the next re-check.
+    // The full search's medians are kept, for the next re-check (p2p's is not the
+    // 1.6 ms of the re-check).
     EXPECT_NE(cache.find(" neighbor="), std::string::npos) << cache;
+    EXPECT_EQ(cache.find("p2p=1.6"), std::string::npos) << cache;
+    EXPECT_EQ(cache.find("p2p=1.9"), std::string::npos) << cache;
   }
 }
 

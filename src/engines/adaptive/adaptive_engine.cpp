@@ -353,21 +353,11 @@ const double* AdaptiveEngine::cached_median(const Candidate& candidate) const {
 }
 
 std::vector<Measurement> AdaptiveEngine::measured_for_cache() const {
-  if (!checking_) return search_->measured();
-  // A re-check times some candidates only, and those it dropped early a few times:
-  // they keep their cached medians, so that one disturbed round does not keep them
-  // out of the next re-check (which times only those cached close to the choice).
-  std::vector<Measurement> out = cached_->measured;
-  for (const Standing& s : search_->standings()) {
-    if (s.sample_count() == 0) continue;
-    auto cached = std::find_if(out.begin(), out.end(),
-                               [&](const Measurement& m) { return m.candidate == s.candidate; });
-    if (cached == out.end())
-      out.push_back({s.candidate, s.median_seconds()});
-    else if (s.sample_count() >= rules_.min_rounds || cached->median_seconds <= 0)
-      cached->median_seconds = s.median_seconds();
-  }
-  return out;
+  // A re-check keeps the medians of the full search that wrote the entry: its own
+  // are of a few candidates and a few rounds, and under load they swing by several
+  // times from run to run; written back, one disturbed run would keep the right
+  // engine out of the next re-check (which times only those cached close).
+  return checking_ ? cached_->measured : search_->measured();
 }
 
 std::string AdaptiveEngine::read_cache(const std::string& cache_option, bool retune,

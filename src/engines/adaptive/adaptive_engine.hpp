@@ -96,8 +96,7 @@ class AdaptiveEngine final : public Engine {
   // The re-check of cached_: the incumbent and the challengers cached close to it.
   void start_check();
   const double* cached_median(const Candidate& candidate) const;
-  // The medians to record: the search's; for a re-check, those of the candidates it
-  // timed in at least `samples` rounds, the cached ones of the others.
+  // The medians to record: the search's, or after a re-check the cached ones.
   std::vector<Measurement> measured_for_cache() const;
   void plan_batch();
   void start_reduction(double* local, double* slowest, int count);
