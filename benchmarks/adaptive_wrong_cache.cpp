@@ -205,7 +205,8 @@ std::string wrong_cache_table(const AdaptiveBench& bench, const std::string& rig
     table.add_row({std::to_string(i + 1), fixed(r.load_average, 2), r.chosen,
                    r.decided_after < 0 ? "no" : std::to_string(r.decided_after),
                    milliseconds(r.check_seconds), milliseconds(r.right_seconds),
-                   milliseconds(r.wrong_seconds), percent(r.cost()), percent(cost_floor(r, exchanges)),
+                   milliseconds(r.wrong_seconds), percent(r.cost()),
+                   percent(cost_floor(r, exchanges)),
                    fixed(r.wrong_median / r.right_median, 2)});
   }
   const auto [check, right_engine] = typical_run(runs, exchanges);

@@ -65,8 +65,8 @@ TEST_P(AdaptiveDestinationField, RmaMemoryIsUsedAndHeldValuesStay) {
   options.values["warmup"] = "2";
   options.values["samples"] = "5";
   options.values["watch"] = "4";
-  Exchange exchange(MPI_COMM_WORLD, src, dst, std::vector<ferry::FieldSpec>(kFields, {Datatype::Float64, 1}),
-                    "adaptive", options);
+  const std::vector<ferry::FieldSpec> fields(kFields, {Datatype::Float64, 1});
+  Exchange exchange(MPI_COMM_WORLD, src, dst, fields, "adaptive", options);
   std::vector<std::vector<double>> in(kFields, std::vector<double>(src.ids().size() + 1));
   std::vector<std::vector<double>> own(kFields, std::vector<double>(dst.ids().size() + 1));
   std::vector<const void*> from;

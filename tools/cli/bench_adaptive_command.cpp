@@ -40,7 +40,8 @@ int run(const AdaptiveOptions& o, const Context& context) {
     const std::vector<bench::WrongCacheRunResult> runs = arg_errors_as_usage(
         [&] { return bench.measure_wrong_cache(o.wrong_cache, o.exchanges, right); });
     if (context.rank != 0) return 0;
-    std::cout << (json ? bench::wrong_cache_json(bench, right, o.wrong_cache, o.exchanges, runs, mpi)
+    std::cout << (json ? bench::wrong_cache_json(bench, right, o.wrong_cache, o.exchanges, runs,
+                                                 mpi)
                        : bench::wrong_cache_table(bench, right, o.wrong_cache, o.exchanges, runs,
                                                   mpi));
   } else {

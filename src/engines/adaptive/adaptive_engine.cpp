@@ -43,8 +43,8 @@ constexpr int kDefaultTolerancePercent = 5;
 // warm-up, 10 rounds: at most 50 exchanges for 5 candidates that all stay in).
 constexpr int kDefaultCheckSamples = 8;
 // The re-check times only the challengers whose cached median is at most this times
-// the lowest cached median (the cached choice's, unless the entry was edited or its
-// choice kept by an earlier re-check): one far slower than the best when it was
+// the lowest cached median (the cached choice's, unless the entry was edited or a
+// re-check replaced its choice): one far slower than the best when it was
 // cached is not worth the exchanges it would cost, and a change that large is the
 // watch's to catch.
 constexpr double kCheckCloseRatio = 1.25;
@@ -456,7 +456,8 @@ void AdaptiveEngine::release_all_but(const std::vector<Candidate>& keep) {
     }
     // A caller may hold values in memory an engine offered until the end of the
     // next exchange; closing the engine would free it.
-    if (keep_candidates_ || std::find(offered_.begin(), offered_.end(), it->first) != offered_.end())
+    const bool offered = std::find(offered_.begin(), offered_.end(), it->first) != offered_.end();
+    if (keep_candidates_ || offered)
       kept_.push_back(std::move(*it));
     else
       it->second->close();
