@@ -44,6 +44,26 @@ struct AdaptiveRunResult {
   }
 };
 
+/// One run of the wrong-cache scenario (AdaptiveBench::measure_wrong_cache): the
+/// first `exchanges` exchanges of three exchanges made in rotation, exchange by
+/// exchange: adaptive re-checking a cache entry whose choice was rewritten to a wrong
+/// engine, the right engine (the full search's choice) made fresh, and adaptive
+/// trusting the wrong entry (check=false). Times are sums of the slowest rank's time
+/// of each exchange.
+struct WrongCacheRunResult {
+  double load_average = -1;
+  std::string chosen;         ///< what the re-check settled on
+  long decided_after = 0;     ///< exchanges made when it had settled (0: not within)
+  double check_seconds = 0;   ///< the re-checking adaptive exchange's exchanges
+  double right_seconds = 0;   ///< the right engine's
+  double wrong_seconds = 0;   ///< the trusted wrong choice's
+  double right_median = 0, wrong_median = 0;  ///< one exchange, the last half's median
+  std::vector<double> check_times, right_times;  ///< each exchange's
+  std::string reason;         ///< the re-check's report, first line
+  /// The re-check's cost: its time over the right engine's, minus 1.
+  double cost() const { return check_seconds / right_seconds - 1; }
+};
+
 /// Collective over `comm` throughout; every rank gets the same results.
 class AdaptiveBench {
  public:
@@ -55,10 +75,18 @@ class AdaptiveBench {
 
   /// Sets up every candidate once, then makes config.runs runs.
   std::vector<AdaptiveRunResult> measure();
+  /// A full search writes a tuning-cache entry (in a file of its own, removed at the
+  /// end), then config.runs runs each rewrite its choice to `wrong` and time
+  /// `exchanges` exchanges of the re-check, the right choice and the trusted wrong one.
+  /// `right` is the full search's choice.
+  std::vector<WrongCacheRunResult> measure_wrong_cache(const std::string& wrong, int exchanges,
+                                                       std::string& right);
 
  private:
   Exchange& candidate(const std::string& label);
   double timed_execute(Exchange& exchange);
+  std::string cache_file();
+  void rewrite_cache_choice(const std::string& path, const std::string& choice);
   std::pair<std::string, long> previous_search();
   void check_values(const std::string& what);
 
@@ -79,5 +107,14 @@ std::string adaptive_table(const AdaptiveBench& bench, const std::vector<Adaptiv
                            const std::string& mpi_library);
 std::string adaptive_json(const AdaptiveBench& bench, const std::vector<AdaptiveRunResult>& runs,
                           const std::string& mpi_library);
+/// The wrong-cache runs as a table and a summary; as JSON lines, one per run.
+std::string wrong_cache_table(const AdaptiveBench& bench, const std::string& right,
+                              const std::string& wrong, int exchanges,
+                              const std::vector<WrongCacheRunResult>& runs,
+                              const std::string& mpi_library);
+std::string wrong_cache_json(const AdaptiveBench& bench, const std::string& right,
+                             const std::string& wrong, int exchanges,
+                             const std::vector<WrongCacheRunResult>& runs,
+                             const std::string& mpi_library);
 
 }  // namespace ferry::bench

@@ -32,9 +32,6 @@ ExchangeRun resolve_run(const Comm& comm, const ExchangeBenchConfig& config) {
   run.per_field = config.per_field;
   run.bound_repeat = config.bound_repeat;
   run.engine_memory = config.engine_memory;
-  FERRY_CHECK(!config.engine_memory || config.mode == Mode::OneWay, Errc::Arg,
-              "bench exchange: --engine-memory needs --mode oneway (the way back would send "
-              "the caller's arrays, not the engine's memory)");
   FERRY_CHECK(config.bound_repeat >= 1, Errc::Arg,
               "bench exchange: the memcpy bound needs >= 1 copies; got ", config.bound_repeat);
   return run;
@@ -49,6 +46,7 @@ struct Piece {
   const void* const* src;
   void* const* dst;
   std::vector<void*> into;
+  std::size_t field_bytes = 0;  // of one field on this rank's destination side
 };
 
 }  // namespace
@@ -77,10 +75,11 @@ struct ExchangeBench::Transfers {
     for (auto& p : baselines) p.transfer->execute(p.src, p.dst);
   }
   // Brings what the last step delivered into the engines' memory to the dst arrays.
-  void copy_out(std::size_t bytes) const {
+  void copy_out() const {
     for (const auto& p : exchanges)
       for (std::size_t f = 0; f < p.into.size(); ++f)
-        if (p.into[f] != nullptr && p.into[f] != p.dst[f]) std::memcpy(p.dst[f], p.into[f], bytes);
+        if (p.into[f] != nullptr && p.into[f] != p.dst[f])
+          std::memcpy(p.dst[f], p.into[f], p.field_bytes);
   }
   template <class F>
   void each(F&& f) const {
@@ -131,18 +130,27 @@ std::unique_ptr<ExchangeBench::Transfers> ExchangeBench::make_transfers(
       if (engine == kBaselineName) {
         transfers->baselines.push_back(
             {std::make_unique<BaselineExchange>(comm_.get(), from, to, per_exchange), src + f,
-             dst + f, {}});
+             dst + f, {}, 0});
         continue;
       }
       transfers->exchanges.push_back(
           {std::make_unique<Exchange>(comm_.get(), from, to, specs, engine,
                                       engine == "adaptive" ? adaptive_options_ : EngineOptions{}),
-           src + f, dst + f, std::vector<void*>(specs.size(), nullptr)});
+           src + f, dst + f, std::vector<void*>(specs.size(), nullptr),
+           static_cast<std::size_t>(to.local_size()) * kValueBytes});
     }
   };
   add(layouts_.src, layouts_.dst, data_.src(), data_.dst());
   // The way back sends what arrived; back_ checks it against the source's values.
-  if (back_) add(layouts_.dst, layouts_.src, data_.dst(), back_->dst());
+  if (!back_) return transfers;
+  const std::size_t way_there = transfers->exchanges.size();
+  add(layouts_.dst, layouts_.src, data_.dst(), back_->dst());
+  // With engine memory, from where it arrived: the way there's `into`, filled by each
+  // step before the way back runs (and valid until the end of the next exchange).
+  // Moving a Piece keeps its vector's buffer, so the pointers stay valid.
+  if (run_.engine_memory)
+    for (std::size_t k = 0; k < way_there; ++k)
+      transfers->exchanges[way_there + k].src = transfers->exchanges[k].into.data();
   return transfers;
 }
 
@@ -209,7 +217,7 @@ ExchangeResults ExchangeBench::measure(const std::vector<std::string>& engines) 
     data_.clear_destination();
     if (back_) back_->clear_destination();
     t.step();
-    t.copy_out(static_cast<std::size_t>(layouts_.dst.local_size()) * kValueBytes);
+    t.copy_out();
     check_values(engines[k]);
     steps.push_back([&t] { t.step(); });
   }

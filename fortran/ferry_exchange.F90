@@ -9,7 +9,7 @@ module ferry_exchange_mod
   use, intrinsic :: iso_c_binding
   use ferry_argument_error, only: fail => ferry_record_argument_error
   use ferry_c_arrays, only: fortran_string
-  use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE
+  use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE, FERRY_ERR_ARG_RANGE
   use ferry_layout_mod, only: ferry_layout
   implicit none
   private
@@ -24,7 +24,7 @@ module ferry_exchange_mod
   public :: ferry_exchange_create, ferry_exchange_add_field, ferry_exchange_set_option
   public :: ferry_exchange_setup, ferry_exchange_execute, ferry_exchange_begin
   public :: ferry_exchange_end, ferry_exchange_get_engine, ferry_exchange_close
-  public :: ferry_exchange_destroy
+  public :: ferry_exchange_destroy, ferry_exchange_destination_field
 
   !> Moves every field (or, with mask, those whose mask is .true.): src(f) and dst(f)
   !> are c_loc() of field f's arrays, f = 1 .. exchange%fields in add_field order.
@@ -88,6 +88,14 @@ module ferry_exchange_mod
       type(c_ptr), value :: exchange
       integer(c_int) :: ierr
     end function c_exchange_end
+    function c_exchange_destination_field(exchange, field, memory) &
+        bind(C, name='ferry_exchange_destination_field') result(ierr)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: exchange
+      integer(c_int), value :: field
+      type(c_ptr), intent(out) :: memory
+      integer(c_int) :: ierr
+    end function c_exchange_destination_field
     function c_exchange_get_engine(exchange, engine) &
         bind(C, name='ferry_exchange_get_engine') result(ierr)
       import :: c_int, c_ptr
@@ -221,6 +229,30 @@ contains
     integer, intent(out) :: ierr
     ierr = c_exchange_end(exchange%ptr)
   end subroutine ferry_exchange_end
+
+  !> Not collective; after setup. memory gets memory the engine allocated for field
+  !> `field` (1, 2, ... as add_field numbered it) on this rank, laid out as your own
+  !> array, or c_null_ptr. The rma engine (and 'auto' for the exchanges it makes with
+  !> rma) offers it where a source is on the same node, which then writes each value
+  !> straight into it. Pass it as that field's dst pointer to the next execute or
+  !> begin (read it through c_f_pointer); ask again before each exchange and do not
+  !> write it before: its values stay until the end of the next exchange, and
+  !> ferry_exchange_close frees it.
+  subroutine ferry_exchange_destination_field(exchange, field, memory, ierr)
+    type(ferry_exchange), intent(in) :: exchange
+    integer, intent(in) :: field
+    type(c_ptr), intent(out) :: memory
+    integer, intent(out) :: ierr
+    character(len=100) :: message
+    memory = c_null_ptr
+    if (field < 1 .or. field > exchange%fields) then
+      write (message, '(a,i0,a,i0,a)') 'field ', field, ' out of range; the exchange has ', &
+        exchange%fields, ' fields (1, 2, ...)'
+      call fail('ferry_exchange_destination_field', FERRY_ERR_ARG_RANGE, trim(message), ierr)
+      return
+    end if
+    ierr = c_exchange_destination_field(exchange%ptr, int(field - 1, c_int), memory)
+  end subroutine ferry_exchange_destination_field
 
   !> The engine the exchange uses (after setup).
   subroutine ferry_exchange_get_engine(exchange, engine, ierr)

@@ -91,6 +91,16 @@ int ferry_exchange_execute(ferry_exchange* exchange, const void* const* src, voi
 int ferry_exchange_begin(ferry_exchange* exchange, const void* const* src, void* const* dst,
                          const int* mask);
 int ferry_exchange_end(ferry_exchange* exchange);
+/* Not collective; after setup. *memory gets memory the engine allocated for field
+ * `field`'s received values on this rank (local destination size x components values
+ * of the field's type, laid out as your own array), or NULL: the rma engine, and
+ * "auto" for the exchanges it makes with rma, offer it to ranks with a source on the
+ * same node, which then write each value straight into it (one copy per value).
+ * Pass it as dst[field] to the next execute or begin; ask again before each exchange
+ * (two areas take turns), and do not write it before that exchange: node sources may
+ * be filling it. Its values stay until the end of the next exchange; the memory lives
+ * until close. FERRY_ERR_ARG_RANGE for a field index out of range. */
+int ferry_exchange_destination_field(ferry_exchange* exchange, int field, void** memory);
 /* The engine actually used (valid until destroy). */
 int ferry_exchange_get_engine(const ferry_exchange* exchange, const char** engine);
 /* Collective, idempotent: frees what only every rank together can free (the rma

@@ -2,6 +2,7 @@
 // them in place. Each array is checked against its field before anything moves.
 #include "ferry/exchange.hpp"
 
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "bindings/bindings.hpp"
 #include "bindings/comm_handle.hpp"
+#include "bindings/datatypes.hpp"
 #include "bindings/describe.hpp"
 #include "bindings/engine_options.hpp"
 #include "bindings/fields.hpp"
@@ -17,6 +19,7 @@
 #include "ferry/comm.hpp"
 #include "ferry/error.hpp"
 #include "util/agree.hpp"
+#include "util/check.hpp"
 
 namespace ferry::python {
 
@@ -55,6 +58,25 @@ class ExchangeBinding {
   }
 
   bool test() { return exchange_.test(); }
+
+  // A NumPy view of the memory the engine offers for `field`, owned by `self` (the
+  // Python Exchange, kept alive by the view), or None.
+  nb::object destination_field(nb::handle self, std::int64_t field) {
+    FERRY_CHECK(field >= 0, Errc::ArgRange, "Exchange.destination_field: field ", field,
+                " is negative");
+    void* memory = nullptr;
+    {
+      nb::gil_scoped_release unlocked;  // may complete the adaptive engine's reduction
+      memory = exchange_.destination_field(static_cast<std::size_t>(field));
+    }
+    if (!memory) return nb::none();
+    const FieldSpec& spec = exchange_.fields()[static_cast<std::size_t>(field)];
+    const std::size_t shape[2] = {static_cast<std::size_t>(exchange_.plan().dst_local_size()),
+                                  static_cast<std::size_t>(spec.components)};
+    nb::ndarray<nb::numpy> view(memory, spec.components == 1 ? 1 : 2, shape, self, nullptr,
+                                dlpack_dtype(spec.type));
+    return nb::cast(view);
+  }
 
   void close() {
     nb::gil_scoped_release unlocked;
@@ -124,6 +146,21 @@ void bind_exchange(nb::module_& m) {
            "Collective, non-blocking: starts execute(); do not touch the arrays until end().")
       .def("end", &ExchangeBinding::end, "Collective: completes the exchange begin() started.")
       .def("test", &ExchangeBinding::test, "Not collective: True when end() would not wait.")
+      .def(
+          "destination_field",
+          [](nb::handle self, std::int64_t field) {
+            return nb::cast<ExchangeBinding&>(self).destination_field(self, field);
+          },
+          "field"_a,
+          "Not collective: a NumPy array over memory the engine allocated for field\n"
+          "`field`'s received values on this rank, or None. rma (and \"auto\" for the\n"
+          "exchanges it makes with rma) offers it to ranks with a source on the same node,\n"
+          "which then write each value straight into it: pass it as that field's dst array\n"
+          "to the next execute() or begin() for one copy per value. No copy is made: the\n"
+          "array is a view. Ask again before each exchange (two areas take turns) and do\n"
+          "not write the array before it; its values stay until the end of the next\n"
+          "exchange, and the array must not be used after close(). It keeps the Exchange\n"
+          "alive.")
       .def_prop_ro("engine_name", &ExchangeBinding::engine_name, "The engine in use.")
       .def_prop_ro("fields", &ExchangeBinding::fields,
                    "The fields: a list of (numpy.dtype, components).")

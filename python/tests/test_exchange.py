@@ -5,6 +5,7 @@ Expected values are computed: component c of global id g holds 1000*g + c.
 
 import numpy as np
 import pytest
+from mpi4py import MPI
 
 import ferry
 
@@ -132,3 +133,36 @@ def test_local_communicators(comm):
     got = blank(dst, np.int32)
     exchange.execute(values(src, np.int32), got)
     np.testing.assert_array_equal(got, values(dst, np.int32))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_receiving_into_the_memory_the_engine_offers(comm, engine):
+    src, dst = block_to_random(comm)
+    shapes = [(np.float64, 1), (np.int32, 3)]
+    with ferry.Exchange(comm, src, dst, shapes, engine=engine) as exchange:
+        own = [blank(dst, t, c) for t, c in shapes]
+        offered = 0
+        for step in range(4):
+            into = []
+            for f, (t, c) in enumerate(shapes):
+                view = exchange.destination_field(f)
+                if view is not None:
+                    # A view of the engine's memory, of the field's dtype and shape.
+                    assert view.dtype == np.dtype(t) and view.shape == own[f].shape
+                    assert view.flags.c_contiguous and view.flags.writeable
+                    assert not np.shares_memory(view, own[f])
+                    offered += 1
+                into.append(view if view is not None else own[f])
+            sent = [values(src, t, c) + step for t, c in shapes]
+            exchange.execute(sent, into)
+            for f, (t, c) in enumerate(shapes):
+                np.testing.assert_array_equal(into[f], values(dst, t, c) + step)
+        with pytest.raises(ferry.Error, match="field 2 out of range"):
+            exchange.destination_field(2)
+    # rma offers its field areas to every rank with a source on its node (here, all
+    # that receive from another rank).
+    anywhere = comm.allreduce(offered, op=MPI.SUM)
+    if engine == "rma" and comm.size > 1:
+        assert anywhere > 0
+    if engine not in ("rma", "adaptive"):
+        assert anywhere == 0

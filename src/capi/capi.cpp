@@ -169,6 +169,16 @@ int ferry_exchange_end(ferry_exchange* exchange) {
   return c_call("ferry_exchange_end", [&](const CCall& call) { call.built(exchange).end(); });
 }
 
+int ferry_exchange_destination_field(ferry_exchange* exchange, int field, void** memory) {
+  return c_call("ferry_exchange_destination_field", [&](const CCall& call) {
+    void*& out = call.out(memory);
+    out = nullptr;
+    ferry::Exchange& e = call.built(exchange);
+    FERRY_CHECK(field >= 0, ferry::Errc::ArgRange, "field ", field, " is negative");
+    out = e.destination_field(static_cast<std::size_t>(field));
+  });
+}
+
 int ferry_exchange_get_engine(const ferry_exchange* exchange, const char** engine) {
   return c_call("ferry_exchange_get_engine", [&](const CCall& call) {
     const ferry::Exchange& e = call.built(exchange);

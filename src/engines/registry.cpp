@@ -76,8 +76,8 @@ void register_builtin_engines(Registry& r) {
                              "count as equally fast"},
                {"check", "true (default) or false: re-check a cached choice on the first "
                          "exchanges"},
-               {"check_samples", "integer 1..1000, default 3: rounds that re-check a cached "
-                                 "choice"},
+               {"check_samples", "integer 1..1000, default 8: rounds that re-check a cached "
+                                 "choice at most (at least samples)"},
                {"watch", "integer 0..1000000, default 50: exchanges per watch window after "
                          "the decision; 0: no watching"},
                {"drift", "integer 1..1000, default 30: percent of drift over three windows "

@@ -1,5 +1,6 @@
 /* The C API from C: every layout constructor, an exchange of two fields (float64
- * with 2 components and int32) by execute and by begin/end with a mask, and the
+ * with 2 components and int32) by execute, by begin/end with a mask and into the
+ * memory the engine offers (destination_field), and the
  * error paths (codes and messages). Values are a function of the global id and
  * are checked exactly. Run under mpiexec with --engine=NAME; every rank returns
  * the same exit code. */
@@ -111,6 +112,36 @@ static void check_exchange(const ferry_layout* src, const ferry_layout* dst, con
             (int)expected);
     }
   }
+  /* Steps 3-5: into the memory the engine offers, where it offers some (rma, and auto
+   * for its rma exchanges, on ranks with a source on the node), else into targets. */
+  for (int step = 3; step < 6; ++step) {
+    for (int64_t i = 0; i < src_n; ++i) {
+      src_f64[2 * i] = value_f64(src_ids[i], 0, step);
+      src_f64[2 * i + 1] = value_f64(src_ids[i], 1, step);
+      src_i32[i] = value_i32(src_ids[i], step);
+    }
+    void* into[2] = {NULL, NULL};
+    for (int f = 0; f < 2; ++f) {
+      CHECK_OK(ferry_exchange_destination_field(ex, f, &into[f]));
+      if (into[f] == NULL) into[f] = targets[f];
+    }
+    CHECK_OK(ferry_exchange_execute(ex, sources, into, NULL));
+    const double* got_f64 = into[0];
+    const int32_t* got_i32 = into[1];
+    for (int64_t i = 0; i < dst_n; ++i) {
+      for (int c = 0; c < 2; ++c)
+        CHECK(got_f64[2 * i + c] == value_f64(dst_ids[i], c, step),
+              "%s step %d (destination_field): float64 at point %lld component %d is %g", name,
+              step, (long long)i, c, got_f64[2 * i + c]);
+      CHECK(got_i32[i] == value_i32(dst_ids[i], step),
+            "%s step %d (destination_field): int32 at point %lld is %d", name, step,
+            (long long)i, (int)got_i32[i]);
+    }
+  }
+  void* memory = &memory;
+  expect_error(ferry_exchange_destination_field(ex, 2, &memory), FERRY_ERR_ARG_RANGE,
+               "field 2 out of range", "destination_field of a field past the last");
+  CHECK(memory == NULL, "%s: destination_field left its output set on error", name);
 done:
   CHECK_OK(ferry_exchange_destroy(&ex));
   CHECK(ex == NULL, "%s: destroy did not reset the handle", name);

@@ -8,7 +8,7 @@
 ! ocn, its values a function of the global id and step, read back exactly, and its
 ! error paths. Failures are agreed across ranks, so every rank exits alike.
 program fortran_test
-  use, intrinsic :: iso_c_binding, only: c_loc, c_ptr
+  use, intrinsic :: iso_c_binding, only: c_associated, c_f_pointer, c_loc, c_ptr
   use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
   use mpi
   use ferry
@@ -25,6 +25,7 @@ program fortran_test
   call start_checks()
 
   call test_exchange()
+  call test_destination_field()
   call test_coupler()
   call test_coupler_buffer()
 
@@ -118,6 +119,57 @@ contains
     call ferry_layout_destroy(src, ierr)
     call ferry_layout_destroy(dst, ierr)
   end subroutine test_exchange
+
+  ! The rma engine's memory for the received field, where it offers some (ranks with a
+  ! source on their node): three steps into it, every value checked through
+  ! c_f_pointer; elsewhere into the caller's array.
+  subroutine test_destination_field()
+    type(ferry_layout) :: src, dst
+    type(ferry_exchange) :: ex
+    integer(int64) :: src_n, dst_n
+    integer(int64), allocatable :: src_ids(:), dst_ids(:)
+    real(real64), allocatable, target :: temp(:), temp_in(:)
+    real(real64), pointer :: received(:)
+    type(c_ptr) :: memory
+    integer :: field, step, offered, anywhere
+
+    call ferry_layout_create_block(n, nranks, rank, src, ierr)
+    call ferry_layout_create_round_robin(n, nranks, modulo(rank + 1, nranks), dst, ierr)
+    call ferry_layout_local_size(src, src_n, ierr)
+    call ferry_layout_local_size(dst, dst_n, ierr)
+    allocate (src_ids(src_n), dst_ids(dst_n), temp(src_n), temp_in(dst_n))
+    call ferry_layout_get_ids(src, src_ids, ierr)
+    call ferry_layout_get_ids(dst, dst_ids, ierr)
+    call ferry_exchange_create(MPI_COMM_WORLD, src, dst, 'rma', ex, ierr)
+    call ferry_exchange_add_field(ex, FERRY_TYPE_FLOAT64, 1, field, ierr)
+    call ferry_exchange_setup(ex, ierr)
+    call expect_ok(ierr, 'rma exchange_setup')
+    offered = 0
+    do step = 0, 2
+      temp = value_f64(src_ids, real(step, real64), 1)
+      call ferry_exchange_destination_field(ex, field, memory, ierr)
+      call expect_ok(ierr, 'destination_field')
+      if (c_associated(memory)) then
+        offered = offered + 1
+      else
+        memory = c_loc(temp_in)
+      end if
+      call ferry_exchange_execute(ex, [c_loc(temp)], [memory], ierr)
+      call expect_ok(ierr, 'execute into destination_field memory')
+      call c_f_pointer(memory, received, [dst_n])
+      call expect(all(received == value_f64(dst_ids, real(step, real64), 1)), &
+                  'values received into destination_field memory')
+    end do
+    call MPI_Allreduce(offered, anywhere, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    if (nranks > 1) call expect(anywhere > 0, 'rma offered memory on some rank')
+    call ferry_exchange_destination_field(ex, 2, memory, ierr)
+    call expect_error(ierr, FERRY_ERR_ARG_RANGE, 'field 2 out of range', 'destination_field 2')
+    call expect(.not. c_associated(memory), 'no memory for a field out of range')
+    call ferry_exchange_close(ex, ierr)
+    call ferry_exchange_destroy(ex, ierr)
+    call ferry_layout_destroy(src, ierr)
+    call ferry_layout_destroy(dst, ierr)
+  end subroutine test_destination_field
 
   subroutine write_config(path)
     character(len=*), intent(in) :: path

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -125,6 +126,21 @@ class AdaptiveCache : public testing::Test {
   void write_cache(const std::string& text) {
     if (world_rank() == 0) std::ofstream(path_) << text;
     MPI_Barrier(MPI_COMM_WORLD);
+  }
+
+  // The cache's one entry with its choice replaced by `choice` and, with
+  // `drop_medians`, without its medians (so that a re-check times every candidate).
+  void rewrite_entry(const std::string& choice, bool drop_medians = false) {
+    std::string cache;
+    if (world_rank() == 0) {
+      cache = read_text(path_);
+      const auto first_bar = cache.find(" | ", cache.find("\nranks="));
+      const auto second_bar = cache.find(" | ", first_bar + 3);
+      const auto third_bar = cache.find(" | ", second_bar + 3);
+      cache = cache.substr(0, first_bar + 3) + choice +
+              (drop_medians ? " | " + cache.substr(third_bar) : cache.substr(second_bar));
+    }
+    write_cache(cache);
   }
 
   // The options with the re-check of a cached choice turned off.
@@ -334,7 +350,9 @@ TEST_F(AdaptiveCache, RanksArrivingAtDifferentTimesDecideTogether) {
   EXPECT_TRUE(same_on_all_ranks(profiled.last.choice)) << profiled.last.choice;
   EXPECT_TRUE(same_on_all_ranks(profiled.last.text.substr(0, profiled.last.text.find('\n'))))
       << profiled.last.text;
-  // The re-check of the cached choice, too, ends at the same exchange everywhere.
+  // The re-check of the cached choice, too, ends at the same exchange everywhere
+  // (without medians in the entry, it times every candidate).
+  rewrite_entry(profiled.last.choice, true);
   const Reports cached = run(opts, 3, 3000);
   EXPECT_FALSE(cached.first.settled) << cached.first.text;
   EXPECT_EQ(cached.first.choice, profiled.last.choice);
@@ -342,14 +360,20 @@ TEST_F(AdaptiveCache, RanksArrivingAtDifferentTimesDecideTogether) {
   EXPECT_NE(cached.last.text.find("cached choice"), std::string::npos) << cached.last.text;
 }
 
-// Times injected through the test seam: alltoallv takes 1 ms, p2p 2 ms (times a
-// factor of the rank, so ranks differ), and `slow` makes `slow_label` take 5 ms.
+// Times injected through the test seam, in ms: alltoallv 1, others 2 unless `ms`
+// says otherwise (times a factor of the rank, so ranks differ); `slow` makes
+// `slow_label` take 5 ms. `exchanges` counts the exchanges made with each label.
 struct InjectedTimes {
+  std::map<std::string, double> ms;
   std::string slow_label;
   bool slow = false;
-  double time(const std::string& label) const {
+  std::map<std::string, int> exchanges;
+  double time(const std::string& label) {
+    ++exchanges[label];
     if (slow && label == slow_label) return 5e-3;
-    return (label == "alltoallv" ? 1e-3 : 2e-3) * (1 + 0.1 * world_rank());
+    const auto given = ms.find(label);
+    const double base = given != ms.end() ? given->second : label == "alltoallv" ? 1 : 2;
+    return base * 1e-3 * (1 + 0.1 * world_rank());
   }
 };
 
@@ -370,17 +394,6 @@ class InjectedTiming : public AdaptiveCache {
     o.values["max_samples"] = "20";
     return o;
   }
-  // The cache's one entry with its choice replaced by `choice`.
-  void rewrite_choice(const std::string& choice) {
-    std::string cache;
-    if (world_rank() == 0) {
-      cache = read_text(path_);
-      const auto first_bar = cache.find(" | ", cache.find("\nranks="));
-      const auto second_bar = cache.find(" | ", first_bar + 3);
-      cache = cache.substr(0, first_bar + 3) + choice + cache.substr(second_bar);
-    }
-    write_cache(cache);
-  }
   InjectedTimes times_;
 };
 
@@ -394,24 +407,74 @@ TEST_F(InjectedTiming, EveryRankChoosesTheClearlyFasterCandidate) {
 }
 
 TEST_F(InjectedTiming, AWrongCachedChoiceIsReplacedWithinFiftyExchanges) {
-  run(two_candidates());
-  rewrite_choice("p2p");
-  const Reports r = run(two_candidates());
-  EXPECT_EQ(r.first.choice, "p2p") << r.first.text;  // the incumbent runs first
-  EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
-  EXPECT_NE(r.last.text.find("challenged by alltoallv"), std::string::npos) << r.last.text;
-  // The check's rounds count towards the full search: 6 rounds of 2 exchanges.
-  EXPECT_NE(r.last.text.find("(12 exchanges)"), std::string::npos) << r.last.text;
-  if (world_rank() == 0) EXPECT_NE(read_text(path_).find(" | alltoallv | "), std::string::npos);
+  // rma 1 ms; the cached choice is rewritten to alltoallv (3 ms). p2p (1.2 ms) was
+  // cached close to the lowest median (rma's) and is timed; neighbor (1.5 ms) was
+  // not and is not. In the re-check p2p takes 1.6 ms.
+  times_.ms = {{"rma", 1}, {"p2p", 1.2}, {"alltoallv", 3}, {"neighbor", 1.5}};
+  ferry::EngineOptions opts = options();
+  opts.values["candidates"] = "p2p,alltoallv,neighbor,rma";
+  opts.values["max_samples"] = "20";
+  ASSERT_EQ(run(opts).last.choice, "rma");
+  rewrite_entry("alltoallv");
+  times_.ms["p2p"] = 1.6;
+  times_.exchanges.clear();
+  const Reports r = run(opts);
+  EXPECT_EQ(r.first.choice, "alltoallv") << r.first.text;  // the incumbent runs first
+  EXPECT_EQ(r.last.choice, "rma") << r.last.text;
+  EXPECT_NE(r.last.text.find("re-check of the cached choice alltoallv"), std::string::npos)
+      << r.last.text;
+  EXPECT_NE(r.last.text.find("clearly faster than alltoallv"), std::string::npos) << r.last.text;
+  EXPECT_NE(r.last.text.find("not timed, cached over x1.25 the lowest median: neighbor"),
+            std::string::npos)
+      << r.last.text;
+  // 1 warm-up and 5 used rounds of the incumbent and rma; p2p drops out after two
+  // used rounds, clearly slower than rma: 15 exchanges, 3 of them with p2p. The 16th,
+  // whose begin() completes the last reduction, runs with the choice.
+  EXPECT_NE(r.last.text.find("(15 exchanges)"), std::string::npos) << r.last.text;
+  EXPECT_EQ(times_.exchanges["alltoallv"], 6);
+  EXPECT_EQ(times_.exchanges["rma"], 6 + 1);
+  EXPECT_EQ(times_.exchanges["p2p"], 3);
+  EXPECT_EQ(times_.exchanges.count("neighbor"), 0u);
+  if (world_rank() == 0) {
+    const std::string cache = read_text(path_);
+    EXPECT_NE(cache.find(" | rma | "), std::string::npos) << cache;
+    // The full search's medians are kept, for the next re-check (p2p's is not the
+    // 1.6 ms of the re-check).
+    EXPECT_NE(cache.find(" neighbor="), std::string::npos) << cache;
+    EXPECT_EQ(cache.find("p2p=1.6"), std::string::npos) << cache;
+    EXPECT_EQ(cache.find("p2p=1.9"), std::string::npos) << cache;
+  }
 }
 
-TEST_F(InjectedTiming, ARightCachedChoiceIsKeptAfterTheCheck) {
-  run(two_candidates());
-  const Reports r = run(two_candidates());
+TEST_F(InjectedTiming, ARightCachedChoiceIsKeptAfterTwoRoundsOfCloseChallengers) {
+  // alltoallv 1 ms, cached so; p2p (1.2 ms) was cached close and is timed, and drops
+  // out once clearly slower (1.6 ms) in two used rounds; rma (2 ms) is not timed.
+  times_.ms = {{"p2p", 1.2}, {"rma", 2}};
+  ferry::EngineOptions opts = two_candidates();
+  opts.values["candidates"] = "p2p,alltoallv,rma";
+  ASSERT_EQ(run(opts).last.choice, "alltoallv");
+  times_.ms["p2p"] = 1.6;
+  times_.exchanges.clear();
+  const Reports r = run(opts);
   EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
-  // 1 warm-up and 3 check rounds of 2 candidates.
-  EXPECT_NE(r.last.text.find("cached choice held"), std::string::npos) << r.last.text;
-  EXPECT_NE(r.last.text.find("after 4 rounds (8 exchanges)"), std::string::npos) << r.last.text;
+  EXPECT_NE(r.last.text.find("every other candidate was clearly slower"), std::string::npos)
+      << r.last.text;
+  // 1 warm-up and 2 used rounds of 2 candidates: 3 exchanges with p2p in all.
+  EXPECT_NE(r.last.text.find("after 3 rounds (6 exchanges)"), std::string::npos) << r.last.text;
+  EXPECT_EQ(times_.exchanges["p2p"], 3);
+  EXPECT_EQ(times_.exchanges.count("rma"), 0u);
+}
+
+TEST_F(InjectedTiming, ARightCachedChoiceWithoutCloseChallengersIsKeptAtOnce) {
+  run(two_candidates());  // alltoallv 1 ms, p2p 2 ms: not close
+  times_.exchanges.clear();
+  const Reports r = run(two_candidates());
+  EXPECT_TRUE(r.first.settled) << r.first.text;
+  EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
+  EXPECT_NE(r.last.text.find("no other candidate's cached median is within x1.25 of the lowest"),
+            std::string::npos)
+      << r.last.text;
+  EXPECT_EQ(times_.exchanges.count("p2p"), 0u);
 }
 
 // After the decision the chosen engine turns slow: three windows off the reference

@@ -18,6 +18,8 @@ struct AdaptiveOptions {
   int within_percent = 10;
   int load = 0;
   bool json = false;
+  std::string wrong_cache;  // empty: the choice runs
+  int exchanges = 50;
 };
 
 int run(const AdaptiveOptions& o, const Context& context) {
@@ -32,11 +34,22 @@ int run(const AdaptiveOptions& o, const Context& context) {
       arg_errors_as_usage([&] { return bench::AdaptiveBench(context.comm, config); });
   const Comm comm = Comm::view(context.comm);
   const bench::BackgroundLoad background(comm, load);
-  const std::vector<bench::AdaptiveRunResult> runs = bench.measure();
-  if (context.rank != 0) return 0;
   const std::string mpi = detail::mpi_library_version();
-  std::cout << (json ? bench::adaptive_json(bench, runs, mpi)
-                     : bench::adaptive_table(bench, runs, mpi));
+  if (!o.wrong_cache.empty()) {
+    std::string right;
+    const std::vector<bench::WrongCacheRunResult> runs = arg_errors_as_usage(
+        [&] { return bench.measure_wrong_cache(o.wrong_cache, o.exchanges, right); });
+    if (context.rank != 0) return 0;
+    std::cout << (json ? bench::wrong_cache_json(bench, right, o.wrong_cache, o.exchanges, runs,
+                                                 mpi)
+                       : bench::wrong_cache_table(bench, right, o.wrong_cache, o.exchanges, runs,
+                                                  mpi));
+  } else {
+    const std::vector<bench::AdaptiveRunResult> runs = bench.measure();
+    if (context.rank != 0) return 0;
+    std::cout << (json ? bench::adaptive_json(bench, runs, mpi)
+                       : bench::adaptive_table(bench, runs, mpi));
+  }
   if (!json)
     std::cout << background.processes() << " CPU-bound processes started by --load on "
               << bench::online_cores() << " cores\n";
@@ -53,6 +66,8 @@ Action declare(CLI::App& app) {
   add_int_option(app, "--within", o->within_percent, 0, 1000);
   add_load_option(app, o->load);
   app.add_flag("--json", o->json);
+  app.add_option("--wrong-cache", o->wrong_cache);
+  add_int_option(app, "--exchanges", o->exchanges, 1, 100000);
   return [o](const Context& context) { return run(*o, context); };
 }
 
@@ -77,7 +92,14 @@ Command bench_adaptive_command() {
           "  --repeat R             the judge's rounds (default 10)\n"
           "  --within PERCENT       how close to the best is good (default 10)\n" +
           std::string(kLoadOptionHelp) +
-          "  --json                 one JSON object per run and line instead of a table\n",
+          "  --json                 one JSON object per run and line instead of a table\n"
+          "  --wrong-cache LABEL    instead: a full search writes a tuning-cache entry, and\n"
+          "                         each run rewrites its choice to LABEL (a candidate,\n"
+          "                         e.g. alltoallv or butterfly:all), then times the first\n"
+          "                         --exchanges exchanges of the adaptive engine re-checking\n"
+          "                         it, of the search's choice and of LABEL trusted\n"
+          "                         (check=false), in rotation exchange by exchange\n"
+          "  --exchanges N          exchanges per run with --wrong-cache (default 50)\n",
       declare};
 }
 

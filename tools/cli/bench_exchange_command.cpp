@@ -142,7 +142,8 @@ Command bench_exchange_command() {
           "                         namcouple entry per field (default: one for all)\n"
           "  --engine-memory        receive into the memory the engine offers\n"
           "                         (Exchange::destination_field: rma's window, one copy\n"
-          "                         per value on a node) where it offers some; one way only\n"
+          "                         per value on a node) where it offers some; with\n"
+          "                         --mode pingpong the way back sends from there too\n"
           "  --bound-repeat N       timed copies behind the memcpy bound (default 51)\n" +
           std::string(kLoadOptionHelp) +
           "  --json                 one JSON object per engine and line instead of a table\n",

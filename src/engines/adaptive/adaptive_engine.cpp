@@ -39,8 +39,18 @@ constexpr int kDefaultMarginPercent = 2;
 // Candidates whose ratio to the leader lies within this are as good as it: no
 // more rounds are spent telling them apart.
 constexpr int kDefaultTolerancePercent = 5;
-// A cached choice is kept unless a challenger beats it in each of this many rounds.
-constexpr int kDefaultCheckSamples = 3;
+// The re-check of a cached choice runs at most this many used rounds (with the
+// warm-up, 10 rounds: at most 50 exchanges for 5 candidates that all stay in).
+constexpr int kDefaultCheckSamples = 8;
+// The re-check times only the challengers whose cached median is at most this times
+// the lowest cached median (the cached choice's, unless the entry was edited or a
+// re-check replaced its choice): one far slower than the best when it was
+// cached is not worth the exchanges it would cost, and a change that large is the
+// watch's to catch.
+constexpr double kCheckCloseRatio = 1.25;
+// A challenger over this times the fastest of two used rounds of the re-check drops
+// out (SearchRules::drop_ratio), so that it costs a few exchanges at most.
+constexpr double kCheckDropRatio = 1.5;
 // Watching: exchanges per window, and the drift that counts when sustained over
 // kSustainedWindows windows in a row.
 constexpr int kDefaultWatch = 50;
@@ -224,8 +234,8 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
     rules_.margin = margin / 100.0;
     rules_.tolerance = tolerance / 100.0;
     check = options.get_bool(name(), "check", true);
-    rules_.check_rounds = int_option(options, "check_samples", kDefaultCheckSamples, 1,
-                                     kMaxExchanges, "rounds that re-check a cached choice");
+    check_rounds_ = int_option(options, "check_samples", kDefaultCheckSamples, 1, kMaxExchanges,
+                               "rounds that re-check a cached choice at most");
     watch_ = int_option(options, "watch", kDefaultWatch, 0, 1000000,
                         "exchanges per watch window after the decision; 0: no watching");
     drift = int_option(options, "drift", kDefaultDriftPercent, 1, 1000,
@@ -252,7 +262,7 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   // On a cache hit, setup thus costs one collective besides the candidates'.
   const std::vector<std::int64_t> agreed = {
       rules_.min_rounds, rules_.max_rounds,   rules_.warmup_rounds, margin, tolerance,
-      check ? 1 : 0,     rules_.check_rounds, watch_,               drift};
+      check ? 1 : 0,     check_rounds_,       watch_,               drift};
   std::vector<std::int64_t> range = {failed ? 1 : 0};
   for (std::int64_t v : agreed) range.insert(range.end(), {v, -v});
   const std::size_t text_at = range.size();
@@ -277,6 +287,7 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
       candidates.push_back(std::move(b));
   }
   candidates_ = candidates;
+  offered_.reserve(candidates_.size());
   if (kNonblockingReduction) reduction_comm_ = Comm::dup(comm.get());
   // A watch window's reduction uses them too, before any search may have sized them.
   slowest_seconds_.reserve(1);
@@ -286,21 +297,67 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
   cached_ = use_cache(text_from_words(comm, range, text_at, root_text), retune);
   if (cached_ && !check) {
     chosen_ = cached_->choice;
-    decide();
+    decide("not re-checked (check=false)");
+    return;
+  }
+  if (cached_) {
+    start_check();
     return;
   }
   for (const Candidate& c : candidates_) engine_for(c);
-  if (cached_) {
-    // The incumbent first: it is the one the check keeps or drops.
-    std::vector<Candidate> order = {cached_->choice};
-    for (const Candidate& c : candidates_)
-      if (!(c == cached_->choice)) order.push_back(c);
-    start_search(std::move(order), rules_);
+  start_search(candidates_, rules_);
+}
+
+void AdaptiveEngine::start_check() {
+  // The incumbent first: the reference a challenger must be clearly faster than.
+  std::vector<Candidate> order = {cached_->choice};
+  std::vector<std::string> untimed;
+  // The lowest cached median, if the cached choice has one (else every one is timed).
+  double lowest = cached_median(cached_->choice) ? *cached_median(cached_->choice) : 0;
+  for (const Candidate& c : candidates_)
+    if (lowest > 0 && cached_median(c)) lowest = std::min(lowest, *cached_median(c));
+  for (const Candidate& c : candidates_) {
+    if (c == cached_->choice) continue;
+    const double* median = cached_median(c);
+    if (lowest > 0 && median && *median > kCheckCloseRatio * lowest)
+      untimed.push_back(c.label());
+    else
+      order.push_back(c);
+  }
+  if (order.size() == 1) {
+    chosen_ = cached_->choice;
+    decide(cat("re-checked without timing: no other candidate's cached median is within x",
+               kCheckCloseRatio, " of the lowest"));
     return;
   }
-  SearchRules full = rules_;
-  full.check_rounds = 0;
-  start_search(candidates_, full);
+  checking_ = true;
+  std::vector<std::string> timed;
+  for (std::size_t i = 1; i < order.size(); ++i) timed.push_back(order[i].label());
+  cache_notes_.push_back(
+      cat("re-check of ", cached_->choice.label(), " against ", list_first(timed, timed.size()),
+          untimed.empty() ? std::string()
+                          : cat(" (not timed, cached over x", kCheckCloseRatio,
+                                " the lowest median: ", list_first(untimed, untimed.size()),
+                                ")")));
+  for (const Candidate& c : order) engine_for(c);
+  SearchRules check = rules_;
+  check.max_rounds = std::max(rules_.min_rounds, check_rounds_);
+  check.drop_ratio = kCheckDropRatio;
+  start_search(std::move(order), check);
+}
+
+const double* AdaptiveEngine::cached_median(const Candidate& candidate) const {
+  for (const Measurement& m : cached_->measured)
+    if (m.candidate == candidate && m.median_seconds > 0) return &m.median_seconds;
+  return nullptr;
+}
+
+std::vector<Measurement> AdaptiveEngine::measured_for_cache() const {
+  // A re-check keeps the medians of the full search that wrote the entry: its own
+  // are of a few candidates and a few rounds, and under load they swing by several
+  // times from run to run; written back, one disturbed run would keep the right
+  // engine out of the next re-check (which times only those cached close).
+  return checking_ ? cached_->measured : search_->measured();
 }
 
 std::string AdaptiveEngine::read_cache(const std::string& cache_option, bool retune,
@@ -397,7 +454,10 @@ void AdaptiveEngine::release_all_but(const std::vector<Candidate>& keep) {
       ++it;
       continue;
     }
-    if (keep_candidates_)
+    // A caller may hold values in memory an engine offered until the end of the
+    // next exchange; closing the engine would free it.
+    const bool offered = std::find(offered_.begin(), offered_.end(), it->first) != offered_.end();
+    if (keep_candidates_ || offered)
       kept_.push_back(std::move(*it));
     else
       it->second->close();
@@ -498,6 +558,17 @@ bool AdaptiveEngine::can_begin() {
   return active_->can_begin();
 }
 
+void* AdaptiveEngine::destination_field(std::size_t field) {
+  FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: destination_field before setup");
+  FERRY_CHECK(field < fields_.size(), Errc::ArgRange, "adaptive: destination_field: field ",
+              field, " out of range; the exchange has ", fields_.size(), " fields");
+  if (reduction_ != MPI_REQUEST_NULL) finish_reduction();  // as begin() would
+  void* memory = active_->destination_field(field);
+  if (memory && std::find(offered_.begin(), offered_.end(), active_candidate_) == offered_.end())
+    offered_.push_back(active_candidate_);
+  return memory;
+}
+
 bool AdaptiveEngine::test() {
   FERRY_CHECK(active_ != nullptr, Errc::State, "adaptive: test before setup");
   if (!profiling_ && watch_ == 0) return active_->test();
@@ -570,13 +641,16 @@ void AdaptiveEngine::finish_batch() {
   plan_batch();
 }
 
-void AdaptiveEngine::decide() {
+void AdaptiveEngine::decide(const std::string& unsearched) {
   profiling_ = false;
-  if (search_) {
-    chosen_ = search_->choice();
-    reason_ = search_->reason();
+  if (!unsearched.empty()) {
+    search_.reset();
+    reason_ = unsearched;
   } else {
-    reason_ = "read from the tuning cache, not re-checked (check=false)";
+    chosen_ = search_->choice();
+    reason_ = checking_ ? cat("re-check of the cached choice ", cached_->choice.label(), ": ",
+                              search_->reason())
+                        : search_->reason();
   }
   active_candidate_ = chosen_;
   active_ = &engine_for(chosen_);
@@ -594,7 +668,7 @@ void AdaptiveEngine::decide() {
     cache_notes_.push_back(cat("rank 0 records the choice in \"", cache_path_, "\""));
     if (comm_->rank() == 0)
       for (const std::string& warning : store_entry(
-               cache_path_, {signature_, chosen_, search_->measured(), MeasuredUnder::now()})) {
+               cache_path_, {signature_, chosen_, measured_for_cache(), MeasuredUnder::now()})) {
         FERRY_LOG_WARN(0, "adaptive: ", warning);
         cache_notes_.push_back("warning: " + warning);
       }
@@ -631,10 +705,9 @@ void AdaptiveEngine::finish_window() {
                          ms(window_slowest), " ms (median of ", watch_,
                          ", slowest rank) for ", kSustainedWindows,
                          " windows: profiled every candidate again"));
-  SearchRules full = rules_;
-  full.check_rounds = 0;
   cached_.reset();
-  start_search(candidates_, full);
+  checking_ = false;
+  start_search(candidates_, rules_);
   for (const Candidate& c : candidates_) engine_for(c);
 }
 
@@ -681,7 +754,8 @@ EngineReport AdaptiveEngine::report() const {
                  ms(profiled_seconds_), " ms, ",
                  ms(static_cast<double>(exchanges_) * chosen_median), " ms with the choice\n");
   } else {
-    r.text = cat("adaptive: chose ", r.choice, " from the tuning cache, without profiling\n");
+    r.text = cat("adaptive: chose ", r.choice, " from the tuning cache, without profiling (",
+                 reason_, ")\n");
   }
   if (cached_ && !cached_->measured.empty() && !profiling_) {
     r.text += "  cached medians:";

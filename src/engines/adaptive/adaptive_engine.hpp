@@ -43,9 +43,13 @@ namespace ferry::detail {
 ///
 /// Cache: rank 0 reads the cache; the entries that may be this plan's ride in the
 /// reduction of the plan's signature. A cached choice is used at once and, with
-/// `check` (default), re-checked on the first exchanges: a search with the cached
-/// choice as incumbent, which keeps it after `check_samples` rounds unless a
-/// challenger was faster in each of them, and otherwise goes on as a full search.
+/// `check` (default), re-checked on the first exchanges at a bounded cost: a search
+/// with the cached choice as the reference (a challenger must be clearly faster than
+/// it, by the same intervals as the full search), over only the candidates whose
+/// cached median is within kCheckCloseRatio of the lowest (all of them if the entry
+/// has no medians), where a challenger drops out once clearly slower than its
+/// round's fastest in two used rounds, and which runs `check_samples` used rounds at
+/// most. Its choice, kept or replaced, is recorded in the cache.
 ///
 /// Options (see docs/user/engines/adaptive.md): samples, max_samples, warmup,
 /// margin, tolerance, check, check_samples, watch, drift, cache, retune, candidates,
@@ -67,6 +71,11 @@ class AdaptiveEngine final : public Engine {
   /// False while the reduction of the timings is in flight (it decides the next
   /// candidate), then the candidate's own answer.
   bool can_begin() override;
+  /// The memory the engine of the next exchange offers (see Engine::destination_field):
+  /// completes a reduction in flight first, as begin() would, since it may change
+  /// that engine. A candidate that offered memory is not closed when it drops out
+  /// (only in close()), so values a caller holds there outlive the next exchange.
+  void* destination_field(std::size_t field) override;
   Traffic traffic() const override;
   EngineReport report() const override;
 
@@ -84,11 +93,18 @@ class AdaptiveEngine final : public Engine {
   // begin(); with `together` (execute()), a profiled exchange starts after a barrier.
   void start(const void* const* src, void* const* dst, const std::uint8_t* mask, bool together);
   void start_search(std::vector<Candidate> candidates, const SearchRules& rules);
+  // The re-check of cached_: the incumbent and the challengers cached close to it.
+  void start_check();
+  const double* cached_median(const Candidate& candidate) const;
+  // The medians to record: the search's, or after a re-check the cached ones.
+  std::vector<Measurement> measured_for_cache() const;
   void plan_batch();
   void start_reduction(double* local, double* slowest, int count);
   void finish_reduction();
   void finish_batch();
-  void decide();
+  // Ends profiling with chosen_ (the search's, or with `unsearched` the cached choice,
+  // taken without a search for that reason).
+  void decide(const std::string& unsearched = {});
   void watch(double seconds);
   void finish_window();
   std::string measurement_table() const;
@@ -97,6 +113,7 @@ class AdaptiveEngine final : public Engine {
   const Comm* comm_ = nullptr;
   std::vector<FieldSpec> fields_;
   SearchRules rules_;
+  int check_rounds_ = 0;  // used rounds of the re-check of a cached choice, at most
   std::vector<Candidate> candidates_;  // in the order given (p2p first)
   std::string cache_path_;  // rank 0's choice, broadcast; empty: no cache
   std::string signature_;
@@ -120,9 +137,10 @@ class AdaptiveEngine final : public Engine {
   MPI_Request reduction_ = MPI_REQUEST_NULL;  // the Iallreduce in flight, if any
   Comm reduction_comm_;  // its own, so an engine dropped with one in flight leaves it a live one
   bool reducing_window_ = false;         // it carries a watch window, not a batch
-  // Candidates out of the running, with keep_candidates: closed only in close(), and
-  // taken back by a later search.
+  // Candidates out of the running, with keep_candidates or after offering memory
+  // (offered_): closed only in close(), and taken back by a later search.
   std::vector<std::pair<Candidate, std::unique_ptr<Engine>>> kept_;
+  std::vector<Candidate> offered_;       // candidates whose destination_field gave memory
   bool sampling_ = false;                // the exchange in flight moves selection_'s fields
   double exchange_seconds_ = 0;          // time inside its begin() and test() calls
   long exchanges_ = 0;                   // exchanges made while profiling, all searches
@@ -144,6 +162,7 @@ class AdaptiveEngine final : public Engine {
 
   Candidate chosen_;
   std::optional<CacheEntry> cached_;  // the entry the choice came from
+  bool checking_ = false;             // the search re-checks cached_'s choice
 };
 
 }  // namespace ferry::detail

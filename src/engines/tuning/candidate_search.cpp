@@ -48,9 +48,10 @@ int Standing::sample_count() const {
 }
 
 CandidateSearch::CandidateSearch(std::vector<Candidate> candidates, SearchRules rules)
-    : rules_(rules), checking_(rules.check_rounds > 0) {
+    : rules_(rules) {
   FERRY_ASSERT(!candidates.empty(), "the adaptive engine needs at least one candidate");
   FERRY_ASSERT(rules.margin >= 0 && rules.margin < 1, "margin ", rules.margin, " outside [0, 1)");
+  FERRY_ASSERT(rules.drop_ratio == 0 || rules.drop_ratio >= 1, "drop ratio ", rules.drop_ratio);
   FERRY_ASSERT(rules.min_rounds >= 1 && rules.max_rounds >= rules.min_rounds,
                "rounds ", rules.min_rounds, "..", rules.max_rounds);
   for (Candidate& c : candidates) standings_.push_back({std::move(c), {}, "", true});
@@ -66,7 +67,9 @@ int CandidateSearch::used_rounds() const noexcept {
 }
 
 int CandidateSearch::rounds_until_decision() const noexcept {
-  const int first = rules_.warmup_rounds + (checking_ ? rules_.check_rounds : rules_.min_rounds);
+  // With drop_ratio, every used round may drop a candidate and so change the next
+  // round's schedule.
+  const int first = rules_.warmup_rounds + (rules_.drop_ratio > 0 ? 1 : rules_.min_rounds);
   return std::max(1, first - rounds_);
 }
 
@@ -98,8 +101,8 @@ void CandidateSearch::record(const std::vector<double>& seconds, int rounds) {
     round_ = schedule(rounds_);
     record_round(seconds.data() + static_cast<std::size_t>(r) * round_.size());
   }
-  if (rounds_ == rules_.warmup_rounds + rules_.check_rounds && checking_) check_incumbent();
-  if (!done_ && used_rounds() >= rules_.min_rounds && !checking_) evaluate();
+  if (rules_.drop_ratio > 0 && used_rounds() > 0) drop_clearly_slower();
+  if (!done_ && used_rounds() >= rules_.min_rounds) evaluate();
   if (!done_) round_ = schedule(rounds_);
 }
 
@@ -123,32 +126,25 @@ std::size_t CandidateSearch::leader() const {
   return best;
 }
 
-void CandidateSearch::check_incumbent() {
-  checking_ = false;
-  const Standing& incumbent = standings_[0];
-  // The challenger with the lowest median ratio among those faster in every round.
-  std::size_t challenger = 0;
-  double best_ratio = 1 - rules_.margin;
-  std::vector<double> challenger_ratios;
-  for (std::size_t i = 1; i < standings_.size(); ++i) {
-    const std::vector<double> ratios = paired_ratios(standings_[i].samples, incumbent.samples);
-    const bool every_round = !ratios.empty() && std::all_of(ratios.begin(), ratios.end(),
-                                                            [](double r) { return r < 1; });
-    if (every_round && median_of(ratios) < best_ratio) {
-      challenger = i;
-      best_ratio = median_of(ratios);
-      challenger_ratios = ratios;
-    }
+void CandidateSearch::drop_clearly_slower() {
+  // The last used round: every running candidate has its sample there.
+  double fastest = 0;
+  for (std::size_t i : running()) {
+    const double seconds = standings_[i].samples.back();
+    if (fastest == 0 || seconds < fastest) fastest = seconds;
   }
-  if (challenger != 0) {
-    reason_ = cat("the cached choice ", incumbent.candidate.label(), " was challenged by ",
-                  standings_[challenger].candidate.label(), " (",
-                  ratio_text(challenger_ratios, std::nullopt),
-                  " its time in every check round); profiling every candidate");
-    return;  // a full search from here, the rounds taken so far included
+  for (std::size_t i : running()) {
+    Standing& s = standings_[i];
+    if (i == 0 || s.samples.back() <= rules_.drop_ratio * fastest) continue;
+    if (++s.slower_rounds < rules_.drop_rounds) continue;
+    s.running = false;
+    s.verdict = cat("clearly slower in ", s.slower_rounds, " of ", used_rounds(),
+                    " rounds: over x", fixed2(rules_.drop_ratio),
+                    " the round's fastest, the last time x", fixed2(s.samples.back() / fastest));
   }
-  finish(0, cat("the cached choice held: no candidate was faster in each of ",
-                rules_.check_rounds, " rounds"));
+  if (running() == std::vector<std::size_t>{0})
+    finish(0, cat("every other candidate was clearly slower in ", rules_.drop_rounds,
+                  " rounds"));
 }
 
 void CandidateSearch::evaluate() {

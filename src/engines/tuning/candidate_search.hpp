@@ -33,10 +33,14 @@ struct SearchRules {
   double margin = 0.02;
   /// "As fast": the interval lies within [1 / (1 + tolerance), 1 + tolerance].
   double tolerance = 0.05;
-  /// > 0: the first candidate is an incumbent (a cached choice). After this many used
-  /// rounds it is kept unless a challenger was faster in every one of them by a median
-  /// beyond the margin; if one was, the search goes on as a full one.
-  int check_rounds = 0;
+  /// > 0: a running candidate other than the first drops out, without waiting for
+  /// an interval, once its time was above drop_ratio times its round's fastest in
+  /// drop_rounds used rounds (not necessarily in a row). The re-check of a cached
+  /// choice sets it, so that a challenger costs a few exchanges; two rounds rather
+  /// than one, because one exchange of a fast candidate descheduled under load
+  /// looks many times slower than it is.
+  double drop_ratio = 0;
+  int drop_rounds = 2;
 };
 
 /// Confidence of the intervals every decision rests on.
@@ -48,6 +52,7 @@ struct Standing {
   std::vector<double> samples;  ///< one per used round, 0 where it did not run
   std::string verdict;          ///< why it is out, or why it won; empty while running
   bool running = true;
+  int slower_rounds = 0;        ///< used rounds it was clearly slower in (drop_ratio)
   double median_seconds() const;
   int sample_count() const;
 };
@@ -65,8 +70,8 @@ struct Standing {
 /// Not collective and deterministic: ranks fed the same times take the same path.
 class CandidateSearch {
  public:
-  /// `candidates` must not be empty; the first is the reference (p2p) or, with
-  /// rules.check_rounds > 0, the incumbent.
+  /// `candidates` must not be empty; the first is the reference: p2p, or the
+  /// incumbent when the search re-checks a cached choice.
   CandidateSearch(std::vector<Candidate> candidates, SearchRules rules);
 
   bool done() const noexcept { return done_; }
@@ -98,7 +103,7 @@ class CandidateSearch {
  private:
   void record_round(const double* seconds);
   void evaluate();
-  void check_incumbent();
+  void drop_clearly_slower();
   void finish(std::size_t winner, const std::string& why);
   std::size_t leader() const;
   std::vector<std::size_t> running() const;
@@ -106,7 +111,6 @@ class CandidateSearch {
 
   std::vector<Standing> standings_;
   SearchRules rules_;
-  bool checking_ = false;
   int rounds_ = 0;
   long exchanges_ = 0;
   std::vector<Candidate> round_;
