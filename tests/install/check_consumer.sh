@@ -10,14 +10,15 @@
 #     and Fortran with FC) with flags from pkg-config and from ferry-config and runs
 #     it, and checks that a C-only (Fortran-only) CMake project gets ferry's message
 #     to enable CXX from find_package(ferry).
-#   check_consumer.sh smpi SOURCE_DIR WORK_DIR [PYTHON]
+#   check_consumer.sh smpi SOURCE_DIR WORK_DIR [PYTHON [COMPILER_LAUNCHER]]
 #     builds ferry from SOURCE_DIR with SimGrid's smpicxx (static library, as SMPI
 #     wants) and installs it into WORK_DIR/prefix, builds the consumer with smpicxx
 #     and runs it with `smpirun -np 4` on a generated 4-host cluster; then runs the
 #     at-scale benchmark driver on a few small points (benchmarks/scale/run_scale.py
 #     --quick, every engine and adaptive, 12 to 24 simulated ranks), failing if any
-#     run fails (PYTHON runs it, default python3). Exits 77 (skipped) if SimGrid is
-#     not installed.
+#     run fails (PYTHON runs it, default python3). A COMPILER_LAUNCHER (ccache) is
+#     handed to the ferry build, so later runs only recompile what changed. Exits 77
+#     (skipped) if SimGrid is not installed.
 # Builds use the generator named by $CMAKE_GENERATOR (CMake's default otherwise).
 set -euo pipefail
 install_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -39,6 +40,7 @@ case "$mode" in
   smpi)
     source_dir=$2
     python=${4:-python3}
+    launcher=${5:-}
     for tool in smpicc smpicxx smpirun; do
       if ! command -v "$tool" >/dev/null; then
         echo "SKIPPED: $tool not found; install SimGrid (Debian: libsimgrid-dev) to run this test"
@@ -48,8 +50,14 @@ case "$mode" in
     cxx=smpicxx
     fc=""
     prefix="$work_dir/prefix"
+    # Unoptimised (-O0, no debug information): this build is about 2x faster to
+    # compile than a release build, and what it checks (that ferry compiles and links
+    # with smpicxx without warnings, and runs correctly under SMPI) does not depend on
+    # the optimiser; the assertions -DNDEBUG would remove stay in.
     cmake -S "$source_dir" -B "$work_dir/ferry-build" \
       -DCMAKE_C_COMPILER=smpicc -DCMAKE_CXX_COMPILER=smpicxx -DBUILD_SHARED_LIBS=OFF \
+      -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG=-O0 -DCMAKE_CXX_FLAGS_DEBUG=-O0 \
+      -DCMAKE_C_COMPILER_LAUNCHER="$launcher" -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" \
       -DFERRY_BUILD_TESTS=OFF -DFERRY_BUILD_BENCHMARKS=ON -DFERRY_BUILD_CLI=ON \
       -DFERRY_BUILD_EXAMPLES=OFF -DFERRY_ENABLE_FORTRAN=OFF -DFERRY_ENABLE_PYTHON=OFF \
       -DFERRY_WARNINGS_AS_ERRORS=ON
@@ -72,7 +80,7 @@ EOF
     ;;
   *)
     echo "usage: check_consumer.sh install BUILD_DIR WORK_DIR CXX MPIEXEC [FC]" >&2
-    echo "       check_consumer.sh smpi SOURCE_DIR WORK_DIR [PYTHON]" >&2
+    echo "       check_consumer.sh smpi SOURCE_DIR WORK_DIR [PYTHON [COMPILER_LAUNCHER]]" >&2
     exit 2
     ;;
 esac

@@ -6,9 +6,10 @@ and runs the `ferry` command from there.
 
 The wheel is built with this Python's scikit-build-core and nanobind (no build
 isolation, nothing downloaded) in WORK_DIR/build, which later runs reuse; a
-COMPILER_LAUNCHER (ccache) is handed to CMake. It is built without optimisation
-(CMake's Debug): what is checked here is the packaging, and -O0 compiles the whole
-library about twice as fast as a release wheel's -O3. The venv gets the wheel without its
+COMPILER_LAUNCHER (ccache) is handed to CMake. It is built without optimisation and
+without debug information (CMake's Debug with -O0 alone): what is checked here is the
+packaging, and -O0 compiles the whole library about twice as fast as a release wheel's
+-O3, and about 15% faster than -O0 -g. The venv gets the wheel without its
 dependencies and sees this Python's NumPy (and mpi4py, for pyoasis) through a .pth file.
 """
 
@@ -38,7 +39,9 @@ def build_wheel(source: Path, work: Path, launcher: str) -> Path:
         old.unlink()
     command = [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps",
                "--no-index", "-w", str(dist), f"--config-settings=build-dir={work / 'build'}",
-               "--config-settings=cmake.build-type=Debug", str(source)]
+               "--config-settings=cmake.build-type=Debug",
+               "--config-settings=cmake.define.CMAKE_CXX_FLAGS_DEBUG=-O0",
+               "--config-settings=cmake.define.CMAKE_C_FLAGS_DEBUG=-O0", str(source)]
     if launcher:
         command += [f"--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER={launcher}",
                     f"--config-settings=cmake.define.CMAKE_C_COMPILER_LAUNCHER={launcher}"]
