@@ -21,6 +21,12 @@ int ferry_oasis_create_couplcomm(int icpl, MPI_Fint local, MPI_Fint* coupl);
 int ferry_oasis_set_couplcomm(MPI_Fint coupl);
 int ferry_oasis_get_intracomm(MPI_Fint* comm, const char* other);
 int ferry_oasis_get_intercomm(MPI_Fint* comm, const char* other);
+/* Collective over the processes of the `count` components `names` (this one among
+   them; empty names are skipped): a communicator of all their processes, components
+   in compid order; root_ranks[k] is the rank in it of component names[k]'s first
+   process (-1 for an empty name). */
+int ferry_oasis_get_multi_intracomm(MPI_Fint* comm, int count, const char* const* names,
+                                    int* root_ranks);
 int ferry_oasis_def_partition(int* part_id, const int* ig_paral, int length, int isize,
                               const char* name);
 int ferry_oasis_def_var(int* var_id, const char* name, int part_id, int bundle, int kinout,

@@ -131,6 +131,14 @@ class Coupler {
   /// Puts this rank's values of an Out field at model time `time` (seconds since the
   /// run start). Returns CouplingStatus flags. See docs/user/coupler.md for the rules.
   int put(FieldId field, double time, const void* data);
+  /// As put; with `write_restart` (OASIS's oasis_put argument; file format oasis only,
+  /// else Errc::Unsupported) the put also writes its values to an intermediate
+  /// restart file of each exchange of the field, named after the exchange's restart
+  /// file: at a coupling time the value sent (after the time transform) into
+  /// TC<time, 9 digits>_<file>, which a later run can start from, else the
+  /// accumulation in progress into TA<time>_<file>. Collective then over the field's
+  /// ranks that hold points.
+  int put(FieldId field, double time, const void* data, bool write_restart);
   /// What put(field, time, ...) would return now, without putting anything. Not collective.
   int put_inquire(FieldId field, double time) const;
   /// Gets this rank's values of an In field at model time `time`; blocks until they

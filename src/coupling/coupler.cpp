@@ -734,6 +734,10 @@ void Coupler::enddef() {
 }
 
 int Coupler::put(FieldId field, double time, const void* data) {
+  return put(field, time, data, false);
+}
+
+int Coupler::put(FieldId field, double time, const void* data, bool write_restart) {
   State& s = *state_;
   const coupling::FieldDecl* f = nullptr;
   return s.call(
@@ -743,13 +747,17 @@ int Coupler::put(FieldId field, double time, const void* data) {
         f = &s.field(field, "put");
         FERRY_CHECK(f->direction == FieldDirection::Out, Errc::Arg, "Coupler::put: field \"",
                     f->name, "\" was declared In; use get");
+        FERRY_CHECK(!write_restart || s.config.file_format == config::FileFormat::Oasis,
+                    Errc::Unsupported, "Coupler::put: field \"", f->name,
+                    "\": intermediate restart files (write_restart) are written in OASIS's file "
+                    "format only, which a namcouple selects");
         for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
           link->check_put(index, time);
       },
       [&] {
         int status = kStatusNothing;
         for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
-          status |= link->put(index, time, data);
+          status |= link->put(index, time, data, write_restart);
         return status;
       });
 }

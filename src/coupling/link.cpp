@@ -130,13 +130,16 @@ void Link::check_put(std::size_t index, double time) const {
               "once at start - lag right after enddef)");
 }
 
-int Link::put(std::size_t index, double time, const void* data) {
+int Link::put(std::size_t index, double time, const void* data, bool write_restart) {
   ScopedTimer timer(timers_, name(), TimerCategory::Put);
   last_put_[index] = time;
   if (clock_.before(time, next_put_)) {
     if (transforms_.empty()) return kStatusNothing;
-    ScopedTimer transform(timers_, name(), TimerCategory::Transform);
-    transforms_[index].add(data);
+    {
+      ScopedTimer transform(timers_, name(), TimerCategory::Transform);
+      transforms_[index].add(data);
+    }
+    if (write_restart) write_transform_restart(index, time);
     return kStatusTransformed;
   }
 
@@ -153,6 +156,7 @@ int Link::put(std::size_t index, double time, const void* data) {
     transforms_[index].take(out);
     value = out;
   }
+  if (write_restart) write_coupling_restart(index, time, value);
   hand_over(index, value, into_engine);
   ready_[index] = 1;
   if (std::find(ready_.begin(), ready_.end(), 0) != ready_.end())
@@ -555,6 +559,44 @@ void Link::read_oasis_restart() {
   }
 }
 
+std::string Link::intermediate_restart_path(const char* kind, double time) const {
+  // OASIS puts the prefix before the file's name: TC000003600_rst.nc.
+  const std::string path = restart_path();
+  const auto slash = path.rfind('/');
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "%s%09lld_", kind, static_cast<long long>(time));
+  return path.substr(0, slash + 1) + prefix + path.substr(slash + 1);
+}
+
+void Link::write_coupling_restart(std::size_t index, double time, const void* value) {
+  ScopedTimer timer(timers_, name(), TimerCategory::Io);
+  const Comm& comm = route_->source_holders;
+  if (!comm.valid()) return;  // this rank holds none of the values
+  const config::ExchangeConfig& c = *spec_.config;
+  OasisFieldFile::write(comm, intermediate_restart_path("TC", time),
+                        {spec_.source_names[index], c.source.nx, c.source.ny,
+                         spec_.specs[index].components, spec_.specs[index].type},
+                        *spec_.source_layout, value);
+}
+
+void Link::write_transform_restart(std::size_t index, double time) {
+  ScopedTimer timer(timers_, name(), TimerCategory::Io);
+  if (route_->source_holders.valid())
+    write_accumulation(route_->source_holders, intermediate_restart_path("TA", time), index);
+}
+
+// As OASIS: the entry's count of puts as loc<entry>_cnt, the field's state as loc<entry>_<field>.
+void Link::write_accumulation(const Comm& comm, const std::string& path, std::size_t index) {
+  const config::ExchangeConfig& c = *spec_.config;
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "loc%06d_", c.number);
+  OasisFieldFile::write_count(comm, path, std::string(prefix) + "cnt", transforms_[index].count());
+  OasisFieldFile::write(comm, path,
+                        {prefix + spec_.source_names[index], c.source.nx, c.source.ny,
+                         spec_.specs[index].components, Datatype::Float64},
+                        *spec_.source_layout, transforms_[index].state().data());
+}
+
 void Link::write_oasis_restart() {
   const config::ExchangeConfig& c = *spec_.config;
   const Comm& comm = route_->source;
@@ -566,14 +608,7 @@ void Link::write_oasis_restart() {
                              spec_.specs[f].type},
                             *spec_.source_layout, staging_[f].data());
   if (transforms_.empty() || transforms_.front().count() == 0) return;
-  char prefix[32];
-  std::snprintf(prefix, sizeof prefix, "loc%06d_", c.number);
-  OasisFieldFile::write_count(comm, path, std::string(prefix) + "cnt", transforms_.front().count());
-  for (std::size_t f = 0; f < transforms_.size(); ++f)
-    OasisFieldFile::write(comm, path,
-                          {prefix + spec_.source_names[f], c.source.nx, c.source.ny,
-                           spec_.specs[f].components, Datatype::Float64},
-                          *spec_.source_layout, transforms_[f].state().data());
+  for (std::size_t f = 0; f < transforms_.size(); ++f) write_accumulation(comm, path, f);
 }
 
 RestartPart Link::restart_part() const {

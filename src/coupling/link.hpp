@@ -92,8 +92,12 @@ class Link {
   /// backwards or past the run, a coupling time skipped or put twice); changes nothing.
   void check_put(std::size_t index, double time) const;
   /// Field `index` of the entry, on a source rank, after check_put. Returns
-  /// CouplingStatus flags.
-  int put(std::size_t index, double time, const void* data);
+  /// CouplingStatus flags. `write_restart` (OASIS files only; collective over the
+  /// source ranks that hold points): also writes an intermediate restart file, as
+  /// OASIS's oasis_put(..., write_restart) does: at a coupling time the period's value
+  /// (transformed) into TC<time, 9 digits>_<restart file>, else the field's
+  /// accumulation in progress into TA<time>_<restart file>.
+  int put(std::size_t index, double time, const void* data, bool write_restart = false);
   /// What put(index, time, ...) would return, without putting (OASIS's put_inquire).
   int inquire(std::size_t index, double time) const;
   /// As check_put, for a get on a destination rank.
@@ -139,6 +143,12 @@ class Link {
                     const Layout& layout);
   void read_restart();
   void read_oasis_restart();
+  // The intermediate restart file of a put at `time` with write_restart: `kind` "TC"
+  // (coupling values) or "TA" (accumulations).
+  std::string intermediate_restart_path(const char* kind, double time) const;
+  void write_coupling_restart(std::size_t index, double time, const void* value);
+  void write_transform_restart(std::size_t index, double time);
+  void write_accumulation(const Comm& comm, const std::string& path, std::size_t index);
   bool output_only() const noexcept { return spec_.config->kind == config::EntryKind::Output; }
   // Field f's record in the restart file: its value, or its accumulation (float64).
   FieldRecord restart_record(std::size_t f, bool accumulated, double time) const;
