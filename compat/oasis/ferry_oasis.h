@@ -35,10 +35,11 @@ int ferry_oasis_enddef(void);
 /* Points of the partition of var_id on this rank (the length of a put's or get's array
    per bundle member), and its bundle size. */
 int ferry_oasis_var_shape(int var_id, long long* points, int* bundle);
-/* field: points x bundle doubles (Fortran order: point fastest); nfields: how many
-   arrays the caller passed (fld1 to fld5; ferry reads fld1 only and computes the
-   gradients that fld2 to fld5 give OASIS's BICUBIC and CONSERV SECOND). */
-int ferry_oasis_put(int var_id, int date, const double* field, int nfields, int write_restart,
+/* fields: nfields arrays (fld1 to fld5) of points x bundle doubles (Fortran order:
+   point fastest): the field, then the gradients OASIS's BICUBIC (3) and CONSERV
+   SECOND (2) take from the model (Coupler's PutExtras::gradients); with fld1 alone
+   ferry computes them from the field. */
+int ferry_oasis_put(int var_id, int date, const double* const* fields, int nfields, int write_restart,
                     int* kinfo);
 int ferry_oasis_get(int var_id, int date, double* field, int* kinfo);
 int ferry_oasis_put_inquire(int var_id, int date, int* kinfo);

@@ -120,11 +120,11 @@ module mod_oasis
       integer(c_long_long), intent(out) :: points
       integer(c_int), intent(out) :: bundle
     end function c_var_shape
-    integer(c_int) function c_put(var_id, date, field, nfields, write_restart, kinfo) &
+    integer(c_int) function c_put(var_id, date, fields, nfields, write_restart, kinfo) &
         bind(C, name='ferry_oasis_put')
       import :: c_int, c_ptr
       integer(c_int), value :: var_id, date, nfields, write_restart
-      type(c_ptr), value :: field
+      type(c_ptr), intent(in) :: fields(*)
       integer(c_int), intent(out) :: kinfo
     end function c_put
     integer(c_int) function c_get(var_id, date, field, kinfo) bind(C, name='ferry_oasis_get')

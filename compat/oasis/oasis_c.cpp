@@ -139,7 +139,7 @@ int oasis_c_put(const int var_id, const int kstep, const int x_size, const int y
     });
     field = copy.data();
   }
-  return ferry_oasis_put(var_id, kstep, field, 1, write_restart ? 1 : 0, kinfo);
+  return ferry_oasis_put(var_id, kstep, &field, 1, write_restart ? 1 : 0, kinfo);
 }
 
 int oasis_c_get(const int var_id, const int kstep, const int x_size, const int y_size,

@@ -87,7 +87,8 @@ class Session {
   int def_partition(const std::vector<int>& ig_paral, int isize, const std::string& name);
   int def_var(const std::string& name, int part_id, int bundle, int kinout);
   void enddef();
-  int put(int var_id, int date, const double* field, bool write_restart);
+  // fields: fld1, then the gradients OASIS's fld2.. give (see ferry_oasis_put).
+  int put(int var_id, int date, const std::vector<const double*>& fields, bool write_restart);
   int get(int var_id, int date, double* field);
   int put_inquire(int var_id, int date);
   const Variable& variable(int var_id, const char* routine) const;
@@ -486,17 +487,24 @@ int put_kinfo(int status) {
   return kOk;
 }
 
-int Session::put(int var_id, int date, const double* field, bool write_restart) {
+int Session::put(int var_id, int date, const std::vector<const double*>& fields, bool write_restart) {
   const Variable& v = variable(var_id, "oasis_put");
   FERRY_CHECK(v.direction == FieldDirection::Out, Errc::Arg, "variable \"", v.name,
               "\" was defined OASIS_In; get it with oasis_get");
-  const double* data = field;
+  // Bundles: each array from Fortran's (point, member) order to ferry's.
+  const auto size = static_cast<std::size_t>(points(v) * v.bundle);
+  std::vector<const double*> data = fields;
   if (v.bundle > 1) {
-    scratch.resize(static_cast<std::size_t>(points(v) * v.bundle));
-    interleave(data, scratch.data(), points(v), v.bundle, true);
-    data = scratch.data();
+    scratch.resize(size * fields.size());
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      interleave(fields[k], scratch.data() + k * size, points(v), v.bundle, true);
+      data[k] = scratch.data() + k * size;
+    }
   }
-  return put_kinfo(coupler->put(v.field, static_cast<double>(date), data, write_restart));
+  PutExtras extras;
+  extras.write_restart = write_restart;
+  extras.gradients.assign(data.begin() + 1, data.end());
+  return put_kinfo(coupler->put(v.field, static_cast<double>(date), data.front(), extras));
 }
 
 int Session::get(int var_id, int date, double* field) {
@@ -703,12 +711,13 @@ int ferry_oasis_var_shape(int var_id, long long* points, int* bundle) {
   });
 }
 
-// fld2 to fld5 (nfields > 1) are the gradients OASIS's BICUBIC and CONSERV SECOND take
-// from the model; ferry computes them from the field, so only `field` is read.
-int ferry_oasis_put(int var_id, int date, const double* field, int /*nfields*/, int write_restart,
+int ferry_oasis_put(int var_id, int date, const double* const* fields, int nfields, int write_restart,
                     int* kinfo) {
   return guarded("oasis_put", [&] {
-    *kinfo = coupled_session("oasis_put").put(var_id, date, field, write_restart != 0);
+    FERRY_CHECK(nfields >= 1 && nfields <= 5, ferry::Errc::Arg, nfields,
+                " arrays given; give fld1 and at most fld2 to fld5");
+    *kinfo = coupled_session("oasis_put").put(
+        var_id, date, std::vector<const double*>(fields, fields + nfields), write_restart != 0);
   });
 }
 

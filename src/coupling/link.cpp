@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
 
 #include "config/rules.hpp"
+#include "coupling/entry_weights.hpp"
 #include "coupling/field_file.hpp"
 #include "coupling/oasis_field_file.hpp"
 #include "util/check.hpp"
@@ -21,6 +23,18 @@ using detail::ScopedTimer;
 using detail::TimerCategory;
 
 constexpr double kNever = -std::numeric_limits<double>::infinity();
+
+// Waits under `watchdog` until `request` completes; returns the seconds waited.
+double wait_for(const Watchdog& watchdog, MPI_Request& request,
+                const std::function<std::string()>& what) {
+  return watchdog.wait(
+      [&] {
+        int done = 0;
+        FERRY_CALL_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+        return done != 0;
+      },
+      what);
+}
 
 }  // namespace
 
@@ -130,7 +144,24 @@ void Link::check_put(std::size_t index, double time) const {
               "once at start - lag right after enddef)");
 }
 
-int Link::put(std::size_t index, double time, const void* data, bool write_restart) {
+bool Link::takes_gradients() const { return gradient_count(spec_.config->regrid) > 0; }
+
+void Link::check_gradients(std::size_t index, std::size_t count) const {
+  const config::ExchangeConfig& c = *spec_.config;
+  const std::size_t takes = gradient_count(c.regrid);
+  FERRY_CHECK(count == takes, Errc::Arg, "put(\"", spec_.source_names[index], "\"): ", count,
+              " gradients given; exchange \"", name(), "\" (method ", config::method_name(c.regrid.source),
+              ") takes ", takes);
+  FERRY_CHECK(c.regrid.map_on == MapOn::Src && c.lag <= 0 && c.transform == config::Transform::Instant &&
+                  spec_.specs[index].type == Datatype::Float64,
+              Errc::Arg, "put(\"", spec_.source_names[index], "\"): exchange \"", name(),
+              "\" takes gradients from the put only when it maps on the source side, has no lag and "
+              "no time transform, and the field is float64. Put the field alone: its gradients are "
+              "then computed from it");
+}
+
+int Link::put(std::size_t index, double time, const void* data, const PutExtras& extras) {
+  const bool write_restart = extras.write_restart;
   ScopedTimer timer(timers_, name(), TimerCategory::Put);
   last_put_[index] = time;
   if (clock_.before(time, next_put_)) {
@@ -157,6 +188,16 @@ int Link::put(std::size_t index, double time, const void* data, bool write_resta
     value = out;
   }
   if (write_restart) write_coupling_restart(index, time, value);
+  if (!extras.gradients.empty() && takes_gradients()) {
+    const auto values = value_count(spec_.source_layout, index);
+    gradients_.resize(extras.gradients.size(), std::vector<std::vector<double>>(spec_.specs.size()));
+    for (std::size_t k = 0; k < extras.gradients.size(); ++k) {
+      const auto* g = static_cast<const double*>(extras.gradients[k]);
+      gradients_[k][index].assign(g, g + values);
+    }
+    gradients_put_.resize(spec_.specs.size(), 0);
+    gradients_put_[index] = 1;
+  }
   hand_over(index, value, into_engine);
   ready_[index] = 1;
   if (std::find(ready_.begin(), ready_.end(), 0) != ready_.end())
@@ -189,18 +230,12 @@ void Link::time_imbalance(const Comm& side, const std::string& component) {
   // Non-blocking, so that the watchdog turns a rank that never comes into an error.
   MPI_Request request = MPI_REQUEST_NULL;
   FERRY_CALL_MPI(MPI_Ibarrier(side.get(), &request));
-  const double waited = watchdog_.wait(
-      [&] {
-        int done = 0;
-        FERRY_CALL_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
-        return done != 0;
-      },
-      [&] {
-        return detail::cat("exchange \"", name(), "\": the imbalance timer has waited ",
-                           watchdog_.timeout(), " s for the other ranks of component \"", component,
-                           "\" to reach this exchange. Make the puts and gets in the same order "
-                           "on every rank of a component, or set output.imbalance: false");
-      });
+  const double waited = wait_for(watchdog_, request, [&] {
+    return detail::cat("exchange \"", name(), "\": the imbalance timer has waited ",
+                       watchdog_.timeout(), " s for the other ranks of component \"", component,
+                       "\" to reach this exchange. Make the puts and gets in the same order "
+                       "on every rank of a component, or set output.imbalance: false");
+  });
   timers_.add(name(), TimerCategory::Imbalance, waited);
 }
 
@@ -250,15 +285,40 @@ void Link::send(double target) {
   point_arrivals(receive_into_.size(), nullptr);
   const void* const* from = send_from_.data();
   if (regrid_before_) {
+    const bool gradients = regrid_->gradient_count() > 0 && gradients_given(target - clock_.lag());
     ScopedTimer product(timers_, name(), TimerCategory::Transform);
-    regrid_->apply(send_from_.data(), regrid_->block().data());
+    if (gradients)
+      regrid_->apply(send_from_.data(), gradients_, regrid_->block().data());
+    else
+      regrid_->apply(send_from_.data(), regrid_->block().data());
     from = regrid_->block().data();
+    gradients_put_.assign(gradients_put_.size(), 0);
   }
   wait_to_begin("put", target - clock_.lag());
   ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
   exchange_->begin(from, receive_into_.data());
   in_flight_ = true;
   in_flight_target_ = target;
+}
+
+bool Link::gradients_given(double put_time) {
+  const bool mine = !gradients_put_.empty() &&
+                    std::count(gradients_put_.begin(), gradients_put_.end(), 0) == 0;
+  // {given, not given} summed over the source ranks: they must agree.
+  int counts[2] = {mine ? 1 : 0, mine ? 0 : 1};
+  MPI_Request request = MPI_REQUEST_NULL;
+  FERRY_CALL_MPI(MPI_Iallreduce(MPI_IN_PLACE, counts, 2, MPI_INT, MPI_SUM, route_->source.get(), &request));
+  const double waited = wait_for(watchdog_, request, [&] {
+    return detail::cat("put for exchange \"", name(), "\" at time ", put_time, " s has waited ",
+                       watchdog_.timeout(), " s for the other ranks of component \"",
+                       source_component(), "\" to put the exchange's fields");
+  });
+  timers_.add(name(), TimerCategory::Wait, waited);
+  FERRY_CHECK(counts[0] == 0 || counts[1] == 0, Errc::Arg, "put for exchange \"", name(),
+              "\" at time ", put_time, " s: ", counts[0], " ranks of component \"", source_component(),
+              "\" gave the fields' gradients and ", counts[1],
+              " did not. Give them on every rank, or on none");
+  return counts[0] > 0;
 }
 
 void Link::wait_to_begin(const char* call, double time) {
