@@ -21,6 +21,12 @@ int ferry_oasis_create_couplcomm(int icpl, MPI_Fint local, MPI_Fint* coupl);
 int ferry_oasis_set_couplcomm(MPI_Fint coupl);
 int ferry_oasis_get_intracomm(MPI_Fint* comm, const char* other);
 int ferry_oasis_get_intercomm(MPI_Fint* comm, const char* other);
+/* Collective over the processes of the `count` components `names` (this one among
+   them; empty names are skipped): a communicator of all their processes, components
+   in compid order; root_ranks[k] is the rank in it of component names[k]'s first
+   process (-1 for an empty name). */
+int ferry_oasis_get_multi_intracomm(MPI_Fint* comm, int count, const char* const* names,
+                                    int* root_ranks);
 int ferry_oasis_def_partition(int* part_id, const int* ig_paral, int length, int isize,
                               const char* name);
 int ferry_oasis_def_var(int* var_id, const char* name, int part_id, int bundle, int kinout,
@@ -29,10 +35,11 @@ int ferry_oasis_enddef(void);
 /* Points of the partition of var_id on this rank (the length of a put's or get's array
    per bundle member), and its bundle size. */
 int ferry_oasis_var_shape(int var_id, long long* points, int* bundle);
-/* field: points x bundle doubles (Fortran order: point fastest); nfields: how many
-   arrays the caller passed (fld1 to fld5; ferry reads fld1 only and computes the
-   gradients that fld2 to fld5 give OASIS's BICUBIC and CONSERV SECOND). */
-int ferry_oasis_put(int var_id, int date, const double* field, int nfields, int write_restart,
+/* fields: nfields arrays (fld1 to fld5) of points x bundle doubles (Fortran order:
+   point fastest): the field, then the gradients OASIS's BICUBIC (3) and CONSERV
+   SECOND (2) take from the model (Coupler's PutExtras::gradients); with fld1 alone
+   ferry computes them from the field. */
+int ferry_oasis_put(int var_id, int date, const double* const* fields, int nfields, int write_restart,
                     int* kinfo);
 int ferry_oasis_get(int var_id, int date, double* field, int* kinfo);
 int ferry_oasis_put_inquire(int var_id, int date, int* kinfo);

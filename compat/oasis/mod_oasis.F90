@@ -8,7 +8,7 @@ module mod_oasis
   implicit none
   private
   public :: oasis_init_comp, oasis_get_localcomm, oasis_create_couplcomm, oasis_set_couplcomm, &
-            oasis_get_intracomm, oasis_get_intercomm, oasis_def_partition, oasis_def_var, &
+            oasis_get_intracomm, oasis_get_multi_intracomm, oasis_get_intercomm, oasis_def_partition, oasis_def_var, &
             oasis_enddef, oasis_put, oasis_get, oasis_put_inquire, oasis_get_ncpl, &
             oasis_get_freqs, oasis_get_debug, oasis_set_debug, oasis_start_grids_writing, &
             oasis_write_grid, oasis_write_corner, oasis_write_mask, oasis_write_area, &
@@ -83,6 +83,14 @@ module mod_oasis
       integer(c_int), intent(out) :: comm
       character(kind=c_char), intent(in) :: other(*)
     end function c_get_intracomm
+    integer(c_int) function c_get_multi_intracomm(comm, count, names, root_ranks) &
+        bind(C, name='ferry_oasis_get_multi_intracomm')
+      import :: c_int, c_ptr
+      integer(c_int), intent(out) :: comm
+      integer(c_int), value :: count
+      type(c_ptr), intent(in) :: names(*)
+      integer(c_int), intent(out) :: root_ranks(*)
+    end function c_get_multi_intracomm
     integer(c_int) function c_get_intercomm(comm, other) bind(C, name='ferry_oasis_get_intercomm')
       import :: c_int, c_char
       integer(c_int), intent(out) :: comm
@@ -112,11 +120,11 @@ module mod_oasis
       integer(c_long_long), intent(out) :: points
       integer(c_int), intent(out) :: bundle
     end function c_var_shape
-    integer(c_int) function c_put(var_id, date, field, nfields, write_restart, kinfo) &
+    integer(c_int) function c_put(var_id, date, fields, nfields, write_restart, kinfo) &
         bind(C, name='ferry_oasis_put')
       import :: c_int, c_ptr
       integer(c_int), value :: var_id, date, nfields, write_restart
-      type(c_ptr), value :: field
+      type(c_ptr), intent(in) :: fields(*)
       integer(c_int), intent(out) :: kinfo
     end function c_put
     integer(c_int) function c_get(var_id, date, field, kinfo) bind(C, name='ferry_oasis_get')
@@ -234,6 +242,32 @@ contains
     status = c_get_intracomm(new_comm, c_text(cdnam))
     if (present(kinfo)) kinfo = status
   end subroutine oasis_get_intracomm
+
+  ! An intracommunicator of the processes of the components cdnam (this one among
+  ! them; blank names skipped); root_ranks(k): the rank in it of cdnam(k)'s first process.
+  subroutine oasis_get_multi_intracomm(new_comm, cdnam, root_ranks, kinfo)
+    integer(ip_i4_p), intent(out) :: new_comm
+    character(len=*), intent(in) :: cdnam(:)
+    integer(ip_i4_p), intent(out) :: root_ranks(:)
+    integer(ip_i4_p), intent(out), optional :: kinfo
+    character(kind=c_char, len=len(cdnam) + 1), allocatable, target :: names(:)
+    type(c_ptr), allocatable :: pointers(:)
+    integer(c_int) :: status
+    integer :: k
+    status = OASIS_Error
+    if (size(root_ranks) /= size(cdnam)) then
+      write (0, '(a,i0,a,i0,a)') 'oasis_get_multi_intracomm: root_ranks holds ', size(root_ranks), &
+        ' values for ', size(cdnam), ' component names; give one per name'
+    else
+      allocate (names(size(cdnam)), pointers(size(cdnam)))
+      do k = 1, size(cdnam)
+        names(k) = trim(cdnam(k))//c_null_char
+        pointers(k) = c_loc(names(k))
+      end do
+      status = c_get_multi_intracomm(new_comm, size(cdnam), pointers, root_ranks)
+    end if
+    if (present(kinfo)) kinfo = status
+  end subroutine oasis_get_multi_intracomm
 
   subroutine oasis_get_intercomm(new_comm, cdnam, kinfo)
     integer(ip_i4_p), intent(out) :: new_comm

@@ -94,6 +94,14 @@ int oasis_c_get_intracomm(MPI_Comm* new_comm, char* other) {
   return status;
 }
 
+int oasis_c_get_multi_intracomm(MPI_Comm* new_comm, const int cdnam_size, char* cdnam[],
+                                int* root_ranks) {
+  MPI_Fint comm = 0;
+  const int status = ferry_oasis_get_multi_intracomm(&comm, cdnam_size, cdnam, root_ranks);
+  if (status == FERRY_OASIS_OK) *new_comm = MPI_Comm_f2c(comm);
+  return status;
+}
+
 int oasis_c_def_partition(int* part_id, const int kparal_size, const int* kparal,
                           const int ig_size, const char* name) {
   std::vector<int> ig_paral(kparal, kparal + kparal_size);
@@ -131,7 +139,7 @@ int oasis_c_put(const int var_id, const int kstep, const int x_size, const int y
     });
     field = copy.data();
   }
-  return ferry_oasis_put(var_id, kstep, field, 1, write_restart ? 1 : 0, kinfo);
+  return ferry_oasis_put(var_id, kstep, &field, 1, write_restart ? 1 : 0, kinfo);
 }
 
 int oasis_c_get(const int var_id, const int kstep, const int x_size, const int y_size,

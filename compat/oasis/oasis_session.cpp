@@ -87,7 +87,8 @@ class Session {
   int def_partition(const std::vector<int>& ig_paral, int isize, const std::string& name);
   int def_var(const std::string& name, int part_id, int bundle, int kinout);
   void enddef();
-  int put(int var_id, int date, const double* field, bool write_restart);
+  // fields: fld1, then the gradients OASIS's fld2.. give (see ferry_oasis_put).
+  int put(int var_id, int date, const std::vector<const double*>& fields, bool write_restart);
   int get(int var_id, int date, double* field);
   int put_inquire(int var_id, int date);
   const Variable& variable(int var_id, const char* routine) const;
@@ -95,7 +96,9 @@ class Session {
     return static_cast<std::int64_t>(partitions[static_cast<std::size_t>(v.partition)].ids.size());
   }
   void terminate();
-  MPI_Comm join(const std::string& other, const char* routine, int& other_leader) const;
+  MPI_Comm join(std::vector<std::string> names, std::vector<int>& root_ranks) const;
+  int component_number(const std::string& name) const;
+  int first_world_rank(const std::string& name) const;
 
  private:
   void assemble_pieces();
@@ -136,8 +139,8 @@ int guarded(const char* routine, Call&& call) {
 
 Session& coupled_session(const char* routine) {
   Session& s = session();
-  FERRY_CHECK(s.coupler != nullptr, Errc::State, routine,
-              " needs a coupled component: call oasis_init_comp first (with coupled = .true.)");
+  FERRY_CHECK(s.coupler != nullptr, Errc::State, "this process has no coupled component; call ",
+              "oasis_init_comp (with coupled = .true.) before ", routine);
   return s;
 }
 
@@ -453,11 +456,11 @@ void Session::enddef() {
 }
 
 const Variable& Session::variable(int var_id, const char* routine) const {
-  FERRY_CHECK(var_id >= 1 && var_id <= static_cast<int>(variables.size()), Errc::Arg, routine,
-              ": var_id ", var_id, var_id == -1
+  FERRY_CHECK(var_id >= 1 && var_id <= static_cast<int>(variables.size()), Errc::Arg,
+              "var_id ", var_id, var_id == -1
                   ? " is the id of a variable the namcouple does not name; do not put or get it"
                   : " was not returned by oasis_def_var on this rank");
-  FERRY_CHECK(ended, Errc::State, routine, ": call oasis_enddef first");
+  FERRY_CHECK(ended, Errc::State, "call oasis_enddef before ", routine);
   return variables[static_cast<std::size_t>(var_id - 1)];
 }
 
@@ -484,25 +487,29 @@ int put_kinfo(int status) {
   return kOk;
 }
 
-int Session::put(int var_id, int date, const double* field, bool write_restart) {
+int Session::put(int var_id, int date, const std::vector<const double*>& fields, bool write_restart) {
   const Variable& v = variable(var_id, "oasis_put");
-  FERRY_CHECK(v.direction == FieldDirection::Out, Errc::Arg, "oasis_put: variable \"", v.name,
+  FERRY_CHECK(v.direction == FieldDirection::Out, Errc::Arg, "variable \"", v.name,
               "\" was defined OASIS_In; get it with oasis_get");
-  FERRY_CHECK(!write_restart, Errc::Unsupported, "oasis_put: variable \"", v.name,
-              "\": write_restart = .true. (an intermediate restart file) is not supported yet; "
-              "restart files are written at oasis_terminate");
-  const double* data = field;
+  // Bundles: each array from Fortran's (point, member) order to ferry's.
+  const auto size = static_cast<std::size_t>(points(v) * v.bundle);
+  std::vector<const double*> data = fields;
   if (v.bundle > 1) {
-    scratch.resize(static_cast<std::size_t>(points(v) * v.bundle));
-    interleave(data, scratch.data(), points(v), v.bundle, true);
-    data = scratch.data();
+    scratch.resize(size * fields.size());
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      interleave(fields[k], scratch.data() + k * size, points(v), v.bundle, true);
+      data[k] = scratch.data() + k * size;
+    }
   }
-  return put_kinfo(coupler->put(v.field, static_cast<double>(date), data));
+  PutExtras extras;
+  extras.write_restart = write_restart;
+  extras.gradients.assign(data.begin() + 1, data.end());
+  return put_kinfo(coupler->put(v.field, static_cast<double>(date), data.front(), extras));
 }
 
 int Session::get(int var_id, int date, double* field) {
   const Variable& v = variable(var_id, "oasis_get");
-  FERRY_CHECK(v.direction == FieldDirection::In, Errc::Arg, "oasis_get: variable \"", v.name,
+  FERRY_CHECK(v.direction == FieldDirection::In, Errc::Arg, "variable \"", v.name,
               "\" was defined OASIS_Out; put it with oasis_put");
   double* into = field;
   if (v.bundle > 1) {
@@ -533,35 +540,62 @@ void Session::terminate() {
   if (finalize) MPI_Finalize();
 }
 
-// Collective over the ranks of this component and `other` only: a communicator of
-// both, in component order; `other_leader`: the other's first world rank.
-MPI_Comm Session::join(const std::string& other, const char* routine, int& other_leader) const {
-  FERRY_CHECK(!component.empty(), Errc::State, routine, ": call oasis_init_comp first");
-  FERRY_CHECK(other != component, Errc::Arg, routine, ": \"", other,
-              "\" is this component; name the other one");
-  const auto index = [&](const std::string& n) {
-    return static_cast<int>(std::find(component_names.begin(), component_names.end(), n) -
-                            component_names.begin());
-  };
-  const int a = index(component), b = index(other);
-  // The same group on both sides: the component numbered first, then the other.
+// Collective over the ranks of the components `names` (this one among them; blank
+// names skipped) and no others: a communicator of their ranks, the components in
+// compid order, each one's ranks in its local order. root_ranks[k]: the rank in it of
+// the first process of component names[k] (-1 for a blank name).
+MPI_Comm Session::join(std::vector<std::string> names, std::vector<int>& root_ranks) const {
+  FERRY_CHECK(!component.empty(), Errc::State, "call oasis_init_comp first");
+  for (std::string& n : names) n.erase(n.find_last_not_of(' ') + 1);
+  std::vector<int> members;  // component numbers, sorted
+  for (const std::string& n : names) {
+    if (n.empty()) continue;
+    const int number = component_number(n);
+    FERRY_CHECK(std::find(members.begin(), members.end(), number) == members.end(), Errc::Arg,
+                "component \"", n, "\" is named twice; name each component once");
+    members.push_back(number);
+  }
+  FERRY_CHECK(std::find(names.begin(), names.end(), component) != names.end(), Errc::Arg,
+              "the components named do not include this process's, \"", component,
+              "\"; name it with the others");
+  FERRY_CHECK(members.size() >= 2, Errc::Arg, "name at least one component other than \"",
+              component, "\"");
+  std::sort(members.begin(), members.end());
   std::vector<int> ranks;
-  for (const std::string& name : {a < b ? component : other, a < b ? other : component})
+  std::map<std::string, int> roots;
+  for (int number : members) {
+    const std::string& name = component_names[static_cast<std::size_t>(number)];
+    roots[name] = static_cast<int>(ranks.size());
     for (std::size_t r = 0; r < world_names.size(); ++r)
       if (world_names[r] == name) ranks.push_back(static_cast<int>(r));
-  const auto first_other = std::find(world_names.begin(), world_names.end(), other);
-  FERRY_CHECK(first_other != world_names.end(), Errc::Arg, routine, ": no process runs component \"",
-              other, "\"; the components are ", detail::list_first(component_names, component_names.size()));
-  other_leader = static_cast<int>(first_other - world_names.begin());
-  MPI_Group world_group = MPI_GROUP_NULL, both = MPI_GROUP_NULL;
+  }
+  root_ranks.clear();
+  for (const std::string& n : names) root_ranks.push_back(n.empty() ? -1 : roots.at(n));
+  MPI_Group world_group = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
   FERRY_CALL_MPI(MPI_Comm_group(world, &world_group));
-  FERRY_CALL_MPI(MPI_Group_incl(world_group, static_cast<int>(ranks.size()), ranks.data(), &both));
-  // Tag: the pair's component numbers, the same on both sides.
+  FERRY_CALL_MPI(MPI_Group_incl(world_group, static_cast<int>(ranks.size()), ranks.data(), &group));
+  // Every process calls this for one set of components at a time, so one tag serves.
+  constexpr int kTag = 2207;
   MPI_Comm joined = MPI_COMM_NULL;
-  FERRY_CALL_MPI(MPI_Comm_create_group(world, both, std::min(a, b) * 1000 + std::max(a, b), &joined));
-  MPI_Group_free(&both);
+  const int status = MPI_Comm_create_group(world, group, kTag, &joined);
+  MPI_Group_free(&group);
   MPI_Group_free(&world_group);
+  FERRY_CALL_MPI(status);
   return joined;
+}
+
+// The position of component `name` in component_names (its compid - 1).
+int Session::component_number(const std::string& name) const {
+  const auto found = std::find(component_names.begin(), component_names.end(), name);
+  FERRY_CHECK(found != component_names.end(), Errc::Arg, "no process runs component \"", name,
+              "\"; the components are ", detail::list_first(component_names, component_names.size()));
+  return static_cast<int>(found - component_names.begin());
+}
+
+// The world rank of the first process of component `name`.
+int Session::first_world_rank(const std::string& name) const {
+  component_number(name);
+  return static_cast<int>(std::find(world_names.begin(), world_names.end(), name) - world_names.begin());
 }
 
 std::string text(const char* s) { return s == nullptr ? std::string() : std::string(s); }
@@ -607,17 +641,33 @@ int ferry_oasis_set_couplcomm(MPI_Fint) {
 
 int ferry_oasis_get_intracomm(MPI_Fint* comm, const char* other) {
   return guarded("oasis_get_intracomm", [&] {
-    int leader = 0;
-    *comm = MPI_Comm_c2f(session().join(text(other), "oasis_get_intracomm", leader));
+    auto& s = session();
+    FERRY_CHECK(text(other) != s.component, ferry::Errc::Arg, "\"", text(other),
+                "\" is this component; name the other one");
+    std::vector<int> roots;
+    *comm = MPI_Comm_c2f(s.join({s.component, text(other)}, roots));
+  });
+}
+
+int ferry_oasis_get_multi_intracomm(MPI_Fint* comm, int count, const char* const* names,
+                                    int* root_ranks) {
+  return guarded("oasis_get_multi_intracomm", [&] {
+    FERRY_CHECK(count >= 0, ferry::Errc::Arg, "the number of component names is ", count);
+    std::vector<int> roots;
+    *comm = MPI_Comm_c2f(session().join(std::vector<std::string>(names, names + count), roots));
+    std::copy(roots.begin(), roots.end(), root_ranks);
   });
 }
 
 int ferry_oasis_get_intercomm(MPI_Fint* comm, const char* other) {
   return guarded("oasis_get_intercomm", [&] {
     auto& s = session();
-    int leader = 0;
-    MPI_Comm joined = s.join(text(other), "oasis_get_intercomm", leader);
+    FERRY_CHECK(text(other) != s.component, ferry::Errc::Arg, "\"", text(other),
+                "\" is this component; name the other one");
+    std::vector<int> roots;
+    MPI_Comm joined = s.join({s.component, text(other)}, roots);
     MPI_Comm_free(&joined);
+    const int leader = s.first_world_rank(text(other));
     MPI_Comm inter = MPI_COMM_NULL;
     FERRY_CALL_MPI(MPI_Intercomm_create(s.local, 0, s.world, leader, 0, &inter));
     *comm = MPI_Comm_c2f(inter);
@@ -661,12 +711,13 @@ int ferry_oasis_var_shape(int var_id, long long* points, int* bundle) {
   });
 }
 
-// fld2 to fld5 (nfields > 1) are the gradients OASIS's BICUBIC and CONSERV SECOND take
-// from the model; ferry computes them from the field, so only `field` is read.
-int ferry_oasis_put(int var_id, int date, const double* field, int /*nfields*/, int write_restart,
+int ferry_oasis_put(int var_id, int date, const double* const* fields, int nfields, int write_restart,
                     int* kinfo) {
   return guarded("oasis_put", [&] {
-    *kinfo = coupled_session("oasis_put").put(var_id, date, field, write_restart != 0);
+    FERRY_CHECK(nfields >= 1 && nfields <= 5, ferry::Errc::Arg, nfields,
+                " arrays given; give fld1 and at most fld2 to fld5");
+    *kinfo = coupled_session("oasis_put").put(
+        var_id, date, std::vector<const double*>(fields, fields + nfields), write_restart != 0);
   });
 }
 
@@ -684,7 +735,7 @@ int ferry_oasis_get_ncpl(int var_id, int* ncpl) {
     auto& s = coupled_session("oasis_get_ncpl");
     const auto& v = s.variables.at(static_cast<std::size_t>(std::max(var_id - 1, 0)));
     FERRY_CHECK(var_id >= 1 && var_id <= static_cast<int>(s.variables.size()), ferry::Errc::Arg,
-                "oasis_get_ncpl: var_id ", var_id, " was not returned by oasis_def_var");
+                "var_id ", var_id, " was not returned by oasis_def_var");
     *ncpl = static_cast<int>(s.coupler->field_periods(s.component, v.name, v.direction).size());
   });
 }
@@ -693,11 +744,11 @@ int ferry_oasis_get_freqs(int var_id, int mop, int ncpl, int* freqs) {
   return guarded("oasis_get_freqs", [&] {
     auto& s = coupled_session("oasis_get_freqs");
     FERRY_CHECK(var_id >= 1 && var_id <= static_cast<int>(s.variables.size()), ferry::Errc::Arg,
-                "oasis_get_freqs: var_id ", var_id, " was not returned by oasis_def_var");
+                "var_id ", var_id, " was not returned by oasis_def_var");
     const auto& v = s.variables[static_cast<std::size_t>(var_id - 1)];
     const auto direction = mop == ferry::oasis::kOasisOut ? ferry::FieldDirection::Out : ferry::FieldDirection::In;
     const std::vector<double> periods = s.coupler->field_periods(s.component, v.name, direction);
-    FERRY_CHECK(ncpl == static_cast<int>(periods.size()), ferry::Errc::ArgSize, "oasis_get_freqs: ncpl is ",
+    FERRY_CHECK(ncpl == static_cast<int>(periods.size()), ferry::Errc::ArgSize, "ncpl is ",
                 ncpl, " but variable \"", v.name, "\" takes part in ", periods.size(),
                 " couplings (oasis_get_ncpl)");
     for (int k = 0; k < ncpl; ++k) freqs[k] = static_cast<int>(periods[static_cast<std::size_t>(k)]);

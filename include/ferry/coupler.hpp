@@ -16,6 +16,27 @@ namespace ferry {
 /// Direction of a field as seen by the component that declares it.
 enum class FieldDirection : int { Out = 0, In = 1 };
 
+/// What a put may give beside the field's values: OASIS's oasis_put arguments.
+struct PutExtras {
+  /// OASIS file format only (else Errc::Unsupported): the put also writes its values
+  /// to an intermediate restart file of each exchange of the field, named after the
+  /// exchange's restart file: at a coupling time the value sent (after the time
+  /// transform) into TC<time, 9 digits>_<file>, which a later run can start from, else
+  /// the accumulation in progress into TA<time>_<file>. Collective then over the
+  /// field's ranks that hold points.
+  bool write_restart = false;
+  /// The field's gradients at this rank's points (float64, laid out as the values), as
+  /// OASIS's fld2..fld4: for exchanges remapped bicubic, d/di, d/dj and d2/didj along
+  /// the source grid's index directions; second-order conservative, d/dlat and
+  /// d/dlon / cos(lat) per radian. Such an exchange then remaps value weights times the
+  /// field plus gradient weights times these (bicubic_gradient_weights,
+  /// conservative_gradient_weights) instead of computing the gradients from the field.
+  /// Other exchanges of the field do not use them; Errc::Arg if none takes them, or for
+  /// another count, map_on dst, a lag or a time transform. At a coupling time every
+  /// source rank gives them or none does.
+  std::vector<const void*> gradients;
+};
+
 /// What a put or get did; bit flags (C: FERRY_STATUS_*).
 enum CouplingStatus : int {
   kStatusNothing = 0,      ///< not a coupling time: nothing moved, nothing accumulated
@@ -131,6 +152,8 @@ class Coupler {
   /// Puts this rank's values of an Out field at model time `time` (seconds since the
   /// run start). Returns CouplingStatus flags. See docs/user/coupler.md for the rules.
   int put(FieldId field, double time, const void* data);
+  /// As put, with what OASIS's oasis_put gives beside the values (PutExtras).
+  int put(FieldId field, double time, const void* data, const PutExtras& extras);
   /// What put(field, time, ...) would return now, without putting anything. Not collective.
   int put_inquire(FieldId field, double time) const;
   /// Gets this rank's values of an In field at model time `time`; blocks until they

@@ -1,6 +1,8 @@
-"""The hand-written stub python/src/ferry/_core.pyi against the built module.
+"""The hand-written stubs of the nanobind modules against the built modules:
+python/src/ferry/_core.pyi (ferry._core) and compat/oasis/python/pyoasis/_oasis.pyi
+(pyoasis._oasis).
 
-Every public name of ferry._core (functions, classes, their methods, properties and
+Every public name of a module (functions, classes, their methods, properties and
 enum members) must be in the stub and every name of the stub in the module, with the
 same parameters: names, order, which have defaults, keyword-only and positional-only
 markers. Types are not compared: the stub spells them for readers (type aliases such
@@ -10,14 +12,18 @@ as Arrays, Comm), the module as nanobind sees them. Type aliases (``X: TypeAlias
 
 import ast
 import enum
+import importlib
 import inspect
 import pathlib
 
 import pytest
 
-from ferry import _core
-
-STUB = pathlib.Path(__file__).resolve().parents[1] / "src" / "ferry" / "_core.pyi"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+STUBS = {
+    "ferry._core": ROOT / "python" / "src" / "ferry" / "_core.pyi",
+    "pyoasis._oasis": ROOT / "compat" / "oasis" / "python" / "pyoasis" / "_oasis.pyi",
+}
+MODULES = {name: importlib.import_module(name) for name in STUBS}
 
 # Protocol methods that are part of a class's interface when a class defines them.
 PROTOCOL_DUNDERS = {
@@ -113,8 +119,8 @@ def decorators(node):
     return {ast.unparse(d) for d in node.decorator_list}
 
 
-def stub_module():
-    tree = ast.parse(STUB.read_text())
+def stub_module(stub):
+    tree = ast.parse(stub.read_text())
     names = {}
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom, ast.Expr)) or is_type_alias(node):
@@ -124,28 +130,35 @@ def stub_module():
         elif isinstance(node, ast.AnnAssign):
             names.setdefault(node.target.id, []).append(node)
         else:
-            pytest.fail(f"{STUB.name}:{node.lineno}: unexpected statement {ast.unparse(node)}")
+            pytest.fail(f"{stub.name}:{node.lineno}: unexpected statement {ast.unparse(node)}")
     return names
 
 
-STUB_NAMES = stub_module()
+STUB_NAMES = {module: stub_module(stub) for module, stub in STUBS.items()}
 
 
-def test_module_names_match():
-    runtime = {n for n in dir(_core) if public(n)} | {"__version__"}
-    stub = set(STUB_NAMES)
-    assert sorted(runtime - stub) == [], "in ferry._core but not in the stub"
-    assert sorted(stub - runtime) == [], "in the stub but not in ferry._core"
+@pytest.mark.parametrize("module", sorted(STUBS))
+def test_module_names_match(module):
+    versioned = {"__version__"} if hasattr(MODULES[module], "__version__") else set()
+    runtime = {n for n in dir(MODULES[module]) if public(n)} | versioned
+    stub = set(STUB_NAMES[module])
+    assert sorted(runtime - stub) == [], f"in {module} but not in the stub"
+    assert sorted(stub - runtime) == [], f"in the stub but not in {module}"
 
 
-FUNCTIONS = sorted(n for n, nodes in STUB_NAMES.items() if isinstance(nodes[0], ast.FunctionDef))
-CLASSES = sorted(n for n, nodes in STUB_NAMES.items() if isinstance(nodes[0], ast.ClassDef))
+def stub_names_of(kind):
+    return sorted((module, n) for module, names in STUB_NAMES.items()
+                  for n, nodes in names.items() if isinstance(nodes[0], kind))
 
 
-@pytest.mark.parametrize("name", FUNCTIONS)
-def test_function_signatures_match(name):
-    stub = {stub_parameters(node) for node in STUB_NAMES[name]}
-    assert stub == runtime_signatures(getattr(_core, name)), name
+FUNCTIONS = stub_names_of(ast.FunctionDef)
+CLASSES = stub_names_of(ast.ClassDef)
+
+
+@pytest.mark.parametrize(("module", "name"), FUNCTIONS, ids=[f"{m}.{n}" for m, n in FUNCTIONS])
+def test_function_signatures_match(module, name):
+    stub = {stub_parameters(node) for node in STUB_NAMES[module][name]}
+    assert stub == runtime_signatures(getattr(MODULES[module], name)), name
 
 
 def class_members(node):
@@ -160,7 +173,7 @@ def class_members(node):
             target = item.targets[0] if isinstance(item, ast.Assign) else item.target
             members.setdefault(target.id, []).append(item)
         else:
-            pytest.fail(f"{STUB.name}:{item.lineno}: unexpected class member {ast.unparse(item)}")
+            pytest.fail(f"line {item.lineno}: unexpected class member {ast.unparse(item)}")
     return members
 
 
@@ -177,10 +190,10 @@ def runtime_members(cls):
     return names
 
 
-@pytest.mark.parametrize("name", CLASSES)
-def test_class_members_match(name):
-    cls = getattr(_core, name)
-    (node,) = STUB_NAMES[name]
+@pytest.mark.parametrize(("module", "name"), CLASSES, ids=[f"{m}.{n}" for m, n in CLASSES])
+def test_class_members_match(module, name):
+    cls = getattr(MODULES[module], name)
+    (node,) = STUB_NAMES[module][name]
     namespace = {"enum": enum, "RuntimeError": RuntimeError}
     for base in map(ast.unparse, node.bases):
         assert issubclass(cls, eval(base, namespace)), f"{name} is not a subclass of {base}"
@@ -197,18 +210,19 @@ def test_class_members_match(name):
 
 
 METHODS = [
-    (cls_name, member, nodes)
-    for cls_name in CLASSES
-    if not issubclass(getattr(_core, cls_name), enum.Enum)
-    for member, nodes in class_members(STUB_NAMES[cls_name][0]).items()
+    (getattr(MODULES[module], cls_name), member, nodes)
+    for module, cls_name in CLASSES
+    if not issubclass(getattr(MODULES[module], cls_name), enum.Enum)
+    for member, nodes in class_members(STUB_NAMES[module][cls_name][0]).items()
     if isinstance(nodes[0], ast.FunctionDef)
 ]
 
 
-@pytest.mark.parametrize(("cls_name", "member", "nodes"), METHODS,
-                         ids=[f"{c}.{m}" for c, m, _ in METHODS])
-def test_method_kinds_and_signatures_match(cls_name, member, nodes):
-    value = inspect.getattr_static(getattr(_core, cls_name), member)
+@pytest.mark.parametrize(("cls", "member", "nodes"), METHODS,
+                         ids=[f"{c.__module__}.{c.__name__}.{m}" for c, m, _ in METHODS])
+def test_method_kinds_and_signatures_match(cls, member, nodes):
+    cls_name = cls.__name__
+    value = inspect.getattr_static(cls, member)
     kinds = decorators(nodes[0])
     if "property" in kinds:
         assert isinstance(value, property), f"{cls_name}.{member} is not a property"

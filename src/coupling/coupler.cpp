@@ -278,6 +278,8 @@ std::unique_ptr<coupling::EntryRegrid> make_regrid(const LinkSpec& spec, const c
   grids.target_size = spec.target_size;
   grids.source_nx = spec.source_nx;
   const Weights weights = coupling::regrid_weights(config, grids, where(*spec.config));
+  const std::vector<Weights> gradient_weights =
+      coupling::regrid_gradient_weights(config, grids, where(*spec.config));
   // Conservation: the other side's declared areas and mask, at the block.
   GridPointData block_points;
   if (config.conservation)
@@ -290,7 +292,8 @@ std::unique_ptr<coupling::EntryRegrid> make_regrid(const LinkSpec& spec, const c
       product, config, weights, on_source ? *spec.source_layout : *spec.block,
       on_source ? *spec.block : *spec.target_layout, spec.specs,
       on_source ? declared_points(own) : std::move(block_points),
-      on_source ? std::move(block_points) : declared_points(own), where(*spec.config));
+      on_source ? std::move(block_points) : declared_points(own), where(*spec.config),
+      gradient_weights);
 }
 
 // What the configuration asks and ferry cannot do (a namcouple's unknown keywords,
@@ -734,6 +737,10 @@ void Coupler::enddef() {
 }
 
 int Coupler::put(FieldId field, double time, const void* data) {
+  return put(field, time, data, PutExtras{});
+}
+
+int Coupler::put(FieldId field, double time, const void* data, const PutExtras& extras) {
   State& s = *state_;
   const coupling::FieldDecl* f = nullptr;
   return s.call(
@@ -743,13 +750,26 @@ int Coupler::put(FieldId field, double time, const void* data) {
         f = &s.field(field, "put");
         FERRY_CHECK(f->direction == FieldDirection::Out, Errc::Arg, "Coupler::put: field \"",
                     f->name, "\" was declared In; use get");
-        for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
+        FERRY_CHECK(!extras.write_restart || s.config.file_format == config::FileFormat::Oasis,
+                    Errc::Unsupported, "Coupler::put: field \"", f->name,
+                    "\": intermediate restart files (write_restart) are written in OASIS's file "
+                    "format only, which a namcouple selects");
+        bool gradients_taken = false;
+        for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)]) {
           link->check_put(index, time);
+          if (extras.gradients.empty() || !link->takes_gradients()) continue;
+          link->check_gradients(index, extras.gradients.size());
+          gradients_taken = true;
+        }
+        FERRY_CHECK(extras.gradients.empty() || gradients_taken, Errc::Arg, "put(\"", f->name, "\"): ",
+                    extras.gradients.size(), " gradients given, but no exchange of the field is "
+                    "remapped by a method that takes them (bicubic takes 3, second-order "
+                    "conservative 2). Put the field alone");
       },
       [&] {
         int status = kStatusNothing;
         for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)])
-          status |= link->put(index, time, data);
+          status |= link->put(index, time, data, extras);
         return status;
       });
 }

@@ -20,7 +20,8 @@ void prefer_declared(std::optional<std::vector<T>>& declared,
 
 EntryRegrid::EntryRegrid(const Comm& product, const config::RegridConfig& config, const Weights& weights,
                const Layout& from, const Layout& to, std::vector<FieldSpec> fields,
-               GridPointData from_points, GridPointData to_points, const std::string& where)
+               GridPointData from_points, GridPointData to_points, const std::string& where,
+               const std::vector<Weights>& gradient_weights)
     : config_(config),
       fields_(std::move(fields)),
       product_(Comm::view(product.get())),
@@ -33,12 +34,23 @@ EntryRegrid::EntryRegrid(const Comm& product, const config::RegridConfig& config
   options.mode = config.mode;
   options.fill_value = config.fill;
   remap_ = std::make_unique<Remap>(product.get(), weights, from, to, fields_, options);
+  for (std::size_t k = 0; k < gradient_weights.size(); ++k) {
+    // Rows a gradient does not reach add 0 to the value's product.
+    RemapOptions gradient_options = options;
+    if (k > 0) gradient_options.fill_value = 0;
+    gradient_remaps_.push_back(
+        std::make_unique<Remap>(product.get(), gradient_weights[k], from, to, fields_, gradient_options));
+  }
 
   const Layout& block = config.map_on == MapOn::Src ? to : from;
   for (const FieldSpec& f : fields_)
     block_.emplace_back(static_cast<std::size_t>(block.local_size()) *
                         static_cast<std::size_t>(f.components) * datatype_size(f.type));
   for (auto& values : block_) block_pointers_.push_back(values.data());
+  if (!gradient_remaps_.empty())
+    for (const FieldSpec& f : fields_)
+      gradient_block_.emplace_back(static_cast<std::size_t>(to.local_size()) *
+                                   static_cast<std::size_t>(f.components));
 
   if (!config.conservation) return;
   for (const FieldSpec& f : fields_)
@@ -62,6 +74,27 @@ EntryRegrid::~EntryRegrid() = default;
 
 void EntryRegrid::apply(const void* const* from, void* const* to) {
   remap_->apply(from, to);
+  conserve_fields(from, to);
+}
+
+void EntryRegrid::apply(const void* const* from,
+                        const std::vector<std::vector<std::vector<double>>>& gradients, void* const* to) {
+  gradient_remaps_.front()->apply(from, to);
+  std::vector<void*> products;
+  for (auto& values : gradient_block_) products.push_back(values.data());
+  for (std::size_t k = 1; k < gradient_remaps_.size(); ++k) {
+    std::vector<const void*> inputs;
+    for (const auto& values : gradients[k - 1]) inputs.push_back(values.data());
+    gradient_remaps_[k]->apply(inputs.data(), products.data());
+    for (std::size_t f = 0; f < fields_.size(); ++f) {
+      auto* sum = static_cast<double*>(to[f]);
+      for (std::size_t i = 0; i < gradient_block_[f].size(); ++i) sum[i] += gradient_block_[f][i];
+    }
+  }
+  conserve_fields(from, to);
+}
+
+void EntryRegrid::conserve_fields(const void* const* from, void* const* to) {
   if (!config_.conservation) return;
   const ConserveGrid source{&from_points_, &from_ids_};
   const ConserveGrid target{&to_points_, &to_ids_};

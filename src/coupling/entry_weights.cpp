@@ -116,6 +116,43 @@ Weights compute(const config::RegridConfig& config, const RegridGrids& grids, co
 
 }  // namespace
 
+std::size_t gradient_count(const config::RegridConfig& config) {
+  if (config.source == config::WeightSource::Bicubic) return 3;
+  if (config.source == config::WeightSource::Conservative && config.order == 2) return 2;
+  return 0;
+}
+
+std::vector<Weights> regrid_gradient_weights(const config::RegridConfig& config,
+                                             const RegridGrids& grids, const std::string& where) {
+  if (gradient_count(config) == 0) return {};
+  const char* method = config::method_name(config.source);
+  const auto on_product = [&](auto&& weights) -> std::vector<Weights> {
+    if (!grids.product->valid()) return {};
+    return in_entry(where, detail::cat("computing ", method, " gradient weights"), weights);
+  };
+  if (config.source == config::WeightSource::Conservative) {
+    const auto cells = product_grids<GridCells>(config, grids, where, method, declared_corners,
+                                                block_corners);
+    return on_product([&] {
+      ConservativeGradientWeights w = conservative_gradient_weights(
+          grids.product->get(), cells.src, cells.dst, {config.normalisation, config.unmapped, 2});
+      std::vector<Weights> out;
+      for (Weights* part : {&w.value, &w.lat_gradient, &w.lon_gradient}) out.push_back(std::move(*part));
+      return out;
+    });
+  }
+  const auto points = product_grids<GridPoints>(config, grids, where, method, declared_coordinates,
+                                                block_coordinates);
+  return on_product([&] {
+    BicubicGradientWeights w = bicubic_gradient_weights(
+        grids.product->get(), points.src, points.dst, {grids.source_nx, config.periodic, config.unmapped});
+    std::vector<Weights> out;
+    for (Weights* part : {&w.value, &w.i_gradient, &w.j_gradient, &w.ij_gradient})
+      out.push_back(std::move(*part));
+    return out;
+  });
+}
+
 Weights regrid_weights(const config::RegridConfig& config, const RegridGrids& grids,
                        const std::string& where) {
   if (config.source != config::WeightSource::File) return compute(config, grids, where);

@@ -2,8 +2,10 @@
 // grid points the components declared.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
 #include "coupling/declarations.hpp"
@@ -34,5 +36,16 @@ struct RegridGrids {
 /// prefixed with `where`.
 Weights regrid_weights(const config::RegridConfig& config, const RegridGrids& grids,
                        const std::string& where);
+
+/// How many gradients of the field a put may give for remapping `config` (OASIS's
+/// fld2..): 3 for bicubic, 2 for second-order conservative, 0 otherwise.
+std::size_t gradient_count(const config::RegridConfig& config);
+
+/// Collective over `grids.link`, as regrid_weights. For a method that takes
+/// gradient_count(config) > 0 gradients, the weights of the field's value, then of
+/// each gradient (bicubic_gradient_weights, conservative_gradient_weights), on the
+/// product ranks; empty for other methods.
+std::vector<Weights> regrid_gradient_weights(const config::RegridConfig& config,
+                                             const RegridGrids& grids, const std::string& where);
 
 }  // namespace ferry::coupling

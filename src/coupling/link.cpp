@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
 
 #include "config/rules.hpp"
+#include "coupling/entry_weights.hpp"
 #include "coupling/field_file.hpp"
 #include "coupling/oasis_field_file.hpp"
 #include "util/check.hpp"
@@ -21,6 +23,18 @@ using detail::ScopedTimer;
 using detail::TimerCategory;
 
 constexpr double kNever = -std::numeric_limits<double>::infinity();
+
+// Waits under `watchdog` until `request` completes; returns the seconds waited.
+double wait_for(const Watchdog& watchdog, MPI_Request& request,
+                const std::function<std::string()>& what) {
+  return watchdog.wait(
+      [&] {
+        int done = 0;
+        FERRY_CALL_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+        return done != 0;
+      },
+      what);
+}
 
 }  // namespace
 
@@ -130,13 +144,33 @@ void Link::check_put(std::size_t index, double time) const {
               "once at start - lag right after enddef)");
 }
 
-int Link::put(std::size_t index, double time, const void* data) {
+bool Link::takes_gradients() const { return gradient_count(spec_.config->regrid) > 0; }
+
+void Link::check_gradients(std::size_t index, std::size_t count) const {
+  const config::ExchangeConfig& c = *spec_.config;
+  const std::size_t takes = gradient_count(c.regrid);
+  FERRY_CHECK(count == takes, Errc::Arg, "put(\"", spec_.source_names[index], "\"): ", count,
+              " gradients given; exchange \"", name(), "\" (method ", config::method_name(c.regrid.source),
+              ") takes ", takes);
+  FERRY_CHECK(c.regrid.map_on == MapOn::Src && c.lag <= 0 && c.transform == config::Transform::Instant &&
+                  spec_.specs[index].type == Datatype::Float64,
+              Errc::Arg, "put(\"", spec_.source_names[index], "\"): exchange \"", name(),
+              "\" takes gradients from the put only when it maps on the source side, has no lag and "
+              "no time transform, and the field is float64. Put the field alone: its gradients are "
+              "then computed from it");
+}
+
+int Link::put(std::size_t index, double time, const void* data, const PutExtras& extras) {
+  const bool write_restart = extras.write_restart;
   ScopedTimer timer(timers_, name(), TimerCategory::Put);
   last_put_[index] = time;
   if (clock_.before(time, next_put_)) {
     if (transforms_.empty()) return kStatusNothing;
-    ScopedTimer transform(timers_, name(), TimerCategory::Transform);
-    transforms_[index].add(data);
+    {
+      ScopedTimer transform(timers_, name(), TimerCategory::Transform);
+      transforms_[index].add(data);
+    }
+    if (write_restart) write_transform_restart(index, time);
     return kStatusTransformed;
   }
 
@@ -152,6 +186,17 @@ int Link::put(std::size_t index, double time, const void* data) {
     void* out = into_engine ? scratch_.data() : staging(index);
     transforms_[index].take(out);
     value = out;
+  }
+  if (write_restart) write_coupling_restart(index, time, value);
+  if (!extras.gradients.empty() && takes_gradients()) {
+    const auto values = value_count(spec_.source_layout, index);
+    gradients_.resize(extras.gradients.size(), std::vector<std::vector<double>>(spec_.specs.size()));
+    for (std::size_t k = 0; k < extras.gradients.size(); ++k) {
+      const auto* g = static_cast<const double*>(extras.gradients[k]);
+      gradients_[k][index].assign(g, g + values);
+    }
+    gradients_put_.resize(spec_.specs.size(), 0);
+    gradients_put_[index] = 1;
   }
   hand_over(index, value, into_engine);
   ready_[index] = 1;
@@ -185,18 +230,12 @@ void Link::time_imbalance(const Comm& side, const std::string& component) {
   // Non-blocking, so that the watchdog turns a rank that never comes into an error.
   MPI_Request request = MPI_REQUEST_NULL;
   FERRY_CALL_MPI(MPI_Ibarrier(side.get(), &request));
-  const double waited = watchdog_.wait(
-      [&] {
-        int done = 0;
-        FERRY_CALL_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
-        return done != 0;
-      },
-      [&] {
-        return detail::cat("exchange \"", name(), "\": the imbalance timer has waited ",
-                           watchdog_.timeout(), " s for the other ranks of component \"", component,
-                           "\" to reach this exchange. Make the puts and gets in the same order "
-                           "on every rank of a component, or set output.imbalance: false");
-      });
+  const double waited = wait_for(watchdog_, request, [&] {
+    return detail::cat("exchange \"", name(), "\": the imbalance timer has waited ",
+                       watchdog_.timeout(), " s for the other ranks of component \"", component,
+                       "\" to reach this exchange. Make the puts and gets in the same order "
+                       "on every rank of a component, or set output.imbalance: false");
+  });
   timers_.add(name(), TimerCategory::Imbalance, waited);
 }
 
@@ -246,15 +285,40 @@ void Link::send(double target) {
   point_arrivals(receive_into_.size(), nullptr);
   const void* const* from = send_from_.data();
   if (regrid_before_) {
+    const bool gradients = regrid_->gradient_count() > 0 && gradients_given(target - clock_.lag());
     ScopedTimer product(timers_, name(), TimerCategory::Transform);
-    regrid_->apply(send_from_.data(), regrid_->block().data());
+    if (gradients)
+      regrid_->apply(send_from_.data(), gradients_, regrid_->block().data());
+    else
+      regrid_->apply(send_from_.data(), regrid_->block().data());
     from = regrid_->block().data();
+    gradients_put_.assign(gradients_put_.size(), 0);
   }
   wait_to_begin("put", target - clock_.lag());
   ScopedTimer timer(timers_, name(), TimerCategory::Transfer);
   exchange_->begin(from, receive_into_.data());
   in_flight_ = true;
   in_flight_target_ = target;
+}
+
+bool Link::gradients_given(double put_time) {
+  const bool mine = !gradients_put_.empty() &&
+                    std::count(gradients_put_.begin(), gradients_put_.end(), 0) == 0;
+  // {given, not given} summed over the source ranks: they must agree.
+  int counts[2] = {mine ? 1 : 0, mine ? 0 : 1};
+  MPI_Request request = MPI_REQUEST_NULL;
+  FERRY_CALL_MPI(MPI_Iallreduce(MPI_IN_PLACE, counts, 2, MPI_INT, MPI_SUM, route_->source.get(), &request));
+  const double waited = wait_for(watchdog_, request, [&] {
+    return detail::cat("put for exchange \"", name(), "\" at time ", put_time, " s has waited ",
+                       watchdog_.timeout(), " s for the other ranks of component \"",
+                       source_component(), "\" to put the exchange's fields");
+  });
+  timers_.add(name(), TimerCategory::Wait, waited);
+  FERRY_CHECK(counts[0] == 0 || counts[1] == 0, Errc::Arg, "put for exchange \"", name(),
+              "\" at time ", put_time, " s: ", counts[0], " ranks of component \"", source_component(),
+              "\" gave the fields' gradients and ", counts[1],
+              " did not. Give them on every rank, or on none");
+  return counts[0] > 0;
 }
 
 void Link::wait_to_begin(const char* call, double time) {
@@ -555,6 +619,44 @@ void Link::read_oasis_restart() {
   }
 }
 
+std::string Link::intermediate_restart_path(const char* kind, double time) const {
+  // OASIS puts the prefix before the file's name: TC000003600_rst.nc.
+  const std::string path = restart_path();
+  const auto slash = path.rfind('/');
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "%s%09lld_", kind, static_cast<long long>(time));
+  return path.substr(0, slash + 1) + prefix + path.substr(slash + 1);
+}
+
+void Link::write_coupling_restart(std::size_t index, double time, const void* value) {
+  ScopedTimer timer(timers_, name(), TimerCategory::Io);
+  const Comm& comm = route_->source_holders;
+  if (!comm.valid()) return;  // this rank holds none of the values
+  const config::ExchangeConfig& c = *spec_.config;
+  OasisFieldFile::write(comm, intermediate_restart_path("TC", time),
+                        {spec_.source_names[index], c.source.nx, c.source.ny,
+                         spec_.specs[index].components, spec_.specs[index].type},
+                        *spec_.source_layout, value);
+}
+
+void Link::write_transform_restart(std::size_t index, double time) {
+  ScopedTimer timer(timers_, name(), TimerCategory::Io);
+  if (route_->source_holders.valid())
+    write_accumulation(route_->source_holders, intermediate_restart_path("TA", time), index);
+}
+
+// As OASIS: the entry's count of puts as loc<entry>_cnt, the field's state as loc<entry>_<field>.
+void Link::write_accumulation(const Comm& comm, const std::string& path, std::size_t index) {
+  const config::ExchangeConfig& c = *spec_.config;
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "loc%06d_", c.number);
+  OasisFieldFile::write_count(comm, path, std::string(prefix) + "cnt", transforms_[index].count());
+  OasisFieldFile::write(comm, path,
+                        {prefix + spec_.source_names[index], c.source.nx, c.source.ny,
+                         spec_.specs[index].components, Datatype::Float64},
+                        *spec_.source_layout, transforms_[index].state().data());
+}
+
 void Link::write_oasis_restart() {
   const config::ExchangeConfig& c = *spec_.config;
   const Comm& comm = route_->source;
@@ -566,14 +668,7 @@ void Link::write_oasis_restart() {
                              spec_.specs[f].type},
                             *spec_.source_layout, staging_[f].data());
   if (transforms_.empty() || transforms_.front().count() == 0) return;
-  char prefix[32];
-  std::snprintf(prefix, sizeof prefix, "loc%06d_", c.number);
-  OasisFieldFile::write_count(comm, path, std::string(prefix) + "cnt", transforms_.front().count());
-  for (std::size_t f = 0; f < transforms_.size(); ++f)
-    OasisFieldFile::write(comm, path,
-                          {prefix + spec_.source_names[f], c.source.nx, c.source.ny,
-                           spec_.specs[f].components, Datatype::Float64},
-                          *spec_.source_layout, transforms_[f].state().data());
+  for (std::size_t f = 0; f < transforms_.size(); ++f) write_accumulation(comm, path, f);
 }
 
 RestartPart Link::restart_part() const {

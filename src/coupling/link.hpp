@@ -15,6 +15,7 @@
 #include "coupling/time_transform.hpp"
 #include "coupling/watchdog.hpp"
 #include "ferry/comm.hpp"
+#include "ferry/coupler.hpp"
 #include "ferry/exchange.hpp"
 #include "util/timers.hpp"
 
@@ -91,9 +92,21 @@ class Link {
   /// Raises if a put of field `index` at `time` breaks the exchange's rules (time going
   /// backwards or past the run, a coupling time skipped or put twice); changes nothing.
   void check_put(std::size_t index, double time) const;
-  /// Field `index` of the entry, on a source rank, after check_put. Returns
-  /// CouplingStatus flags.
-  int put(std::size_t index, double time, const void* data);
+  /// Whether the entry's remapping takes the field's gradients from the put
+  /// (PutExtras::gradients; other entries do not use them).
+  bool takes_gradients() const;
+  /// If it does: raises Errc::Arg unless it can take `count` gradients of field
+  /// `index` (their number, the mapping side, no lag nor time transform, float64);
+  /// changes nothing.
+  void check_gradients(std::size_t index, std::size_t count) const;
+  /// Field `index` of the entry, on a source rank, after check_put (and
+  /// check_gradients). Returns CouplingStatus flags. With extras.write_restart (OASIS
+  /// files only; collective over the source ranks that hold points) also writes an
+  /// intermediate restart file, as OASIS's oasis_put(..., write_restart) does: at a
+  /// coupling time the period's value (transformed) into TC<time, 9 digits>_<restart
+  /// file>, else the field's accumulation in progress into TA<time>_<restart file>.
+  /// Gradients given at a coupling time are remapped with the field's value.
+  int put(std::size_t index, double time, const void* data, const PutExtras& extras = {});
   /// What put(index, time, ...) would return, without putting (OASIS's put_inquire).
   int inquire(std::size_t index, double time) const;
   /// As check_put, for a get on a destination rank.
@@ -124,6 +137,9 @@ class Link {
   char* staging(std::size_t index);
   void complete_send(double put_time);
   void send(double target);
+  // Collective over the source ranks (a put with gradients sends them only if every
+  // source rank gave them): whether the period's gradients go with the values.
+  bool gradients_given(double put_time);
   // Waits, under the watchdog, until the engine's begin() would not wait for other ranks.
   void wait_to_begin(const char* call, double time);
   void receive(double time, std::size_t index, void* data);
@@ -139,6 +155,12 @@ class Link {
                     const Layout& layout);
   void read_restart();
   void read_oasis_restart();
+  // The intermediate restart file of a put at `time` with write_restart: `kind` "TC"
+  // (coupling values) or "TA" (accumulations).
+  std::string intermediate_restart_path(const char* kind, double time) const;
+  void write_coupling_restart(std::size_t index, double time, const void* value);
+  void write_transform_restart(std::size_t index, double time);
+  void write_accumulation(const Comm& comm, const std::string& path, std::size_t index);
   bool output_only() const noexcept { return spec_.config->kind == config::EntryKind::Output; }
   // Field f's record in the restart file: its value, or its accumulation (float64).
   FieldRecord restart_record(std::size_t f, bool accumulated, double time) const;
@@ -168,6 +190,10 @@ class Link {
   std::vector<char> scratch_;                // a transformed value on its way into the engine
   std::vector<TimeTransform> transforms_;    // non-instant transforms only
   std::vector<const void*> send_from_;
+  // Gradients given with the period's values: [gradient][field], and per field whether
+  // its put gave them.
+  std::vector<std::vector<std::vector<double>>> gradients_;
+  std::vector<char> gradients_put_;
   std::vector<char> ready_;                  // field put for the coupling time next_put_
   std::vector<double> last_put_;
   double next_put_ = 0;

@@ -60,7 +60,8 @@ def check_contents(wheel: Path) -> None:
             expect(needed in names, f"{wheel.name} lacks {needed}")
         expect(any(n.startswith("ferry/_core.") and n.endswith(".so") for n in names),
                f"{wheel.name} lacks the module ferry/_core*.so")
-        for needed in ["pyoasis/__init__.py", "pyoasis/component.py", "pyoasis/var.py"]:
+        for needed in ["pyoasis/__init__.py", "pyoasis/component.py", "pyoasis/var.py",
+                       "pyoasis/py.typed", "pyoasis/_oasis.pyi"]:
             expect(needed in names, f"{wheel.name} lacks {needed}")
         expect(any(n.startswith("pyoasis/_oasis.") and n.endswith(".so") for n in names),
                f"{wheel.name} lacks the module pyoasis/_oasis*.so")

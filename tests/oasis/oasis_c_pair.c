@@ -91,6 +91,19 @@ int main(int argc, char** argv) {
         for (int m = 0; m < 2; ++m) expect(d[k * 2 + m] == value(ids[k], t, m), "bundle value", t);
     }
   }
+  /* Both components, "atmos" first (numbered by name), each in its local order. */
+  char atmos_name[] = "atmos", ocean_name[] = "ocean";
+  char* names[2] = {ocean_name, atmos_name};
+  int roots[2] = {-2, -2}, joined_rank = -1, joined_size = 0, world_size = 0;
+  MPI_Comm joined = MPI_COMM_NULL;
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  expect(oasis_c_get_multi_intracomm(&joined, 2, names, roots) == OASIS_Ok, "multi_intracomm status", 0);
+  MPI_Comm_size(joined, &joined_size);
+  MPI_Comm_rank(joined, &joined_rank);
+  expect(joined_size == world_size, "multi_intracomm size", 0);
+  expect(joined_rank == rank + (ocean ? world_size - n1 : 0), "multi_intracomm rank", 0);
+  expect(roots[0] == world_size - n1 && roots[1] == 0, "multi_intracomm root_ranks", 0);
+  MPI_Comm_free(&joined);
   MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   oasis_c_terminate();
   if (world == 0) printf("oasis_c_pair: %s\n", failures == 0 ? "every value and kinfo as expected" : "FAILED");

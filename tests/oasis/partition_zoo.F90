@@ -10,6 +10,7 @@
 !                                                          get RecvOut/Ok
 !   F3   OUTPUT period 1800, LOCTRANS T_MAX                put Output/LocTrans
 !   F4:F5 one entry (grouped), period 600, SEQ=2           put Waitgroup then Sent, get Recvd
+! and oasis_get_multi_intracomm's communicator of both components and root ranks.
 ! usage: partition_zoo N1 SRC_FORM DST_FORM
 program partition_zoo
   use mod_oasis
@@ -114,6 +115,7 @@ program partition_zoo
       call expect(all(f5 == values(t, 0) + 0.5d0), 'F5D values')
     end if
   end do
+  call check_multi_intracomm()
   call mpi_allreduce(MPI_IN_PLACE, failures, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierror)
   call oasis_terminate(ierror)
   if (world_rank == 0) then
@@ -127,6 +129,25 @@ program partition_zoo
   if (failures /= 0) error stop 1
 
 contains
+
+  ! Both components with a blank name between them: "dst" (numbered first, by name),
+  ! then "src", each in its local rank order. A list without another component is an
+  ! error (on every rank, before any communication).
+  subroutine check_multi_intracomm()
+    integer :: joined, joined_rank, joined_size, world_size, roots(3), lonely(1)
+    call mpi_comm_size(MPI_COMM_WORLD, world_size, ierror)
+    call oasis_get_multi_intracomm(joined, [character(len=5) :: 'src', ' ', 'dst'], roots, kinfo)
+    call expect(kinfo == OASIS_Ok, 'oasis_get_multi_intracomm kinfo')
+    call expect(all(roots == [world_size - n1, -1, 0]), 'oasis_get_multi_intracomm root_ranks')
+    call mpi_comm_size(joined, joined_size, ierror)
+    call mpi_comm_rank(joined, joined_rank, ierror)
+    call expect(joined_size == world_size, 'oasis_get_multi_intracomm size')
+    call expect(joined_rank == rank + merge(world_size - n1, 0, component == 'src'), &
+                'oasis_get_multi_intracomm rank')
+    call mpi_comm_free(joined, ierror)
+    call oasis_get_multi_intracomm(joined, [component], lonely, kinfo)
+    call expect(kinfo == OASIS_Error, 'oasis_get_multi_intracomm of one component')
+  end subroutine check_multi_intracomm
 
   ! The values of field member m at this rank's ids at time t: g + 100 m + t / 600 at
   ! global id g (0-based), integers exact in real(4), halves in averages.

@@ -50,6 +50,11 @@ int oasis_c_create_couplcomm(const int icpl, const MPI_Comm allcomm, MPI_Comm* c
 int oasis_c_set_couplcomm(const MPI_Comm cplcomm);
 int oasis_c_get_intercomm(MPI_Comm* new_comm, char* other);
 int oasis_c_get_intracomm(MPI_Comm* new_comm, char* other);
+/* An intracommunicator of the processes of the cdnam_size components cdnam (this one
+   among them; empty names are skipped), in component order; root_ranks[k]: the rank
+   in it of component cdnam[k]'s first process (-1 for an empty name). */
+int oasis_c_get_multi_intracomm(MPI_Comm* new_comm, const int cdnam_size, char* cdnam[],
+                                int* root_ranks);
 int oasis_c_def_partition(int* part_id, const int kparal_size, const int* kparal,
                           const int ig_size, const char* name);
 int oasis_c_def_var(int* var_id, const char* name, const int part_id, const int bundle_size,

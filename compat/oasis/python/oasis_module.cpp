@@ -128,6 +128,19 @@ NB_MODULE(_oasis, m) {
       [](const std::string& other) { return comm_with(&ferry_oasis_get_intracomm, other); },
       "other"_a);
   m.def(
+      "get_multi_intracomm",
+      [](const std::vector<std::string>& names) {
+        std::vector<const char*> texts;
+        for (const std::string& n : names) texts.push_back(n.c_str());
+        std::vector<int> root_ranks(names.size());
+        MPI_Fint comm = 0;
+        nb::gil_scoped_release unlocked;
+        const int status = ferry_oasis_get_multi_intracomm(&comm, static_cast<int>(names.size()),
+                                                           texts.data(), root_ranks.data());
+        return std::make_tuple(status, static_cast<int>(comm), root_ranks);
+      },
+      "names"_a);
+  m.def(
       "get_intercomm",
       [](const std::string& other) { return comm_with(&ferry_oasis_get_intercomm, other); },
       "other"_a);

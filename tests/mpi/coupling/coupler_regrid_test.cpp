@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,10 @@ struct GridData {
   double source(std::int64_t gid, double t) const {
     return atm_field[static_cast<std::size_t>(gid)] + t / kPeriod;
   }
+  // Gradient k atm gives with that value (any numbers do: none is computed from them).
+  double gradient(int k, std::int64_t gid, double t) const {
+    return 0.01 * (k + 1) * source(gid, t) - 0.5 * k;
+  }
 };
 
 const GridData& grids() {
@@ -135,6 +140,7 @@ struct Options {
   bool ragged = false;   // with corners: odd atm ranks give 5 corners, the last repeated
   bool constant = false; // atm puts kConstant (times the field's number) everywhere
   bool atm_unstructured = false;  // the atm grid declared as kAtmN x 1 points
+  int gradients = 0;     // atm's puts give this many gradients (gradient_value)
 };
 // The default declarations with one flag changed.
 Options with(bool Options::*flag, bool value = true) {
@@ -208,7 +214,13 @@ std::vector<std::vector<double>> run(const std::string& config, const std::vecto
         std::vector<double> v;
         for (auto id : atm_layout.ids())
           v.push_back((f + 1.0) * (options.constant ? kConstant : g.source(id, t)));
-        EXPECT_EQ(c.put(puts[f], t, v.data()), ferry::kStatusSent);
+        std::vector<std::vector<double>> gradients(static_cast<std::size_t>(options.gradients));
+        ferry::PutExtras extras;
+        for (int k = 0; k < options.gradients; ++k) {
+          for (auto id : atm_layout.ids()) gradients[static_cast<std::size_t>(k)].push_back(g.gradient(k, id, t));
+          extras.gradients.push_back(gradients[static_cast<std::size_t>(k)].data());
+        }
+        EXPECT_EQ(c.put(puts[f], t, v.data(), extras), ferry::kStatusSent);
       }
     if (who.ocn)
       for (std::size_t f = 0; f < received.size(); ++f) {
@@ -441,6 +453,76 @@ TEST_F(CouplerRegridTest, SecondOrderConservativeMatchesWeightsComputedDirectly)
   EXPECT_FALSE(same_bits(second_order,
                          expected(direct_conservative(ferry::ConservativeNormalisation::FracArea), 1)))
       << "order 2 gives the weights of order 1";
+}
+
+// The value and gradient weights applied serially: y = value x (rows without links
+// take the fill), then plus each gradient's weights times the gradient atm gives, in
+// order; the ocean's masked points take the fill.
+std::vector<double> expected_with_gradients(const std::vector<ferry::Weights>& weights) {
+  std::vector<double> y = regrid_test::serial_remap(serial(weights[0]), source_field(1), 1, kFill);
+  for (std::size_t k = 1; k < weights.size(); ++k) {
+    std::vector<double> g;
+    for (std::int64_t id = 0; id < kAtmN; ++id) g.push_back(grids().gradient(static_cast<int>(k) - 1, id, kPeriod));
+    const std::vector<double> term = regrid_test::serial_remap(serial(weights[k]), g, 1, 0);
+    for (std::size_t i = 0; i < y.size(); ++i) y[i] += term[i];
+  }
+  for (std::size_t i = 0; i < y.size(); ++i)
+    if (grids().ocn_mask[i] == 0) y[i] = kFill;
+  return y;
+}
+
+// Gradients the put gives (OASIS's fld2..): bicubic and second-order conservative
+// remap the value and gradient weights times them, the bits of that product computed
+// serially here; an exchange that takes none, or another count, refuses them.
+TEST_F(CouplerRegridTest, GivenGradientsMatchTheDirectProduct) {
+  const GridData& g = grids();
+  Options bicubic_options = with(&Options::atm_mask);
+  bicubic_options.gradients = 3;
+  const auto bicubic = run(config("bicg", entry("bic", "sst", "bic", "    method: {name: bicubic}\n    fill: -999\n    map_on: src\n")),
+                           {"bic"}, bicubic_options);
+  ferry::BicubicGradientWeights b = ferry::bicubic_gradient_weights(
+      MPI_COMM_SELF, whole(kAtmN, g.atm_lon, g.atm_lat, g.atm_mask), whole(kOcnN, g.ocn_lon, g.ocn_lat, g.ocn_mask),
+      {kAtmNx, true, ferry::Unmapped::Fill});
+  std::vector<ferry::Weights> bicubic_weights;
+  for (auto* w : {&b.value, &b.i_gradient, &b.j_gradient, &b.ij_gradient}) bicubic_weights.push_back(std::move(*w));
+  const auto bicubic_direct = expected_with_gradients(bicubic_weights);
+  expect_within_ulps(bicubic[0], bicubic_direct, 0, "bicubic with given gradients");
+
+  Options second_options = cells_declared();
+  second_options.gradients = 2;
+  const auto second = run(config("con2g", entry("s", "sst", "s",
+                                                "    method: {name: conservative, order: 2}\n    fill: -999\n    map_on: src\n")),
+                          {"s"}, second_options);
+  ferry::ConservativeOptions options;
+  options.order = 2;
+  ferry::ConservativeGradientWeights s = ferry::conservative_gradient_weights(
+      MPI_COMM_SELF, whole(kAtmN, g.atm_corners(), g.atm_land), whole(kOcnN, g.ocn_corners(), g.ocn_mask), options);
+  std::vector<ferry::Weights> second_weights;
+  for (auto* w : {&s.value, &s.lat_gradient, &s.lon_gradient}) second_weights.push_back(std::move(*w));
+  expect_within_ulps(second[0], expected_with_gradients(second_weights), 0,
+                     "second-order conservative with given gradients");
+  // The gradients given are not the field's: the result is not the computed one's.
+  EXPECT_FALSE(same_bits(second[0], expected(direct_conservative(ferry::ConservativeNormalisation::FracArea, 2), 1)));
+
+  // The put raises on atm's ranks (Errc::Arg); a rank that learns first that another
+  // failed stops with Errc::State and that rank's message.
+  Options two = with(&Options::atm_mask);
+  two.gradients = 2;
+  const auto expect_refused = [&](const std::string& name, const std::string& method,
+                                  const std::string& pattern) {
+    try {
+      run(config(name, entry(name, "sst", "b", "    method: {name: " + method + "}\n")), {"b"}, two);
+      ADD_FAILURE() << name << ": the put with 2 gradients succeeded";
+    } catch (const ferry::Error& e) {
+      EXPECT_TRUE(e.code() == Errc::Arg || e.code() == Errc::State) << e.what();
+      EXPECT_TRUE(std::regex_search(std::string(e.what()), std::regex(pattern))) << e.what();
+    }
+  };
+  expect_refused("bic2", "bicubic",
+                 "put\\(\"sst\"\\): 2 gradients given; exchange \"bic2\" \\(method bicubic\\) takes 3");
+  expect_refused("bil", "bilinear",
+                 "put\\(\"sst\"\\): 2 gradients given, but no exchange of the field is remapped by "
+                 "a method that takes them");
 }
 
 // With fracarea (and no conservation) a constant stays that constant to 1e-14 at every

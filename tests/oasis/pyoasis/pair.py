@@ -5,7 +5,7 @@ values, and writes its grid by parts (Grid with a partition); "atmos" holds the 
 as round-robin POINTS (0-based) or, on one process, as a SERIAL partition, and in
 ORANGE segments, and gets the first into a C-ordered 2-D array and the bundle as
 float64. Every value and info code is checked (SENT/OK from put, put_inquire's codes,
-RECVD/OK from get), as are the grid files, cpl_freqs, get_intracomm, a field the
+RECVD/OK from get), as are the grid files, cpl_freqs, get_intracomm, get_multi_intracomm, a field the
 namcouple does not name (not active, its put refused) and the errors pyoasis raises
 for a wrong array.
 Prints "pyoasis pair: every value and info code as expected" on world rank 0; every
@@ -107,6 +107,14 @@ def ocean(comp, rank, size):
         expect(False, "a put of an inactive field did not raise")
     except pyoasis.OasisException as e:
         expect("does not name" in str(e), f"message of an inactive put: {e}")
+        expect(str(e).count("oasis_put/get:") == 1, f"routine named once: {e}")
+    # The coupler's message names the routine once.
+    try:
+        single.get(0, value(apple_ids, 0))
+        expect(False, "a get of an OUT field did not raise")
+    except pyoasis.OasisException as e:
+        message = ': oasis_get: variable "OSINGLE" was defined OASIS_Out; put it with oasis_put ('
+        expect(message in str(e), f"message of a get of an OUT field: {e}")
 
 
 def atmos(comp, rank, size):
@@ -163,6 +171,18 @@ def main():
     expect(joined.size == world.size, f"get_intracomm: size {joined.size}")
     expect(joined.rank == rank, f"get_intracomm: rank {joined.rank}, expected {rank}")
     joined.Free()
+    # The same with get_multi_intracomm, and the root of each component in it.
+    joined, roots = comp.get_multi_intracomm(["ocean", "atmos"])
+    expect(joined.size == world.size, f"get_multi_intracomm: size {joined.size}")
+    expect(joined.rank == rank, f"get_multi_intracomm: rank {joined.rank}, expected {rank}")
+    expected_roots = {"ocean": world.size - n1, "atmos": 0}
+    expect(roots == expected_roots, f"get_multi_intracomm: roots {roots}, expected {expected_roots}")
+    joined.Free()
+    try:
+        comp.get_multi_intracomm(["ocean", "ocean"])
+        expect(False, "get_multi_intracomm with a name twice did not raise")
+    except pyoasis.OasisException as e:
+        expect("named twice" in str(e), f"get_multi_intracomm error: {e}")
     total = world.allreduce(len(failures))
     pyoasis.terminate()
     if world.rank == 0:

@@ -80,6 +80,18 @@ class Component(Handle):
         check(status, f"Error in get_intracomm with {other}")
         return MPI.Intracomm(MPI.Comm.f2py(comm))
 
+    def get_multi_intracomm(self, complist):
+        """An intracommunicator of the processes of the components complist (a list of
+        names holding this component's), in component order, and {name: rank in it of
+        that component's first process}."""
+        if not isinstance(complist, list) or not all(isinstance(n, str) for n in complist):
+            raise PyOasisException(
+                f"get_multi_intracomm: complist must be a list of component names; got {complist!r}"
+            )
+        status, comm, root_ranks = _oasis.get_multi_intracomm(complist)
+        check(status, f"Error in get_multi_intracomm with {complist}")
+        return MPI.Intracomm(MPI.Comm.f2py(comm)), dict(zip(complist, root_ranks))
+
     def get_intercomm(self, other):
         """An intercommunicator between this component and component other."""
         status, comm = _oasis.get_intercomm(other)
