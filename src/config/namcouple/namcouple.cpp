@@ -13,6 +13,7 @@
 #include "config/suggest.hpp"
 #include "config/text_file.hpp"
 #include "config/writer.hpp"
+#include "ferry/engine.hpp"
 #include "util/check.hpp"
 
 namespace ferry::config {
@@ -36,6 +37,16 @@ struct Block {
 };
 
 constexpr std::size_t kCommentWidth = 88;
+
+// The engine of a namcouple entry. OASIS lets a rank that holds no point of a field
+// skip its puts and gets, so the engine must need nothing per exchange from a rank
+// without peers (adaptive times its candidates collectively). rma meets that (its
+// notes go to peers only) and moves a put's array into the target ranks' memory in
+// one copy, where p2p packs, sends and unpacks; p2p when the build has no rma.
+std::string namcouple_engine() {
+  const std::vector<std::string> built = engine_names();
+  return std::find(built.begin(), built.end(), "rma") != built.end() ? "rma" : "p2p";
+}
 
 const std::vector<std::string> kStatuses{"EXPORTED", "EXPOUT",  "OUTPUT",  "INPUT",
                                          "IGNORED",  "IGNOUT", "AUXILARY"};
@@ -456,9 +467,7 @@ class Importer {
     }
     ExchangeConfig x;
     x.number = static_cast<int>(entries_) + 1;
-    // OASIS lets a rank that holds no point of a field skip its puts and gets; p2p
-    // needs nothing from such a rank (adaptive decides collectively).
-    if (run_) x.engine = "p2p";
+    if (run_) x.engine = namcouple_engine();
     x.where.file = name_;
     x.where.line = header.number;
     x.where.column = 1;

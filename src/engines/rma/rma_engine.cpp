@@ -11,6 +11,7 @@ namespace {
 constexpr int kTagBlock = 7101;  // setup: a destination tells a source where to write
 constexpr int kTagReady = 7102;  // source -> destination: the block is filled
 constexpr int kTagFree = 7103;   // destination -> source: the block has been read
+constexpr int kTagPositions = 7104;  // setup: where an on-node source's points go
 
 // SimGrid SMPI 3.32's MPI_Win_shared_query returns the node's first base for every
 // rank, so stores into a node peer's block would land in another rank's memory;
@@ -159,19 +160,25 @@ void RmaEngine::split_node(bool shared_memory) {
     node_recv_index_.clear();
     std::int64_t blocks = 0;
     for (std::size_t k = 0; k < recv.peer_count(); ++k) {
-      const auto first = recv.index.begin() + recv.offsets[k];
-      if (recv_node[k] != MPI_UNDEFINED) {
-        node_recv_index_.insert(node_recv_index_.end(), first, first + recv.count(k));
-        continue;
-      }
+      if (recv_node[k] != MPI_UNDEFINED) continue;
       remote_recv_.push_back(k);
       block_offset_[k] = blocks;
       blocks += recv.count(k);
     }
-    node_recv_runs_ = CopyRuns(node_recv_index_.data(), node_recv_index_.data(),
-                               static_cast<std::int64_t>(node_recv_index_.size()));
+    // The on-node sources' points: the plan's own index when every source is on the
+    // node (on one node, always), else a copy of their part of it.
+    const std::int64_t* node_index = recv.index.data();
+    if (!remote_recv_.empty()) {
+      for (std::size_t k = 0; k < recv.peer_count(); ++k)
+        if (recv_node[k] != MPI_UNDEFINED)
+          node_recv_index_.insert(node_recv_index_.end(), recv.index.begin() + recv.offsets[k],
+                                  recv.index.begin() + recv.offsets[k + 1]);
+      node_index = node_recv_index_.data();
+    }
+    const std::int64_t node_points = recv.total() - blocks;
+    node_recv_runs_ = CopyRuns(node_index, node_index, node_points);
     // Field areas only where a source of the node writes into them.
-    const std::int64_t area_points = node_recv_index_.empty() ? 0 : plan().dst_local_size();
+    const std::int64_t area_points = node_points == 0 ? 0 : plan().dst_local_size();
     field_offset_ = field_area_offsets(fields(), area_points, field_area_bytes_);
     block_area_points_ = blocks;
     mpi_count<MPI_Aint>(2 * static_cast<std::int64_t>(field_area_bytes_) +
@@ -218,49 +225,63 @@ void RmaEngine::locate_destinations() {
   const PlanSide& recv = plan().recv();
   const auto all_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
   // Only a destination knows where each source's points go. A source on its node
-  // gets the size of the field area and the positions of its points there; one on
-  // another node the byte displacement of its block.
-  std::vector<std::vector<std::int64_t>> outgoing(recv.peer_count());
+  // gets the size of the field area, then the positions of its points there (sent
+  // from the plan as they are and received in place: at 8 bytes a point, copies of
+  // them would cost as much as the rest of the setup); one on another node gets the
+  // byte displacement of its block.
+  std::vector<std::int64_t> outgoing(recv.peer_count(), plan().dst_local_size());
+  for (std::size_t k = 0; k < remote_recv_.size(); ++k)
+    outgoing[remote_recv_[k]] = 2 * static_cast<std::int64_t>(field_area_bytes_) +
+                                block_offset_[remote_recv_[k]] * all_bytes;
+  std::vector<std::int64_t> incoming(send.peer_count(), 0);
+  node_positions_.assign(node_sends_, {});
+  std::vector<MPI_Request> requests;
+  requests.reserve(2 * (recv.peer_count() + send.peer_count()));
+  auto post = [&](auto start) {
+    requests.push_back(MPI_REQUEST_NULL);
+    FERRY_CALL_MPI(start(&requests.back()));
+  };
   std::size_t remote = 0;
   for (std::size_t k = 0; k < recv.peer_count(); ++k) {
+    post([&](MPI_Request* r) {
+      return MPI_Isend(&outgoing[k], 1, MPI_INT64_T, recv.peers[k], kTagBlock, comm, r);
+    });
     if (remote < remote_recv_.size() && remote_recv_[remote] == k) {
-      outgoing[k] = {2 * static_cast<std::int64_t>(field_area_bytes_) +
-                     block_offset_[k] * all_bytes};
       ++remote;
       continue;
     }
-    outgoing[k].push_back(plan().dst_local_size());
-    outgoing[k].insert(outgoing[k].end(), recv.index.begin() + recv.offsets[k],
-                       recv.index.begin() + recv.offsets[k + 1]);
+    post([&](MPI_Request* r) {
+      return MPI_Isend(recv.index.data() + recv.offsets[k],
+                       mpi_count<int>(recv.count(k), "rma: positions sent to a source"),
+                       MPI_INT64_T, recv.peers[k], kTagPositions, comm, r);
+    });
   }
-  std::vector<std::vector<std::int64_t>> incoming(send.peer_count());
-  std::vector<MPI_Request> requests(recv.peer_count() + send.peer_count(), MPI_REQUEST_NULL);
-  for (std::size_t k = 0; k < recv.peer_count(); ++k)
-    FERRY_CALL_MPI(MPI_Isend(outgoing[k].data(),
-                             mpi_count<int>(outgoing[k].size(), "rma: positions sent to a source"),
-                             MPI_INT64_T, recv.peers[k], kTagBlock, comm, &requests[k]));
-  for (std::size_t k = 0; k < send.peer_count(); ++k) {
-    incoming[k].assign(node_rank_[k] != MPI_UNDEFINED ? 1 + send.count(k) : 1, 0);
-    FERRY_CALL_MPI(MPI_Irecv(incoming[k].data(), static_cast<int>(incoming[k].size()),
-                             MPI_INT64_T, send.peers[k], kTagBlock, comm,
-                             &requests[recv.peer_count() + k]));
+  for (std::size_t i = 0; i < send_order_.size(); ++i) {
+    const std::size_t k = send_order_[i];
+    post([&](MPI_Request* r) {
+      return MPI_Irecv(&incoming[k], 1, MPI_INT64_T, send.peers[k], kTagBlock, comm, r);
+    });
+    if (i >= node_sends_) continue;
+    node_positions_[i].resize(static_cast<std::size_t>(send.count(k)));
+    post([&](MPI_Request* r) {
+      return MPI_Irecv(node_positions_[i].data(), static_cast<int>(send.count(k)), MPI_INT64_T,
+                       send.peers[k], kTagPositions, comm, r);
+    });
   }
   wait_all(requests, 0, requests.size());
 
   node_area_.assign(node_sends_, nullptr);
   node_field_offset_.assign(node_sends_, {});
   node_area_bytes_.assign(node_sends_, 0);
-  node_positions_.assign(node_sends_, {});
   node_runs_.assign(node_sends_, CopyRuns());
   remote_disp_.assign(send.peer_count(), 0);
   for (std::size_t i = 0; i < send_order_.size(); ++i) {
     const std::size_t k = send_order_[i];
     if (i >= node_sends_) {
-      remote_disp_[i] = static_cast<MPI_Aint>(incoming[k][0]);
+      remote_disp_[i] = static_cast<MPI_Aint>(incoming[k]);
       continue;
     }
-    node_field_offset_[i] = field_area_offsets(fields(), incoming[k][0], node_area_bytes_[i]);
-    node_positions_[i].assign(incoming[k].begin() + 1, incoming[k].end());
+    node_field_offset_[i] = field_area_offsets(fields(), incoming[k], node_area_bytes_[i]);
     node_runs_[i] = CopyRuns(send.index.data() + send.offsets[k], node_positions_[i].data(),
                              send.count(k));
     MPI_Aint size = 0;
