@@ -292,7 +292,7 @@ int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t oc
 // masks.nc, areas.nc), every rank a block of each, timed in rotation.
 int run_conservative(const Context& context, const std::string& dir,
                      const std::vector<std::string>& pairs, int repeat,
-                     const ConservativeOptions& options) {
+                     const ConservativeOptions& options, const std::string& out_dir) {
   const Comm comm = Comm::view(context.comm);
   const double before = process_status_bytes("VmHWM");
   auto grid = [&](const std::string& name) {
@@ -312,6 +312,11 @@ int run_conservative(const Context& context, const std::string& dir,
     };
     compute();  // warm-up
     const bench::Summary t = bench::time_in_rotation(comm, repeat, {compute}).front();
+    if (!out_dir.empty())
+      conservative_weights(comm.get(), src.cells, dst.cells, options)
+          .write_scrip(comm.get(), out_dir + "/" + pair.substr(0, arrow) + "_" +
+                                       pair.substr(arrow + 1) + "_order" +
+                                       std::to_string(options.order) + ".nc");
     table.add_row({pair.substr(0, arrow) + " -> " + pair.substr(arrow + 1), std::to_string(links),
                    bench::fixed(t.median, 4), bench::fixed(t.min, 4), bench::fixed(t.max, 4)});
   }
@@ -461,7 +466,8 @@ int run(const RegridOptions& o, const Context& context) {
     std::vector<std::string> pairs;
     std::istringstream list(o.pairs);
     for (std::string pair; std::getline(list, pair, ',');) pairs.push_back(pair);
-    return run_conservative(context, o.grid, pairs, o.repeat > 0 ? o.repeat : 10, options);
+    return run_conservative(context, o.grid, pairs, o.repeat > 0 ? o.repeat : 10, options,
+                            o.dir);
   }
   return run_neighbours(o, context);
 }
@@ -517,7 +523,8 @@ Command bench_regrid_command() {
       "instead times conservative weights (first order, or second with --order 2)\n"
       "between the OASIS grids of DIR\n"
       "(grids.nc, masks.nc, areas.nc; read by blocks on all P ranks), source:target\n"
-      "pairs by name (default torc:lmdz,lmdz:torc), R runs each (default 10).\n"
+      "pairs by name (default torc:lmdz,lmdz:torc), R runs each (default 10); with\n"
+      "--dir DIR it also writes the weights of each pair there (SRC_DST_orderK.nc).\n"
       "mpiexec -n P ferry bench regrid --grid rotated [--ocean-nx NX --ocean-ny NY\n"
       "  --atm-nx NX --atm-ny NY] [--repeat R] [--order 1|2] times them from a rotated-pole\n"
       "curvilinear\n"
