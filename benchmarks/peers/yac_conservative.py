@@ -8,7 +8,8 @@ is never a dependency of ferry. Run as two components, N ranks each:
 
 DIR holds the OASIS example grids.nc and masks.nc. Each component holds a block of its
 cells (4 corners each; LMDZ with lon-lat edges, as CDO and ferry see it) and OASIS's
-mask, which masks ORCA2's fold rows and duplicated columns.
+mask, which masks ORCA2's fold rows and duplicated columns. A third argument 2 asks
+for second order; a fourth, FILE, has YAC write its weights there (for comparisons).
 """
 
 import sys
@@ -21,6 +22,7 @@ from netCDF4 import Dataset
 
 role, folder = sys.argv[1], sys.argv[2]  # "ocean" (torc, source) or "atmos" (lmdz)
 order = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+weight_file = sys.argv[4] if len(sys.argv) > 4 else None  # for comparisons, not timing
 name = {"ocean": "torc", "atmos": "lmdz"}[role]
 
 instance = yac.YAC()
@@ -59,10 +61,13 @@ field = yac.Field.create("f", component, points, 1, "3600", yac.TimeUnit.SECOND,
 instance.sync_def()
 if role == "ocean":
     stack = yac.InterpolationStack()
-    stack.add_conservative(order=order, normalisation=yac.ConservNormalizationType.FRACAREA)
+    # partial_coverage: cells partly over masked sources get weights too, as in ferry and CDO
+    stack.add_conservative(
+        order=order, partial_coverage=True, normalisation=yac.ConservNormalizationType.FRACAREA
+    )
     instance.def_couple(
         "ocean", "torc", "f", "atmos", "lmdz", "f", "3600", yac.TimeUnit.SECOND,
-        yac.Reduction.TIME_NONE, stack,
+        yac.Reduction.TIME_NONE, stack, weight_file=weight_file,
     )
 MPI.COMM_WORLD.Barrier()
 start = time.perf_counter()

@@ -97,6 +97,16 @@ bool all_rectangles(const GridCells& grid) {
 
 }  // namespace
 
+void CellShapes::reserve(std::size_t cells, std::size_t corner_count) {
+  id.reserve(cells);
+  box.reserve(cells);
+  first.reserve(cells + 1);
+  area.reserve(cells);
+  cap.reserve(cells);
+  corners.reserve(corner_count);
+  if (!lonlat) normals.reserve(corner_count);
+}
+
 void CellShapes::add_rectangle(std::int64_t cell, const LonLatCell& rectangle) {
   id.push_back(cell);
   box.push_back(rectangle);
@@ -116,6 +126,18 @@ void CellShapes::add_polygon(std::int64_t cell, const Vec3* cell_corners, std::s
   box.push_back(polygon_box(cell_corners, &normals[at], n));
   first.push_back(static_cast<std::uint32_t>(corners.size()));
   measure_last();
+}
+
+void CellShapes::add_measured(std::int64_t cell, const LonLatCell& cell_box,
+                              const Vec3* cell_corners, const Vec3* cell_normals, std::size_t n,
+                              double cell_area, const Cap& cell_cap) {
+  id.push_back(cell);
+  for (std::size_t k = 0; k < n; ++k) corners.push_back({cell_corners[k], EdgeKind::GreatCircle});
+  normals.insert(normals.end(), cell_normals, cell_normals + n);
+  box.push_back(cell_box);
+  first.push_back(static_cast<std::uint32_t>(corners.size()));
+  area.push_back(cell_area);
+  cap.push_back(cell_cap);
 }
 
 bool CellShapes::centroid(std::size_t i, double& lon, double& lat) const {
@@ -163,6 +185,7 @@ CellInput read_cells(const Comm& comm, const char* caller, const GridCells& grid
   CellInput input;
   input.shapes.lonlat = lonlat != 0 || grid.edges == CellEdges::LonLat;
   const auto n = static_cast<std::size_t>(grid.layout.local_size());
+  input.shapes.reserve(n, n * static_cast<std::size_t>(grid.corners));
   input.area.assign(n, 0);
   input.centres = GridPoints{grid.layout, std::vector<double>(n), std::vector<double>(n),
                              grid.mask};
@@ -195,8 +218,12 @@ CellInput read_cells(const Comm& comm, const char* caller, const GridCells& grid
                   ". Give each valid cell's corners in order around it (either way round), "
                   "or mask the cell");
       if (!why.empty()) continue;
-      input.area[i] = great_circle_area(polygon.data(), polygon.size());
-      if (valid(grid, i)) input.shapes.add_polygon(id, polygon.data(), polygon.size());
+      if (!valid(grid, i)) {
+        input.area[i] = great_circle_area(polygon.data(), polygon.size());
+        continue;
+      }
+      input.shapes.add_polygon(id, polygon.data(), polygon.size());
+      input.area[i] = input.shapes.area.back();
     }
   });
   return input;

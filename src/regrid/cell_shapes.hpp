@@ -45,11 +45,18 @@ struct CellShapes {
   /// turns a whole turn, the longitude of its cap centre. Returns whether the cell goes
   /// round a pole. The same corners give the same bits anywhere.
   bool centroid(std::size_t i, double& lon, double& lat) const;
+  /// Makes room for `cells` cells of `corners` corners in all (a rectangle has 4).
+  void reserve(std::size_t cells, std::size_t corners);
   /// Appends cell `id`, a rectangle of a lonlat grid.
   void add_rectangle(std::int64_t id, const LonLatCell& rectangle);
   /// Appends cell `id`, a convex polygon: its corners anticlockwise (normals, box, area
   /// and cap computed from them, so the same corners give the same bits anywhere).
   void add_polygon(std::int64_t id, const Vec3* corners, std::size_t n);
+  /// Appends cell `id`, a convex polygon as add_polygon measured it elsewhere (its
+  /// corners, their edges' normals, box, area and cap), without measuring it again:
+  /// the same bits as add_polygon on the same corners.
+  void add_measured(std::int64_t id, const LonLatCell& cell_box, const Vec3* cell_corners,
+                    const Vec3* cell_normals, std::size_t n, double cell_area, const Cap& cell_cap);
 
  private:
   // Appends the area and cap of the last cell added.

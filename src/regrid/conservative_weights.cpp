@@ -41,16 +41,21 @@ constexpr double kNegligibleOverlap = 1e-15;
 constexpr int kGradientNeighbours = 8;
 
 // A cell on its way to latitude band `band`; its `corners` corners (none for a
-// rectangle, which is its box) follow it in the same order.
+// rectangle, which is its box) follow it in the same order. A polygon travels
+// measured (area, cap, and its edges' normals with the corners), so that no band
+// measures it again.
 struct BandCell {
   std::int64_t id;
   LonLatCell box;
+  double area;
+  regrid::detail::Cap cap;
   std::int32_t band;
   std::int32_t corners;
 };
 
 struct BandCorner {
   Vec3 p;
+  Vec3 normal;
   std::int32_t band;
 };
 
@@ -66,10 +71,21 @@ struct Overlap {
   double lon;
 };
 
-// What the weights record about one cell: its area, the area its links cover, its
-// mask. A record with mask -1 carries the area of one link instead.
+// What the weights record about one cell: its area and its mask.
 struct CellRecord {
   std::int64_t id;
+  double area;
+  std::int32_t mask;
+};
+
+// The area of one link, for the cell `id` it covers.
+struct CoveredArea {
+  std::int64_t id;
+  double area;
+};
+
+// A cell's area, the area its links cover, and its mask.
+struct CellTotals {
   double area;
   double covered;
   std::int32_t mask;
@@ -78,25 +94,33 @@ struct CellRecord {
 // Collective: every cell of `shapes` to each band its box reaches; the cells of this
 // rank's band.
 CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShapes& shapes) {
+  std::size_t copies = 0;
+  for (const LonLatCell& box : shapes.box)
+    copies += static_cast<std::size_t>(bands.band(box.north) - bands.band(box.south) + 1);
   std::vector<BandCell> cells;
+  cells.reserve(copies);
   std::vector<BandCorner> corners;
+  if (!shapes.lonlat && shapes.size() > 0)
+    corners.reserve(copies * shapes.corners.size() / shapes.size());
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const LonLatCell& box = shapes.box[i];
     const auto count =
         shapes.lonlat ? 0 : static_cast<std::int32_t>(shapes.first[i + 1] - shapes.first[i]);
     for (int b = bands.band(box.south); b <= bands.band(box.north); ++b) {
-      cells.push_back({shapes.id[i], box, b, count});
+      cells.push_back({shapes.id[i], box, shapes.area[i], shapes.cap[i], b, count});
       if (!shapes.lonlat)
         for (std::uint32_t k = shapes.first[i]; k < shapes.first[i + 1]; ++k)
-          corners.push_back({shapes.corners[k].p, b});
+          corners.push_back({shapes.corners[k].p, shapes.normals[k], b});
     }
   }
   // Both routes keep each sender's order: the corners arrive cell by cell.
-  cells = route(comm, cells, [](const BandCell& c) { return c.band; });
-  corners = route(comm, corners, [](const BandCorner& c) { return c.band; });
+  cells = route(comm, std::move(cells), [](const BandCell& c) { return c.band; });
+  corners = route(comm, std::move(corners), [](const BandCorner& c) { return c.band; });
   CellShapes band;
   band.lonlat = shapes.lonlat;
+  band.reserve(cells.size(), shapes.lonlat ? 4 * cells.size() : corners.size());
   std::vector<Vec3> polygon;
+  std::vector<Vec3> normals;
   std::size_t next = 0;
   for (const BandCell& c : cells) {
     if (c.corners == 0) {
@@ -104,8 +128,12 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
       continue;
     }
     polygon.clear();
-    for (std::int32_t k = 0; k < c.corners; ++k) polygon.push_back(corners[next++].p);
-    band.add_polygon(c.id, polygon.data(), polygon.size());
+    normals.clear();
+    for (std::int32_t k = 0; k < c.corners; ++k, ++next) {
+      polygon.push_back(corners[next].p);
+      normals.push_back(corners[next].normal);
+    }
+    band.add_measured(c.id, c.box, polygon.data(), normals.data(), polygon.size(), c.area, c.cap);
   }
   return band;
 }
@@ -147,35 +175,29 @@ std::vector<Overlap> band_overlaps(const LatitudeBands& bands, int me, const Cel
 
 // Collective: area, covered area and mask of every cell of one grid, on the rank
 // holding the cell's block (cells no rank gives: all 0), ordered by id.
-std::vector<CellRecord> cell_records(const Comm& comm, const GridCells& grid,
+std::vector<CellTotals> cell_records(const Comm& comm, const GridCells& grid,
                                      const std::vector<double>& areas,
-                                     std::vector<std::pair<std::int64_t, double>> covered) {
+                                     std::vector<CoveredArea> covered) {
   const Blocks blocks(grid.layout.global_size(), comm.size());
+  auto owner = [&](const auto& r) { return blocks.owner(r.id); };
   std::vector<CellRecord> mine;
+  mine.reserve(areas.size());
   for (std::size_t i = 0; i < areas.size(); ++i)
-    mine.push_back({grid.layout.ids()[i], areas[i], 0,
+    mine.push_back({grid.layout.ids()[i], areas[i],
                     grid.mask.empty() || grid.mask[i] != 0 ? 1 : 0});
-  for (const auto& [id, area] : covered) mine.push_back({id, 0, area, -1});
-  std::vector<CellRecord> got =
-      route(comm, mine, [&](const CellRecord& r) { return blocks.owner(r.id); });
-  // The cell itself first, then its overlaps as they arrived: by ascending row, since
-  // their senders hold the rows in blocks. So the sums do not depend on the ranks.
-  std::stable_sort(got.begin(), got.end(), [](const CellRecord& a, const CellRecord& b) {
-    return a.id != b.id ? a.id < b.id : a.mask > b.mask;
-  });
   const std::int64_t first = blocks.first(comm.rank());
-  std::vector<CellRecord> records(static_cast<std::size_t>(blocks.count(comm.rank())));
-  for (std::size_t k = 0; k < records.size(); ++k)
-    records[k] = {first + static_cast<std::int64_t>(k), 0, 0, 0};
-  for (const CellRecord& r : got) {
-    CellRecord& to = records[static_cast<std::size_t>(r.id - first)];
-    if (r.mask >= 0) {
-      to.area = r.area;
-      to.mask = r.mask;
-    } else {
-      to.covered += r.covered;
-    }
+  std::vector<CellTotals> records(static_cast<std::size_t>(blocks.count(comm.rank())),
+                                  CellTotals{0, 0, 0});
+  for (const CellRecord& r : route(comm, std::move(mine), owner)) {
+    CellTotals& to = records[static_cast<std::size_t>(r.id - first)];
+    to.area = r.area;
+    to.mask = r.mask;
   }
+  // The overlaps of a cell arrive by ascending row (their senders hold the rows in
+  // blocks, in rank order, each its rows in order), so each sum is taken in the same
+  // order on any number of ranks.
+  for (const CoveredArea& c : route(comm, std::move(covered), owner))
+    records[static_cast<std::size_t>(c.id - first)].covered += c.area;
   return records;
 }
 
@@ -202,9 +224,9 @@ std::vector<WeightLink> weight_links(const std::vector<regrid::detail::GradientL
   return out;
 }
 
-GridPointData point_data(const std::vector<CellRecord>& records) {
+GridPointData point_data(const std::vector<CellTotals>& records) {
   GridPointData data{std::vector<double>(), std::vector<double>(), std::vector<std::int32_t>()};
-  for (const CellRecord& r : records) {
+  for (const CellTotals& r : records) {
     data.area->push_back(r.area);
     data.frac->push_back(r.area > 0 ? r.covered / r.area : 0);
     data.mask->push_back(r.mask);
@@ -259,14 +281,15 @@ ConservativeLinks conservative_links(const Comm& comm, const GridCells& src, con
 
   // Each row whole on its owner, its overlaps by source id: the sum is the same anywhere.
   const Blocks rows(dst.layout.global_size(), comm.size());
-  overlaps = route(comm, overlaps, [&](const Overlap& o) { return rows.owner(o.row); });
+  overlaps = route(comm, std::move(overlaps), [&](const Overlap& o) { return rows.owner(o.row); });
   std::sort(overlaps.begin(), overlaps.end(), [](const Overlap& a, const Overlap& b) {
     return a.row != b.row ? a.row < b.row : a.col < b.col;
   });
   ConservativeLinks out;
   out.links.reserve(overlaps.size());
-  std::vector<std::pair<std::int64_t, double>> src_covered;
-  std::vector<std::pair<std::int64_t, double>> dst_covered;
+  std::vector<CoveredArea> src_covered;
+  src_covered.reserve(overlaps.size());
+  std::vector<CoveredArea> dst_covered;
   for (std::size_t first = 0, last = 0; first < overlaps.size(); first = last) {
     double covered = 0;
     for (last = first; last < overlaps.size() && overlaps[last].row == overlaps[first].row; ++last)
@@ -275,9 +298,9 @@ ConservativeLinks conservative_links(const Comm& comm, const GridCells& src, con
     for (std::size_t k = first; k < last; ++k) {
       const Overlap& o = overlaps[k];
       out.links.push_back({o.row, o.col, o.area / norm, {o.lat / norm, o.lon / norm, 0}});
-      src_covered.emplace_back(o.col, o.area);
+      src_covered.push_back({o.col, o.area});
     }
-    dst_covered.emplace_back(overlaps[first].row, covered);
+    dst_covered.push_back({overlaps[first].row, covered});
   }
   overlaps = {};
   if (options.unmapped == Unmapped::Nearest) {

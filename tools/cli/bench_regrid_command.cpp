@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iomanip>
 #include <memory>
 #include <iostream>
 #include <sstream>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "bench_regrid_grids.hpp"
+#include "bench_scrip_grid.hpp"
 #include "command.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/engine.hpp"
@@ -175,14 +178,23 @@ std::string time_sums(const Comm& comm, const GridPoints& ocean, const std::vect
 
 // This rank's block of an nx x ny lon-lat grid seen from a pole at (pole_lon,
 // pole_lat): a curvilinear ocean with great-circle cells (no rank builds the whole
-// grid). pole_lat 90 gives the regular lon-lat grid, cells with parallels.
-GridCells rotated_cells(const Comm& comm, std::int64_t nx, std::int64_t ny, double pole_lon,
-                        double pole_lat) {
+// grid), with its cell centres (for grid files). pole_lat 90 gives the regular
+// lon-lat grid, cells with parallels.
+struct RotatedCells {
   GridCells cells;
+  std::vector<double> centre_lon;
+  std::vector<double> centre_lat;
+};
+
+RotatedCells rotated_cells(const Comm& comm, std::int64_t nx, std::int64_t ny, double pole_lon,
+                           double pole_lat) {
+  RotatedCells g;
+  GridCells& cells = g.cells;
   cells.layout = Layout::block(nx * ny, comm.size(), comm.rank());
   const double t = (90 - pole_lat) * kRadiansPerDegree;
   const double r = pole_lon * kRadiansPerDegree;
-  auto corner = [&](double lon, double lat) {
+  auto rotated = [&](double lon, double lat, std::vector<double>& to_lon,
+                     std::vector<double>& to_lat) {
     const double x = std::cos(lat * kRadiansPerDegree) * std::cos(lon * kRadiansPerDegree);
     const double y = std::cos(lat * kRadiansPerDegree) * std::sin(lon * kRadiansPerDegree);
     const double z = std::sin(lat * kRadiansPerDegree);
@@ -191,9 +203,11 @@ GridCells rotated_cells(const Comm& comm, std::int64_t nx, std::int64_t ny, doub
     const double vx = qx * std::cos(r) - y * std::sin(r);
     const double vy = qx * std::sin(r) + y * std::cos(r);
     const bool regular = pole_lat == 90;
-    cells.corner_lon.push_back(regular ? lon : std::atan2(vy, vx) / kRadiansPerDegree);
-    cells.corner_lat.push_back(regular ? lat
-                                       : std::atan2(qz, std::hypot(vx, vy)) / kRadiansPerDegree);
+    to_lon.push_back(regular ? lon : std::atan2(vy, vx) / kRadiansPerDegree);
+    to_lat.push_back(regular ? lat : std::atan2(qz, std::hypot(vx, vy)) / kRadiansPerDegree);
+  };
+  auto corner = [&](double lon, double lat) {
+    rotated(lon, lat, cells.corner_lon, cells.corner_lat);
   };
   for (std::int64_t id : cells.layout.ids()) {
     const double w = static_cast<double>(id % nx) * 360.0 / static_cast<double>(nx);
@@ -204,8 +218,31 @@ GridCells rotated_cells(const Comm& comm, std::int64_t nx, std::int64_t ny, doub
     corner(e, s);
     corner(e, n);
     corner(w, n);
+    rotated((w + e) / 2, (s + n) / 2, g.centre_lon, g.centre_lat);
   }
-  return cells;
+  return g;
+}
+
+// --grid rotated --dir DIR: both grids as SCRIP grid files (ocean.nc, atmosphere.nc),
+// the atmosphere also as a CDO grid description (atmosphere.txt: a lon-lat grid, so
+// that CDO clips its cells with parallels, as ferry does), and ferry's weights
+// (weights.nc), for CDO and YAC to compute theirs on the same cells.
+void write_synthetic_files(const Comm& comm, const std::string& dir, const RotatedCells& ocean,
+                           std::int64_t ocean_nx, std::int64_t ocean_ny,
+                           const RotatedCells& atm, std::int64_t atm_nx, std::int64_t atm_ny,
+                           const Weights& weights) {
+  write_scrip_grid(comm, dir + "/ocean.nc", ocean.cells, ocean.centre_lon, ocean.centre_lat,
+                   ocean_nx, ocean_ny);
+  write_scrip_grid(comm, dir + "/atmosphere.nc", atm.cells, atm.centre_lon, atm.centre_lat,
+                   atm_nx, atm_ny);
+  weights.write_scrip(comm.get(), dir + "/weights.nc");
+  if (comm.rank() != 0) return;
+  std::ofstream description(dir + "/atmosphere.txt");
+  description << std::setprecision(17) << "gridtype = lonlat\nxsize = " << atm_nx
+              << "\nysize = " << atm_ny << "\nxfirst = " << 180.0 / static_cast<double>(atm_nx)
+              << "\nxinc = " << 360.0 / static_cast<double>(atm_nx)
+              << "\nyfirst = " << -90 + 90.0 / static_cast<double>(atm_ny)
+              << "\nyinc = " << 180.0 / static_cast<double>(atm_ny) << "\n";
 }
 
 // "first-order" or "second-order", as the reports name conservative weights.
@@ -217,18 +254,25 @@ std::string order_name(const ConservativeOptions& options) {
 // regular lon-lat atmosphere, both made by blocks on the ranks.
 int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t ocean_ny,
                   std::int64_t atm_nx, std::int64_t atm_ny, int repeat,
-                  const ConservativeOptions& options) {
+                  const ConservativeOptions& options, const std::string& dir) {
   const Comm comm = Comm::view(context.comm);
   const double before = process_status_bytes("VmHWM");
-  const GridCells ocean = rotated_cells(comm, ocean_nx, ocean_ny, -40, 50);
-  const GridCells atm = rotated_cells(comm, atm_nx, atm_ny, 0, 90);
+  const RotatedCells ocean = rotated_cells(comm, ocean_nx, ocean_ny, -40, 50);
+  const RotatedCells atm = rotated_cells(comm, atm_nx, atm_ny, 0, 90);
   std::int64_t links = 0;
   auto compute = [&] {
-    links = conservative_weights(comm.get(), ocean, atm, options).global_links();
+    links = conservative_weights(comm.get(), ocean.cells, atm.cells, options).global_links();
   };
   compute();  // warm-up
+  const std::clock_t cpu_start = std::clock();
   const bench::Summary t = bench::time_in_rotation(comm, repeat, {compute}).front();
+  // Processor time of all ranks per run: on a loaded machine, the work itself.
+  double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC / repeat;
+  MPI_Allreduce(MPI_IN_PLACE, &cpu, 1, MPI_DOUBLE, MPI_SUM, comm.get());
   const std::string memory = mib_spread(comm, process_status_bytes("VmHWM") - before);
+  if (!dir.empty())
+    write_synthetic_files(comm, dir, ocean, ocean_nx, ocean_ny, atm, atm_nx, atm_ny,
+                          conservative_weights(comm.get(), ocean.cells, atm.cells, options));
   if (context.rank != 0) return 0;
   std::cout << "ferry bench regrid --grid rotated: " << order_name(options)
             << " conservative weights, ocean "
@@ -237,7 +281,8 @@ int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t oc
             << context.size << " rank(s), " << repeat << " runs\n"
             << detail::mpi_library_version() << "\nlinks " << links << ", median "
             << bench::fixed(t.median, 3) << " s, min " << bench::fixed(t.min, 3) << " s, max "
-            << bench::fixed(t.max, 3) << " s (slowest rank)\npeak resident memory growth per "
+            << bench::fixed(t.max, 3) << " s (slowest rank), processor time "
+            << bench::fixed(cpu, 3) << " s per run (all ranks)\npeak resident memory growth per "
             << "rank (max / mean): " << memory << " MiB\n"
             << std::flush;
   return 0;
@@ -247,7 +292,7 @@ int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t oc
 // masks.nc, areas.nc), every rank a block of each, timed in rotation.
 int run_conservative(const Context& context, const std::string& dir,
                      const std::vector<std::string>& pairs, int repeat,
-                     const ConservativeOptions& options) {
+                     const ConservativeOptions& options, const std::string& out_dir) {
   const Comm comm = Comm::view(context.comm);
   const double before = process_status_bytes("VmHWM");
   auto grid = [&](const std::string& name) {
@@ -267,6 +312,11 @@ int run_conservative(const Context& context, const std::string& dir,
     };
     compute();  // warm-up
     const bench::Summary t = bench::time_in_rotation(comm, repeat, {compute}).front();
+    if (!out_dir.empty())
+      conservative_weights(comm.get(), src.cells, dst.cells, options)
+          .write_scrip(comm.get(), out_dir + "/" + pair.substr(0, arrow) + "_" +
+                                       pair.substr(arrow + 1) + "_order" +
+                                       std::to_string(options.order) + ".nc");
     table.add_row({pair.substr(0, arrow) + " -> " + pair.substr(arrow + 1), std::to_string(links),
                    bench::fixed(t.median, 4), bench::fixed(t.min, 4), bench::fixed(t.max, 4)});
   }
@@ -411,12 +461,13 @@ int run(const RegridOptions& o, const Context& context) {
   if (o.grid == "rotated")
     return run_synthetic(context, o.ocean_nx > 0 ? o.ocean_nx : 1440,
                          o.ocean_ny > 0 ? o.ocean_ny : 1021, o.atm_nx, o.atm_ny,
-                         o.repeat > 0 ? o.repeat : 3, options);
+                         o.repeat > 0 ? o.repeat : 3, options, o.dir);
   if (!o.grid.empty()) {
     std::vector<std::string> pairs;
     std::istringstream list(o.pairs);
     for (std::string pair; std::getline(list, pair, ',');) pairs.push_back(pair);
-    return run_conservative(context, o.grid, pairs, o.repeat > 0 ? o.repeat : 10, options);
+    return run_conservative(context, o.grid, pairs, o.repeat > 0 ? o.repeat : 10, options,
+                            o.dir);
   }
   return run_neighbours(o, context);
 }
@@ -472,12 +523,16 @@ Command bench_regrid_command() {
       "instead times conservative weights (first order, or second with --order 2)\n"
       "between the OASIS grids of DIR\n"
       "(grids.nc, masks.nc, areas.nc; read by blocks on all P ranks), source:target\n"
-      "pairs by name (default torc:lmdz,lmdz:torc), R runs each (default 10).\n"
+      "pairs by name (default torc:lmdz,lmdz:torc), R runs each (default 10); with\n"
+      "--dir DIR it also writes the weights of each pair there (SRC_DST_orderK.nc).\n"
       "mpiexec -n P ferry bench regrid --grid rotated [--ocean-nx NX --ocean-ny NY\n"
       "  --atm-nx NX --atm-ny NY] [--repeat R] [--order 1|2] times them from a rotated-pole\n"
       "curvilinear\n"
       "ocean (default 1440 x 1021) to a regular lon-lat atmosphere (default 1440 x 720),\n"
-      "both made by blocks on the ranks, R runs (default 3).\n",
+      "both made by blocks on the ranks, R runs (default 3); with --dir DIR it then\n"
+      "writes both grids there as SCRIP grid files (ocean.nc, atmosphere.nc), the\n"
+      "atmosphere as a CDO grid description (atmosphere.txt) and the weights\n"
+      "(weights.nc), for other tools to compute theirs on the same cells.\n",
       declare};
 }
 
