@@ -57,7 +57,7 @@ int run(const AdaptiveOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_bench_adaptive(CLI::App& app) {
   auto o = std::make_shared<AdaptiveOptions>();
   o->scenario.scenario.name = bench::kCustomScenario;
   add_scenario_options(app, o->scenario);
@@ -100,7 +100,7 @@ Command bench_adaptive_command() {
           "                         it, of the search's choice and of LABEL trusted\n"
           "                         (check=false), in rotation exchange by exchange\n"
           "  --exchanges N          exchanges per run with --wrong-cache (default 50)\n",
-      declare};
+      declare_bench_adaptive};
 }
 
 }  // namespace ferry::cli

@@ -29,7 +29,7 @@ int run(const BufferOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_bench_buffer(CLI::App& app) {
   auto o = std::make_shared<BufferOptions>();
   bench::BufferBenchConfig& config = o->config;
   add_int_option(app, "--size", config.size, 6, 1 << 15);
@@ -67,7 +67,7 @@ Command bench_buffer_command() {
           "  --capacity-mib M   the buffer's ring on the requester rank (default 256)\n"
           "  --repeat R         runs of every method at every N (default 1)\n"
           "  --json             one JSON object per method and N instead of a table\n",
-          declare};
+          declare_bench_buffer};
 }
 
 }  // namespace ferry::cli

@@ -9,7 +9,7 @@ namespace ferry::cli {
 
 namespace {
 
-Action declare(CLI::App& app) {
+Action declare_bench_collectives(CLI::App& app) {
   return declare_sweep_bench(app, bench::run_collectives, bench::collectives_json, bench::collectives_table);
 }
 
@@ -29,7 +29,7 @@ Command bench_collectives_command() {
               "\n") +
               kSweepOptionsHelp +
               "  --json                 one JSON object per collective, size and algorithm\n",
-          declare};
+          declare_bench_collectives};
 }
 
 }  // namespace ferry::cli

@@ -32,7 +32,7 @@ int run(const CouplingOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_bench_coupling(CLI::App& app) {
   auto o = std::make_shared<CouplingOptions>();
   bench::CouplingBenchConfig& config = o->config;
   add_int_option(app, "--points", config.points, 1, std::int64_t{1} << 40);
@@ -85,7 +85,7 @@ Command bench_coupling_command() {
       "  --timers DIR    keep the couplers' timer files, in DIR/per_field and\n"
       "                  DIR/aggregated (read them with ferry report)\n"
       "  --json          one JSON object per case and line instead of a table\n",
-      declare};
+      declare_bench_coupling};
 }
 
 }  // namespace ferry::cli

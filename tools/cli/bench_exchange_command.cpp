@@ -17,7 +17,7 @@ namespace ferry::cli {
 
 namespace {
 
-constexpr int kDefaultRepeat = 10;
+constexpr int kExchangeRepeat = 10;
 
 // "all" means every registered engine, with the hand-written baseline first as the reference;
 // otherwise a comma-separated list of engines, each set up in turn in this order.
@@ -83,9 +83,9 @@ int run(const ExchangeOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_bench_exchange(CLI::App& app) {
   auto o = std::make_shared<ExchangeOptions>();
-  o->config.repeat = kDefaultRepeat;
+  o->config.repeat = kExchangeRepeat;
   o->config.scenario.name = bench::kCustomScenario;
   add_scenario_options(app, o->config);
   app.add_option("--engine", o->engine);
@@ -147,7 +147,7 @@ Command bench_exchange_command() {
           "  --bound-repeat N       timed copies behind the memcpy bound (default 51)\n" +
           std::string(kLoadOptionHelp) +
           "  --json                 one JSON object per engine and line instead of a table\n",
-      declare};
+      declare_bench_exchange};
 }
 
 }  // namespace ferry::cli

@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::int64_t kDefaultCells = 40962;
 constexpr int kDefaultLevels = 36 * 35;
-constexpr int kDefaultRepeat = 20;
+constexpr int kHaloRepeat = 20;
 
 PartitionMethod partition_from(const std::string& name) {
   for (auto method : {PartitionMethod::Block, PartitionMethod::Random, PartitionMethod::Metis})
@@ -81,13 +81,13 @@ int run(const HaloOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_bench_halo(CLI::App& app) {
   auto o = std::make_shared<HaloOptions>();
   bench::HaloBenchConfig& config = o->config;
   config.cells = kDefaultCells;
   config.levels = kDefaultLevels;
   config.depth = 1;
-  config.repeat = kDefaultRepeat;
+  config.repeat = kHaloRepeat;
   o->partition = partition_method_available(PartitionMethod::Metis) ? "metis" : "block";
   add_int_option(app, "--cells", config.cells, 12, std::int64_t{1} << 31);
   add_int_option(app, "--levels", config.levels, 1, 1 << 20);
@@ -130,7 +130,7 @@ Command bench_halo_command() {
       "                         neighbor:reorder (default both)\n"
       "  --repeat R             timed exchanges per engine (default 20)\n"
       "  --json                 one JSON object per engine and line instead of a table\n",
-      declare};
+      declare_bench_halo};
 }
 
 }  // namespace ferry::cli

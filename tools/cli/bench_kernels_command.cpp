@@ -9,7 +9,7 @@ namespace ferry::cli {
 
 namespace {
 
-Action declare(CLI::App& app) {
+Action declare_bench_kernels(CLI::App& app) {
   return declare_sweep_bench(app, bench::run_kernels, bench::kernels_json, bench::kernels_table);
 }
 
@@ -39,7 +39,7 @@ Command bench_kernels_command() {
               "\n") +
               kSweepOptionsHelp +
               "  --json                 one JSON object per protocol, size and direction\n",
-          declare};
+          declare_bench_kernels};
 }
 
 }  // namespace ferry::cli

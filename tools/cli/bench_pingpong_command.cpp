@@ -11,10 +11,10 @@ namespace ferry::cli {
 
 namespace {
 
-constexpr int kDefaultRepeat = 50;
+constexpr int kPingpongRepeat = 50;
 
 struct PingpongOptions {
-  int repeat = kDefaultRepeat;
+  int repeat = kPingpongRepeat;
   bool json = false;
 };
 
@@ -31,7 +31,7 @@ int run(const PingpongOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_bench_pingpong(CLI::App& app) {
   auto o = std::make_shared<PingpongOptions>();
   add_int_option(app, "--repeat", o->repeat, 1, 1 << 20);
   app.add_flag("--json", o->json);
@@ -50,7 +50,7 @@ Command bench_pingpong_command() {
           "\n"
           "  --repeat R   round trips per message size (default 50)\n"
           "  --json       one JSON object per message size and line instead of a table\n",
-          declare};
+          declare_bench_pingpong};
 }
 
 }  // namespace ferry::cli

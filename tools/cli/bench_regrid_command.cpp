@@ -472,7 +472,7 @@ int run(const RegridOptions& o, const Context& context) {
   return run_neighbours(o, context);
 }
 
-Action declare(CLI::App& app) {
+Action declare_bench_regrid(CLI::App& app) {
   auto o = std::make_shared<RegridOptions>();
   app.add_option("--grid", o->grid);
   app.add_option("--pairs", o->pairs);
@@ -533,7 +533,7 @@ Command bench_regrid_command() {
       "writes both grids there as SCRIP grid files (ocean.nc, atmosphere.nc), the\n"
       "atmosphere as a CDO grid description (atmosphere.txt) and the weights\n"
       "(weights.nc), for other tools to compute theirs on the same cells.\n",
-      declare};
+      declare_bench_regrid};
 }
 
 }  // namespace ferry::cli

@@ -8,7 +8,7 @@ namespace ferry::cli {
 
 namespace {
 
-Action declare(CLI::App&) {
+Action declare_config_doc(CLI::App&) {
   return [](const Context& context) {
     if (context.rank == 0) std::cout << ferry::config::config_reference();
     return 0;
@@ -26,7 +26,7 @@ Command config_doc_command() {
           "schema the parser and `ferry validate` use. docs/user/config.md is this\n"
           "output: regenerate it with `ferry config-doc > docs/user/config.md`.\n"
           "Runs without mpiexec.\n",
-          declare};
+          declare_config_doc};
 }
 
 }  // namespace ferry::cli

@@ -8,7 +8,7 @@ namespace ferry::cli {
 
 namespace {
 
-Action declare(CLI::App&) {
+Action declare_config_schema(CLI::App&) {
   return [](const Context& context) {
     if (context.rank == 0) std::cout << ferry::config::config_json_schema();
     return 0;
@@ -29,7 +29,7 @@ Command config_schema_command() {
           "for completion and checks as you type. `ferry validate` checks more: the\n"
           "rules between entries and values (names, lags, restart files).\n"
           "Runs without mpiexec.\n",
-          declare};
+          declare_config_schema};
 }
 
 }  // namespace ferry::cli

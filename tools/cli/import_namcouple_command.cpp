@@ -68,7 +68,7 @@ int run(const ImportOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_import_namcouple(CLI::App& app) {
   auto o = std::make_shared<ImportOptions>();
   app.add_option("NAMCOUPLE", o->path);
   app.add_option("-o", o->output);
@@ -98,7 +98,7 @@ Command import_namcouple_command() {
           "after its grid unless --grid-components maps grids to component names,\n"
           "as in --grid-components torc=ocean,lmdz=atmosphere.\n"
           "Runs without mpiexec.\n",
-          declare};
+          declare_import_namcouple};
 }
 
 }  // namespace ferry::cli

@@ -43,7 +43,7 @@ std::string tuning_cache() {
   return text + ")";
 }
 
-int run(const Context& context) {
+int print_info(const Context& context) {
   if (context.rank != 0) return 0;
   std::cout << "ferry " << FERRY_VERSION_STRING << "\n"
             << "MPI library: " << detail::mpi_library_version() << "\n"
@@ -62,7 +62,7 @@ int run(const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App&) { return run; }
+Action declare_info(CLI::App&) { return print_info; }
 
 }  // namespace
 
@@ -77,7 +77,7 @@ Command info_command() {
           "Python package, SimGrid SMPI) and the tuning cache in use\n"
           "($FERRY_TUNING_CACHE, with its number of entries).\n"
           "Runs without mpiexec.\n",
-          declare};
+          declare_info};
 }
 
 }  // namespace ferry::cli

@@ -51,7 +51,7 @@ int run(const ReportOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_report(CLI::App& app) {
   auto o = std::make_shared<ReportOptions>();
   app.add_option("FILES", o->names);
   app.add_option("--png", o->png);
@@ -81,7 +81,7 @@ Command report_command() {
           "  --json          one JSON object per component run and per timer instead\n"
           "\n"
           "Runs without mpiexec.\n",
-          declare};
+          declare_report};
 }
 
 }  // namespace ferry::cli

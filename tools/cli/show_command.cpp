@@ -61,7 +61,7 @@ int run(const ShowOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_show(CLI::App& app) {
   auto o = std::make_shared<ShowOptions>();
   app.add_option("CONFIG", o->path);
   app.add_option("--format", o->format)->check(CLI::IsMember({"dot", "png", "svg"}));
@@ -86,7 +86,7 @@ Command show_command() {
           "  --format svg    the same as SVG\n"
           "  -o FILE         where to write\n"
           "Runs without mpiexec.\n",
-          declare};
+          declare_show};
 }
 
 }  // namespace ferry::cli

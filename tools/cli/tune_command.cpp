@@ -47,7 +47,7 @@ int run(const TuneOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_tune(CLI::App& app) {
   auto o = std::make_shared<TuneOptions>();
   add_scenario_options(app, o->config);
   app.add_option("--cache", o->cache);
@@ -70,7 +70,7 @@ Command tune_command() {
           "\n" +
               std::string(kScenarioOptionsHelp) + kCacheOptionHelp +
               "  --samples K            exchanges timed per candidate (default 3)\n",
-          declare};
+          declare_tune};
 }
 
 }  // namespace ferry::cli

@@ -76,7 +76,7 @@ int run(const TuneKernelsOptions& o, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_tune_kernels(CLI::App& app) {
   auto o = std::make_shared<TuneKernelsOptions>();
   app.add_option("--cache", o->cache);
   add_sweep_options(app, o->config);
@@ -99,7 +99,7 @@ Command tune_kernels_command() {
                       "the same key, keeping all others, the adaptive engine's included).\n"
                       "\n") +
               kCacheOptionHelp + kSweepOptionsHelp,
-          declare};
+          declare_tune_kernels};
 }
 
 }  // namespace ferry::cli

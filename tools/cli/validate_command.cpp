@@ -98,7 +98,7 @@ int run(const std::string& path, const Context& context) {
   return 0;
 }
 
-Action declare(CLI::App& app) {
+Action declare_validate(CLI::App& app) {
   auto path = std::make_shared<std::string>();
   app.add_option("CONFIG", *path);
   return [path](const Context& context) { return run(*path, context); };
@@ -123,7 +123,7 @@ Command validate_command() {
           "a run reads it: every line ferry cannot run (an unknown keyword, a method\n"
           "it lacks, $NFIELDS too small) is a problem, printed the same way.\n"
           "Runs without mpiexec.\n",
-          declare};
+          declare_validate};
 }
 
 }  // namespace ferry::cli
