@@ -801,9 +801,10 @@ int Coupler::get(FieldId field, double time, void* data) {
         if (links.empty()) return;
         link = links.front().first;
         index = links.front().second;
-        // On overlapping ranks, a get before a lower-sequence put of the same time would deadlock.
+        // On overlapping ranks, a get before a lower-sequence put of the same time would
+        // deadlock; not so a put the exchange does not need (of no point: it may be skipped).
         for (const auto& other : s.links)
-          FERRY_CHECK(!(other->source_member() && other->sequence() < link->sequence() &&
+          FERRY_CHECK(!(other->needs_puts() && other->sequence() < link->sequence() &&
                         !(time < other->next_put_time())),
                       Errc::State, "Coupler::get: field \"", f.name, "\" (exchange \"", link->name(),
                       "\", sequence ", link->sequence(), ") at ", time,
@@ -871,16 +872,18 @@ void Coupler::State::write_restarts() {
       for (const auto& link : s.links) {
         if (!link->keeps_state() || link->restart_path() != file) continue;
         // One part at a time: a part's ranks must have finished before the next one's begin.
+        // Written by the source ranks that hold points: their puts agree, while a rank
+        // holding none may have skipped its puts (and its state stayed behind).
         s.agree_over_run([&] {
-          if (!link->source_member()) return;
+          if (!link->source_holders().valid()) return;
           if (oasis) {
             link->write_oasis_restart();
             return;
           }
           const coupling::RestartPart part = link->restart_part();
           if (!part.records.empty())
-            coupling::FieldFile::write_part(link->source_comm(), file, part.records, part.layouts,
-                                            part.data);
+            coupling::FieldFile::write_part(link->source_holders(), file, part.records,
+                                            part.layouts, part.data);
         });
       }
       if (!oasis) s.agree_over_run([&] { coupling::FieldFile::end_parts(s.run, file); });

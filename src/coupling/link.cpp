@@ -36,6 +36,13 @@ double wait_for(const Watchdog& watchdog, MPI_Request& request,
       what);
 }
 
+// The members of `side` for which `holds` as a communicator of their own (Comm() elsewhere).
+Comm holders_of(const Comm& side, bool holds) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  FERRY_CALL_MPI(MPI_Comm_split(side.get(), holds ? 0 : MPI_UNDEFINED, side.rank(), &comm));
+  return holds ? Comm::adopt(comm) : Comm();
+}
+
 }  // namespace
 
 std::string where(const config::ExchangeConfig& e) {
@@ -70,6 +77,10 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
   }
   regrid_before_ = regrid_ && c.regrid.map_on == MapOn::Src;
   regrid_after_ = regrid_ && c.regrid.map_on == MapOn::Dst;
+  if (regrid_before_ && spec_.source_member)
+    own_source_holders_ = holders_of(route_->source, spec_.source_layout->local_size() > 0);
+  if (regrid_after_ && spec_.target_member)
+    own_target_holders_ = holders_of(route_->target, spec_.target_layout->local_size() > 0);
   send_from_.assign(fields, nullptr);
   receive_into_.assign(fields, nullptr);
 
@@ -206,10 +217,10 @@ int Link::put(std::size_t index, double time, const void* data, const PutExtras&
   int status = output_only() ? kStatusNothing : kStatusSent;
   if (clock_.received_in_run(target)) {
     if (spec_.config->check_in)
-      check_values(route_->source_holders, "CHECKIN", next_put_, send_values(), spec_.source_names,
+      check_values(source_holders(), "CHECKIN", next_put_, send_values(), spec_.source_names,
                    *spec_.source_layout);
     if (!output_only()) {
-      time_imbalance(route_->source, source_component());
+      time_imbalance(source_holders(), source_component());
       send(target);
     }
     if (spec_.config->output) status |= output_source(next_put_);
@@ -224,7 +235,8 @@ int Link::put(std::size_t index, double time, const void* data, const PutExtras&
 }
 
 void Link::time_imbalance(const Comm& side, const std::string& component) {
-  if (!imbalance_timer_) return;
+  // Over the ranks that hold points: the others may skip their puts and gets.
+  if (!imbalance_timer_ || !side.valid()) return;
   // What a rank waits here is its component's slower ranks catching up; without the
   // barrier it would show up later as waiting for the partner or inside the transfer.
   // Non-blocking, so that the watchdog turns a rank that never comes into an error.
@@ -354,16 +366,16 @@ int Link::get(std::size_t index, double time, void* data) {
 
   int status = kStatusReceived;
   if (!has_received_ || !clock_.same(received_time_, time)) {
-    time_imbalance(route_->target, target_component());
+    time_imbalance(target_holders(), target_component());
     receive(time, index, data);
     std::vector<const void*> values;
     for (std::size_t f = 0; f < spec_.specs.size(); ++f)
       values.push_back(received_.empty() ? data : received_[f].data());
     if (spec_.config->check_out)
-      check_values(route_->target_holders, "CHECKOUT", time, values, spec_.target_names,
+      check_values(target_holders(), "CHECKOUT", time, values, spec_.target_names,
                    *spec_.target_layout);
     if (spec_.config->output)
-      status |= output(route_->target_holders, "target", time, values, spec_.target_names,
+      status |= output(target_holders(), "target", time, values, spec_.target_names,
                        spec_.target_grid, spec_.target_size, *spec_.target_layout);
   }
   if (!received_.empty()) {
@@ -443,7 +455,7 @@ std::vector<const void*> Link::send_values() {
 
 int Link::output_source(double put_time) {
   // Ferry's files stamp the source's values with their target time, OASIS's with the put's.
-  return output(route_->source_holders, "source", oasis_files() ? put_time : clock_.target_of(put_time),
+  return output(source_holders(), "source", oasis_files() ? put_time : clock_.target_of(put_time),
                 send_values(), spec_.source_names, spec_.source_grid, spec_.source_size,
                 *spec_.source_layout);
 }
@@ -630,7 +642,7 @@ std::string Link::intermediate_restart_path(const char* kind, double time) const
 
 void Link::write_coupling_restart(std::size_t index, double time, const void* value) {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
-  const Comm& comm = route_->source_holders;
+  const Comm& comm = source_holders();
   if (!comm.valid()) return;  // this rank holds none of the values
   const config::ExchangeConfig& c = *spec_.config;
   OasisFieldFile::write(comm, intermediate_restart_path("TC", time),
@@ -641,8 +653,8 @@ void Link::write_coupling_restart(std::size_t index, double time, const void* va
 
 void Link::write_transform_restart(std::size_t index, double time) {
   ScopedTimer timer(timers_, name(), TimerCategory::Io);
-  if (route_->source_holders.valid())
-    write_accumulation(route_->source_holders, intermediate_restart_path("TA", time), index);
+  if (source_holders().valid())
+    write_accumulation(source_holders(), intermediate_restart_path("TA", time), index);
 }
 
 // As OASIS: the entry's count of puts as loc<entry>_cnt, the field's state as loc<entry>_<field>.
@@ -659,7 +671,8 @@ void Link::write_accumulation(const Comm& comm, const std::string& path, std::si
 
 void Link::write_oasis_restart() {
   const config::ExchangeConfig& c = *spec_.config;
-  const Comm& comm = route_->source;
+  const Comm& comm = source_holders();
+  if (!comm.valid()) return;  // this rank holds none of the values, and may have skipped its puts
   const std::string path = restart_path();
   for (std::size_t f = 0; f < spec_.specs.size(); ++f)
     if (pending_)

@@ -79,8 +79,21 @@ class Link {
 
   const std::string& name() const noexcept { return spec_.config->name; }
   const config::ExchangeConfig& config() const noexcept { return *spec_.config; }
-  /// The source component's ranks of the exchange (valid on source members).
-  const Comm& source_comm() const noexcept { return route_->source; }
+  /// The source members that hold points of the source partition (invalid on the
+  /// others): they write the exchange's restart and output files, so that a member
+  /// holding no point may skip its puts (as OASIS allows).
+  const Comm& source_holders() const noexcept {
+    return regrid_before_ ? own_source_holders_ : route_->source_holders;
+  }
+  /// The same on the destination side (output files, CHECKOUT).
+  const Comm& target_holders() const noexcept {
+    return regrid_after_ ? own_target_holders_ : route_->target_holders;
+  }
+  /// Whether the exchange needs this rank's puts: it holds source points, or it runs
+  /// the product of an entry remapped on the source side (collective over the source).
+  bool needs_puts() const noexcept {
+    return source_holders().valid() || (regrid_before_ && spec_.source_member);
+  }
   int sequence() const noexcept { return spec_.config->sequence; }
   bool source_member() const noexcept { return spec_.source_member; }
   bool target_member() const noexcept { return spec_.target_member; }
@@ -124,7 +137,7 @@ class Link {
   /// (the values put for targets past the run's end, every accumulation in progress).
   RestartPart restart_part() const;
   /// OASIS file format: whether restart and output files are OASIS's (restart_part()
-  /// is then empty), and, collective over the source ranks after complete(), the
+  /// is then empty), and, collective over source_holders() after complete(), the
   /// writing of the exchange's variables into its restart file (kept, or added to).
   bool oasis_files() const noexcept { return file_format_ == config::FileFormat::Oasis; }
   void write_oasis_restart();
@@ -180,6 +193,9 @@ class Link {
   std::unique_ptr<EntryRegrid> regrid_;           // on the ranks that run the product
   bool regrid_before_ = false;               // map_on src: product before the move
   bool regrid_after_ = false;                // map_on dst: product after the move
+  // Where the route moves a block of the product instead of a side's partition, the
+  // members holding points of that partition (the route's holders hold block points).
+  Comm own_source_holders_, own_target_holders_;
   std::vector<std::int64_t> masked_targets_;  // regridded: target points kept at fill
   bool engine_holds_ = false;  // fields wait in the engine (Capabilities::holds_fields)
 

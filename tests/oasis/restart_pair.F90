@@ -1,9 +1,10 @@
-! oasis_put's write_restart, written by one run and read back by the next. Component
-! "ocn" (the first N1 world ranks) puts two real(8) fields of a 12 x 8 grid (rows in
-! APPLE blocks) to "atm" (the others):
-!   FOUT -> FIN  period 600, LAG=+600, restart file r1.nc
+! Restart files written by one run and read back by the next. Component "ocn" (the
+! first N1 world ranks) puts two real(8) fields of a 12 x 8 grid (in APPLE blocks) to
+! "atm" (the others). In a component of 2 ranks or more, the first rank holds no point
+! and skips its puts and gets, as OASIS allows:
+!   FOUT -> FIN  period 600, LAG=+600, restart file r1.nc, EXPOUT
 !   GOUT -> GIN  period 1200, LOCTRANS AVERAGE, restart file r2.nc
-! usage: restart_pair N1 write|read
+! usage: restart_pair N1 write|read|continue
 !   write: puts v(t) = id + t / 1000 at t = 0, 600, 1200, 1800, with write_restart at
 !          t = 1200 (FOUT: a coupling time, so the value sent goes to
 !          TC000001200_r1.nc) and at t = 600 (GOUT: between coupling times, so its
@@ -11,6 +12,10 @@
 !   read:  its namcouple names those two files as the restart files, and the ocean
 !          puts w(t) = 1000 + id + t / 1000. At t = 0 the atmosphere must get FIN =
 !          v(1200) and GIN = (v(600) + w(0)) / 2, to the last bit.
+!   continue: its namcouple names the restart files the write run left at its end, r1.nc
+!          (FOUT = v(1800), for 2400) and r2.nc (GOUT's accumulation of v(1800)); the
+!          ocean puts w(t) as in read. At t = 0 the atmosphere must get FIN = v(1800)
+!          and GIN = (v(1800) + w(0)) / 2, to the last bit.
 ! Prints "restart pair: every value and kinfo as expected" on world rank 0.
 program restart_pair
   use mod_oasis
@@ -20,7 +25,8 @@ program restart_pair
   character(len=8) :: arg, mode
   character(len=3) :: component
   integer :: n1, ierror, compid, local, rank, nranks, world_rank, part, t, k, kinfo, failures
-  integer :: first, count, fid, gid, nodims(2)
+  integer :: first, count, fid, gid, nodims(2), holders
+  logical :: holds
   integer, allocatable :: ids(:)
   double precision, allocatable :: f(:), g(:)
 
@@ -35,9 +41,16 @@ program restart_pair
   call oasis_get_localcomm(local, ierror)
   call mpi_comm_rank(local, rank, ierror)
   call mpi_comm_size(local, nranks, ierror)
-  first = rank * (nx * ny / nranks)
-  count = nx * ny / nranks
-  if (rank == nranks - 1) count = nx * ny - first
+  ! The points in blocks over the ranks that hold them: every rank but the first of 2 or more.
+  holders = max(nranks - 1, 1)
+  holds = nranks == 1 .or. rank > 0
+  first = 0
+  count = 0
+  if (holds) then
+    first = (rank - (nranks - holders)) * (nx * ny / holders)
+    count = nx * ny / holders
+    if (rank == nranks - 1) count = nx * ny - first
+  end if
   ids = [(first + k, k = 0, count - 1)]
   call oasis_def_partition(part, [1, first, count], ierror, nx * ny)
   nodims = [1, 1]
@@ -54,10 +67,11 @@ program restart_pair
   allocate (f(count), g(count))
   do k = 1, steps
     t = (k - 1) * dt
+    if (.not. holds) cycle
     if (component == 'ocn') then
       if (mode == 'write') then
         call oasis_put(fid, t, v(t), kinfo, write_restart=(t == 1200))
-        call expect(kinfo == merge(OASIS_ToRest, OASIS_Sent, t == 1800), 'FOUT kinfo')
+        call expect(kinfo == merge(OASIS_ToRestOut, OASIS_SentOut, t == 1800), 'FOUT kinfo')
         call oasis_put(gid, t, v(t), kinfo, write_restart=(t == 600))
       else
         call oasis_put(fid, t, 1000 + v(t), kinfo)
@@ -66,12 +80,15 @@ program restart_pair
       call expect(kinfo == merge(OASIS_Sent, OASIS_LocTrans, mod(t, 1200) == 0), 'GOUT kinfo')
     else
       call oasis_get(fid, t, f, kinfo)
-      call expect(kinfo == OASIS_Recvd, 'FIN kinfo')
+      call expect(kinfo == OASIS_RecvOut, 'FIN kinfo')
       call oasis_get(gid, t, g, kinfo)
       call expect(kinfo == merge(OASIS_Recvd, OASIS_Ok, mod(t, 1200) == 0), 'GIN kinfo')
       if (mode == 'read' .and. t == 0) then
         call expect(all(f == v(1200)), 'FIN from TC000001200_r1.nc')
         call expect(all(g == (v(600) + (1000 + v(0))) * 0.5d0), 'GIN from TA000000600_r2.nc')
+      else if (mode == 'continue' .and. t == 0) then
+        call expect(all(f == v(1800)), 'FIN from r1.nc')
+        call expect(all(g == (v(1800) + (1000 + v(0))) * 0.5d0), 'GIN from r2.nc')
       end if
     end if
   end do

@@ -252,6 +252,21 @@ TEST_F(CouplerTest, TargetPartitionOnASubsetOfRanks) {
   c.finalize();
 }
 
+// A component whose first rank (of 2 or more) holds no point: atm in blocks over the
+// others, ocn dealt round-robin over them (so every source sends to every target).
+bool holds_points(int size, int rank) { return size == 1 || rank > 0; }
+
+Layout blocks_but_first(int size, int rank) {
+  return size == 1 ? Layout::block(kN, 1, 0)
+                   : rank == 0 ? Layout::points(kN, {}) : Layout::block(kN, size - 1, rank - 1);
+}
+
+Layout round_robin_but_first(int size, int rank) {
+  return size == 1 ? Layout::round_robin(kN, 1, 0)
+                   : rank == 0 ? Layout::points(kN, {})
+                               : Layout::round_robin(kN, size - 1, rank - 1);
+}
+
 TEST_F(CouplerTest, MembersHoldingNoPointSkipTheirPutsAndGets) {
   // OASIS lets a rank whose partition holds no point skip its puts and gets: the
   // first rank of each component (of 2 or more) holds none and never calls them, for
@@ -264,34 +279,26 @@ TEST_F(CouplerTest, MembersHoldingNoPointSkipTheirPutsAndGets) {
       header(dir_, 0, 500) + exchange("one", "field: a1", "field: o1", 100) +
           exchange("two", "fields: [a2, a3]", "fields: [o2, o3]", 100));
   Coupler c(MPI_COMM_WORLD, who_.names(), path);
-  const auto holds = [](int size, int rank) { return size == 1 || rank > 0; };
-  const auto part = [](int size, int rank) {
-    return size == 1 ? Layout::block(kN, 1, 0) : rank == 0 ? Layout::points(kN, {})
-                                                            : Layout::block(kN, size - 1, rank - 1);
-  };
   Layout atm_layout, ocn_layout;
   std::vector<FieldId> out, in;
   if (who_.atm) {
-    atm_layout = part(who_.atm_size, who_.atm_rank);
+    atm_layout = blocks_but_first(who_.atm_size, who_.atm_rank);
     const auto p = c.def_partition(c.def_grid("atm", "agrid", kN), "blocks", atm_layout);
     for (const char* name : {"a1", "a2", "a3"})
       out.push_back(c.def_field(p, name, FieldDirection::Out, Datatype::Float64));
   }
   if (who_.ocn) {
-    // Round-robin over the ranks that hold points: every source sends to every one.
-    ocn_layout = who_.ocn_size == 1 || who_.ocn_rank == 0
-                     ? (who_.ocn_size == 1 ? Layout::round_robin(kN, 1, 0) : Layout::points(kN, {}))
-                     : Layout::round_robin(kN, who_.ocn_size - 1, who_.ocn_rank - 1);
+    ocn_layout = round_robin_but_first(who_.ocn_size, who_.ocn_rank);
     const auto p = c.def_partition(c.def_grid("ocn", "ogrid", kN), "cyclic", ocn_layout);
     for (const char* name : {"o1", "o2", "o3"})
       in.push_back(c.def_field(p, name, FieldDirection::In, Datatype::Float64));
   }
   c.enddef();
   for (double t = 0; t < 500; t += 100) {
-    if (who_.atm && holds(who_.atm_size, who_.atm_rank))
+    if (who_.atm && holds_points(who_.atm_size, who_.atm_rank))
       for (int f = 0; f < 3; ++f)
         c.put(out[f], t, values(atm_layout, t, 1, f).data());
-    if (who_.ocn && holds(who_.ocn_size, who_.ocn_rank))
+    if (who_.ocn && holds_points(who_.ocn_size, who_.ocn_rank))
       for (int f = 0; f < 3; ++f) {
         std::vector<double> got(static_cast<std::size_t>(ocn_layout.local_size()), -1.0);
         EXPECT_EQ(c.get(in[f], t, got.data()), ferry::kStatusReceived) << f << " at " << t;
@@ -299,6 +306,65 @@ TEST_F(CouplerTest, MembersHoldingNoPointSkipTheirPutsAndGets) {
       }
   }
   c.finalize();
+}
+
+TEST_F(CouplerTest, MembersHoldingNoPointSkipPutsOfEntriesThatWriteFiles) {
+  // As above, for entries whose source writes files: a lag and an average sharing a
+  // restart file, both with output files. The ranks that hold points write them; the
+  // second run starts from the restart file the first one wrote, to the last bit.
+  if (ferry_test::engine() == "auto") GTEST_SKIP() << "adaptive needs every member";
+  const std::string files = "    restart: shared_restart.nc\n    output: true\n";
+  const std::string entries =
+      exchange("lagged", "field: a1", "field: o1", 100, "    lag: 100\n" + files) +
+      exchange("averaged", "field: a2", "field: o2", 200, "    transform: average\n" + files);
+  const bool atm_holds = who_.atm && holds_points(who_.atm_size, who_.atm_rank);
+  const bool ocn_holds = who_.ocn && holds_points(who_.ocn_size, who_.ocn_rank);
+  for (int run = 0; run < 2; ++run) {
+    const double start = 400.0 * run;
+    Coupler c(MPI_COMM_WORLD, who_.names(),
+              write_config(dir_, "run.yaml", header(dir_, start, 400) + entries));
+    Layout atm_layout, ocn_layout;
+    FieldId a1, a2, o1, o2;
+    if (who_.atm) {
+      atm_layout = blocks_but_first(who_.atm_size, who_.atm_rank);
+      const auto p = c.def_partition(c.def_grid("atm", "agrid", kN), "blocks", atm_layout);
+      a1 = c.def_field(p, "a1", FieldDirection::Out, Datatype::Float64);
+      a2 = c.def_field(p, "a2", FieldDirection::Out, Datatype::Float64);
+    }
+    if (who_.ocn) {
+      ocn_layout = round_robin_but_first(who_.ocn_size, who_.ocn_rank);
+      const auto p = c.def_partition(c.def_grid("ocn", "ogrid", kN), "cyclic", ocn_layout);
+      o1 = c.def_field(p, "o1", FieldDirection::In, Datatype::Float64);
+      o2 = c.def_field(p, "o2", FieldDirection::In, Datatype::Float64);
+    }
+    c.enddef();
+    // Without a restart file, the lagged entry's first value is a put at start - lag.
+    if (atm_holds && run == 0) c.put(a1, -100, values(atm_layout, -100).data());
+    const auto n = static_cast<std::size_t>(ocn_layout.local_size());
+    for (double t = start; t < start + 400; t += 100) {
+      if (ocn_holds) {
+        std::vector<double> got(n, -1.0);
+        const int status = c.get(o1, t, got.data());
+        EXPECT_EQ(status & ferry::kStatusFromRestart, t == start ? ferry::kStatusFromRestart : 0) << t;
+        EXPECT_EQ(got, values(ocn_layout, t - 100)) << "run " << run << ", lagged at " << t;
+      }
+      if (atm_holds) {
+        c.put(a1, t, values(atm_layout, t).data());
+        c.put(a2, t, values(atm_layout, t).data());
+      }
+      if (ocn_holds && static_cast<int>(t) % 200 == 0) {
+        // The puts of (t - 200, t]; the second run's first period began in the first.
+        std::vector<double> got(n, -1.0), mean = values(ocn_layout, t);
+        if (t > 0) {
+          const auto before = values(ocn_layout, t - 100);
+          for (std::size_t i = 0; i < n; ++i) mean[i] = (before[i] + mean[i]) / 2;
+        }
+        EXPECT_NE(c.get(o2, t, got.data()) & ferry::kStatusReceived, 0) << t;
+        EXPECT_EQ(got, mean) << "run " << run << ", averaged at " << t;
+      }
+    }
+    c.finalize();
+  }
 }
 
 TEST_F(CouplerTest, CouplingInsideOneComponentOnOverlappingRanks) {
