@@ -31,6 +31,9 @@ struct PutExtras {
   /// d/dlon / cos(lat) per radian. Such an exchange then remaps value weights times the
   /// field plus gradient weights times these (bicubic_gradient_weights,
   /// conservative_gradient_weights) instead of computing the gradients from the field.
+  /// An exchange whose weight file has n > 1 weights per link (SCRIP's num_wgts) takes
+  /// n - 1 gradients, multiplied by the file's columns 2..n (its first column alone
+  /// applies to a put without them).
   /// Other exchanges of the field do not use them; Errc::Arg if none takes them, or for
   /// another count, map_on dst, a lag or a time transform. At a coupling time every
   /// source rank gives them or none does.

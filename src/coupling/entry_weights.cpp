@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "coupling/block_points.hpp"
+#include "coupling/weight_columns.hpp"
 #include "ferry/online_weights.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -124,6 +125,15 @@ std::size_t gradient_count(const config::RegridConfig& config) {
 
 std::vector<Weights> regrid_gradient_weights(const config::RegridConfig& config,
                                              const RegridGrids& grids, const std::string& where) {
+  if (config.source == config::WeightSource::File) {
+    // As OASIS: the file's later weight columns multiply the gradients a put gives,
+    // which only the source side sees.
+    if (config.map_on != MapOn::Src || !grids.product->valid()) return {};
+    return in_entry(where, detail::cat("reading the weight file \"", config.weights, "\""), [&] {
+      if (weight_columns(*grids.product, config.weights) <= 1) return std::vector<Weights>{};
+      return read_weight_columns(*grids.product, config.weights);
+    });
+  }
   if (gradient_count(config) == 0) return {};
   const char* method = config::method_name(config.source);
   const auto on_product = [&](auto&& weights) -> std::vector<Weights> {

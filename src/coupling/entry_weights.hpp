@@ -44,7 +44,9 @@ std::size_t gradient_count(const config::RegridConfig& config);
 /// Collective over `grids.link`, as regrid_weights. For a method that takes
 /// gradient_count(config) > 0 gradients, the weights of the field's value, then of
 /// each gradient (bicubic_gradient_weights, conservative_gradient_weights), on the
-/// product ranks; empty for other methods.
+/// product ranks; for a weight file of several weights per link (SCRIP's num_wgts >
+/// 1: bicubic, second-order conservative) mapped on the source side, one Weights per
+/// column (read_weight_columns); empty otherwise.
 std::vector<Weights> regrid_gradient_weights(const config::RegridConfig& config,
                                              const RegridGrids& grids, const std::string& where);
 

@@ -155,13 +155,23 @@ void Link::check_put(std::size_t index, double time) const {
               "once at start - lag right after enddef)");
 }
 
-bool Link::takes_gradients() const { return gradient_count(spec_.config->regrid) > 0; }
+std::size_t Link::gradients_taken() const {
+  // A weight file's count is its number of weight columns less one, known where the
+  // product runs on the source side (the only side that takes gradients).
+  if (regrid_before_) return regrid_->gradient_count();
+  return gradient_count(spec_.config->regrid);
+}
+
+bool Link::takes_gradients() const { return gradients_taken() > 0; }
 
 void Link::check_gradients(std::size_t index, std::size_t count) const {
   const config::ExchangeConfig& c = *spec_.config;
-  const std::size_t takes = gradient_count(c.regrid);
+  const std::size_t takes = gradients_taken();
+  const bool file = c.regrid.source == config::WeightSource::File;
   FERRY_CHECK(count == takes, Errc::Arg, "put(\"", spec_.source_names[index], "\"): ", count,
-              " gradients given; exchange \"", name(), "\" (method ", config::method_name(c.regrid.source),
+              " gradients given; exchange \"", name(), "\" (",
+              file ? "weight file \"" + c.regrid.weights + "\", " + std::to_string(takes + 1) + " weights per link"
+                   : std::string("method ") + config::method_name(c.regrid.source),
               ") takes ", takes);
   FERRY_CHECK(c.regrid.map_on == MapOn::Src && c.lag <= 0 && c.transform == config::Transform::Instant &&
                   spec_.specs[index].type == Datatype::Float64,

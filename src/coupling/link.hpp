@@ -106,7 +106,8 @@ class Link {
   /// backwards or past the run, a coupling time skipped or put twice); changes nothing.
   void check_put(std::size_t index, double time) const;
   /// Whether the entry's remapping takes the field's gradients from the put
-  /// (PutExtras::gradients; other entries do not use them).
+  /// (PutExtras::gradients; other entries do not use them): bicubic and second-order
+  /// conservative methods, and weight files of several weights per link.
   bool takes_gradients() const;
   /// If it does: raises Errc::Arg unless it can take `count` gradients of field
   /// `index` (their number, the mapping side, no lag nor time transform, float64);
@@ -145,6 +146,7 @@ class Link {
   void close();
 
  private:
+  std::size_t gradients_taken() const;
   void time_imbalance(const Comm& side, const std::string& component);
   void hand_over(std::size_t index, const void* value, bool into_engine);
   char* staging(std::size_t index);

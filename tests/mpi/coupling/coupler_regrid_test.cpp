@@ -458,17 +458,23 @@ TEST_F(CouplerRegridTest, SecondOrderConservativeMatchesWeightsComputedDirectly)
 // The value and gradient weights applied serially: y = value x (rows without links
 // take the fill), then plus each gradient's weights times the gradient atm gives, in
 // order; the ocean's masked points take the fill.
-std::vector<double> expected_with_gradients(const std::vector<ferry::Weights>& weights) {
-  std::vector<double> y = regrid_test::serial_remap(serial(weights[0]), source_field(1), 1, kFill);
+std::vector<double> expected_with_gradients(const std::vector<regrid_test::SerialMatrix>& weights) {
+  std::vector<double> y = regrid_test::serial_remap(weights[0], source_field(1), 1, kFill);
   for (std::size_t k = 1; k < weights.size(); ++k) {
     std::vector<double> g;
     for (std::int64_t id = 0; id < kAtmN; ++id) g.push_back(grids().gradient(static_cast<int>(k) - 1, id, kPeriod));
-    const std::vector<double> term = regrid_test::serial_remap(serial(weights[k]), g, 1, 0);
+    const std::vector<double> term = regrid_test::serial_remap(weights[k], g, 1, 0);
     for (std::size_t i = 0; i < y.size(); ++i) y[i] += term[i];
   }
   for (std::size_t i = 0; i < y.size(); ++i)
     if (grids().ocn_mask[i] == 0) y[i] = kFill;
   return y;
+}
+
+std::vector<double> expected_with_gradients(const std::vector<ferry::Weights>& weights) {
+  std::vector<regrid_test::SerialMatrix> matrices;
+  for (const ferry::Weights& w : weights) matrices.push_back(serial(w));
+  return expected_with_gradients(matrices);
 }
 
 // Gradients the put gives (OASIS's fld2..): bicubic and second-order conservative
@@ -523,6 +529,39 @@ TEST_F(CouplerRegridTest, GivenGradientsMatchTheDirectProduct) {
   expect_refused("bil", "bilinear",
                  "put\\(\"sst\"\\): 2 gradients given, but no exchange of the field is remapped by "
                  "a method that takes them");
+}
+
+// Weight files of several weights per link (CDO's genbic: 4, gencon2: 3) given with
+// MAPPING, as OASIS applies them: the later columns multiply the gradients the put
+// gives (fld2..), each column's product summed in file order, so the received field
+// has the bits of the columns applied serially here; a put of the field alone gets
+// the first column's product; another number of gradients is refused.
+TEST_F(CouplerRegridTest, WeightFileColumnsMultiplyTheGivenGradients) {
+  for (const auto& [file, count] : {std::pair{std::string("w_bic.nc"), 3}, std::pair{std::string("w_con2.nc"), 2}}) {
+    const std::string path = data_path(file);
+    const std::string keys = "    weights: " + path + "\n    fill: -999\n    map_on: src\n";
+    Options options;
+    options.gradients = count;
+    const auto got = run(config("columns", entry("m", "sst", "m", keys)), {"m"}, options);
+    std::vector<regrid_test::SerialMatrix> columns;
+    for (int k = 0; k <= count; ++k) columns.push_back(regrid_test::read_scrip(path, static_cast<std::size_t>(k)));
+    expect_within_ulps(got[0], expected_with_gradients(columns), 0, file + " with given gradients");
+    const auto alone = run(config("first", entry("m", "sst", "m", keys)), {"m"});
+    expect_within_ulps(alone[0], expected(columns[0], 1), 0, file + " without gradients");
+    EXPECT_FALSE(same_bits(got[0], alone[0])) << file << ": the gradients changed nothing";
+    Options fewer;
+    fewer.gradients = count - 1;
+    try {
+      run(config("fewer", entry("m", "sst", "m", keys)), {"m"}, fewer);
+      ADD_FAILURE() << file << ": the put with " << count - 1 << " gradients succeeded";
+    } catch (const ferry::Error& e) {
+      EXPECT_TRUE(std::regex_search(std::string(e.what()),
+                                    std::regex(std::to_string(count - 1) + " gradients given; exchange \"m\" "
+                                               "\\(weight file .*" + file + "\", " + std::to_string(count + 1) +
+                                               " weights per link\\) takes " + std::to_string(count))))
+          << e.what();
+    }
+  }
 }
 
 // With fracarea (and no conservation) a constant stays that constant to 1e-14 at every

@@ -25,6 +25,8 @@ for method in con ycon bil bic dis nn; do
   cdo -s "gen$method,n16" src.nc "w_$method.nc"
   cdo -s "remap,n16,w_$method.nc" src.nc "ref_$method.nc"
 done
+# Second-order conservative weights: 3 weights per link (value, d/dlat, d/dlon).
+cdo -s gencon2,n16 src.nc w_con2.nc
 cdo -s genbic,n16 src_masked.nc w_bic_masked.nc
 cdo -s remap,n16,w_bic_masked.nc src_masked.nc ref_bic_masked.nc
 cdo -s gencon,n16 src_masked.nc w_con_masked.nc
