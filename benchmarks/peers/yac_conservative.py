@@ -18,28 +18,20 @@ import time
 import numpy as np
 import yac
 from mpi4py import MPI
-from netCDF4 import Dataset
+
+from yac_oasis_grids import read_block, start
 
 role, folder = sys.argv[1], sys.argv[2]  # "ocean" (torc, source) or "atmos" (lmdz)
 order = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 weight_file = sys.argv[4] if len(sys.argv) > 4 else None  # for comparisons, not timing
 name = {"ocean": "torc", "atmos": "lmdz"}[role]
 
-instance = yac.YAC()
-instance.set_coordinates_check(False)  # ORCA2's masked land cells have odd corners
-yac.def_calendar(yac.Calendar.PROLEPTIC_GREGORIAN)
-instance.def_datetime("2000-01-01T00:00:00", "2000-01-01T01:00:00")
-component = instance.def_comp(role)
+instance, component = start(role)
 comm = component.comp_comm
 rank, size = comm.rank, comm.size
-
-grids = Dataset(folder + "/grids.nc")
-masks = Dataset(folder + "/masks.nc")
-corner_lon = np.asarray(grids[name + ".clo"][:]).reshape(4, -1)
-corner_lat = np.asarray(grids[name + ".cla"][:]).reshape(4, -1)
-mask = np.asarray(masks[name + ".msk"][:]).ravel()  # OASIS: 1 = masked
-first, last = rank * mask.size // size, (rank + 1) * mask.size // size
-ids = np.arange(first, last)
+block = read_block(folder, name, comm)
+corner_lon, corner_lat, mask, ids = block.corner_lon, block.corner_lat, block.mask, block.ids
+first, last = block.first, block.last
 n = len(ids)
 grid = yac.UnstructuredGrid(
     name,
@@ -53,8 +45,8 @@ grid.set_global_index(ids, yac.Location.CELL)
 grid.set_global_index(np.arange(4 * first, 4 * last), yac.Location.CORNER)
 points = grid.def_points(
     yac.Location.CELL,
-    np.radians(np.asarray(grids[name + ".lon"][:]).ravel()[ids]),
-    np.radians(np.asarray(grids[name + ".lat"][:]).ravel()[ids]),
+    np.radians(block.lon[ids]),
+    np.radians(block.lat[ids]),
 )
 valid = grid.def_mask(yac.Location.CELL, mask[ids] == 0)
 field = yac.Field.create("f", component, points, 1, "3600", yac.TimeUnit.SECOND, masks=[valid])

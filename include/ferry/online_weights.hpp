@@ -70,9 +70,13 @@ enum class Unmapped : int {
   /// No links: Remap gives it its fill value (OASIS's NF methods).
   Fill = 0,
   /// One link of weight 1 from the nearest valid source point (by chord; ties to the
-  /// lower id): OASIS's default for BILINEAR and BICUBIC and its FRACNNEI and DESTNNEI
-  /// for CONSERV, and CDO's fill beyond the outermost source rows.
+  /// lower id): OASIS's FRACNNEI and DESTNNEI for CONSERV.
   Nearest = 1,
+  /// Bilinear and bicubic only, OASIS's (SCRIP's) BILINEAR and BICUBIC: the 4 nearest
+  /// source points, masked or not, weighted by inverse great-circle distance
+  /// 1 / (d + 1e-14), the masked ones dropped and the rest normalised to a sum of 1;
+  /// where all 4 are masked, as Nearest.
+  FourNearest = 2,
 };
 
 /// Logically collective: the source grid of bilinear weights is logically
@@ -92,7 +96,8 @@ struct BilinearOptions {
 /// longitude and latitude; its links are those four points, in that order, with
 /// weights (1 - a)(1 - b), a (1 - b), a b, (1 - a) b. Destination points in no cell
 /// (beyond the outermost source rows) or in a cell with a masked corner get no links,
-/// or with Unmapped::Nearest one link from their nearest valid source point.
+/// or with Unmapped::Nearest one link from their nearest valid source point, or with
+/// Unmapped::FourNearest OASIS's distance weights of their 4 nearest source points.
 /// Candidate cells are those around the destination point's 4 nearest source points
 /// (found as by nearest_neighbour_weights), tried by ascending cell id (the id of
 /// its corner (i, j)): the first that contains the point is used. The same bits for
@@ -120,8 +125,8 @@ struct BicubicGradientWeights {
 /// link order), and the links of those four corners get the products of the cubic
 /// Hermite bases in a and b: the value basis times the value basis (`value`), the
 /// slope basis in a times the value basis in b (`i_gradient`), and so on. Points in no
-/// cell or in a cell with a masked corner get no links, or with Unmapped::Nearest one
-/// link of value weight 1 (gradient weights 0) from their nearest valid source point.
+/// cell or in a cell with a masked corner get no links, or the value weights of
+/// Unmapped::Nearest or FourNearest (gradient weights 0).
 /// The same bits for any number of ranks and layouts. Raises like bilinear_weights.
 BicubicGradientWeights bicubic_gradient_weights(MPI_Comm comm, const GridPoints& src,
                                                 const GridPoints& dst,

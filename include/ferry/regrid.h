@@ -67,10 +67,12 @@ enum {
 /* What a valid destination point no valid source point or cell covers receives
  * (ferry::Unmapped). */
 enum {
-  FERRY_UNMAPPED_FILL = 0,   /* no links: the remap's fill value (OASIS's NF methods) */
-  FERRY_UNMAPPED_NEAREST = 1 /* one link of weight 1 from the nearest valid source point
-                                (OASIS's default for BILINEAR and BICUBIC, FRACNNEI and
-                                DESTNNEI for CONSERV) */
+  FERRY_UNMAPPED_FILL = 0,        /* no links: the remap's fill value (OASIS's NF methods) */
+  FERRY_UNMAPPED_NEAREST = 1,     /* one link of weight 1 from the nearest valid source
+                                     point (OASIS's FRACNNEI and DESTNNEI for CONSERV) */
+  FERRY_UNMAPPED_FOUR_NEAREST = 2 /* bilinear and bicubic: inverse-distance weights of the
+                                     valid ones of the 4 nearest source points, else the
+                                     nearest valid one (OASIS's BILINEAR and BICUBIC) */
 };
 
 /* The kinds of grid file ferry_grid_read knows (ferry::GridFormat). */
@@ -161,7 +163,8 @@ int ferry_weights_conservative_polygons(
 
 /* Collective over comm: ferry_weights_bilinear with the choice of what destination
  * points in no source cell (or in a cell with a masked corner) receive: `unmapped`
- * FERRY_UNMAPPED_FILL (no links) or FERRY_UNMAPPED_NEAREST (ferry::bilinear_weights). */
+ * FERRY_UNMAPPED_FILL (no links), FERRY_UNMAPPED_NEAREST or FERRY_UNMAPPED_FOUR_NEAREST
+ * (ferry::bilinear_weights). */
 int ferry_weights_bilinear_with_options(MPI_Comm comm, const ferry_layout* src,
                                         const double* src_lon, const double* src_lat,
                                         const int* src_mask, const ferry_layout* dst,

@@ -120,7 +120,9 @@ Weights nearest_neighbour(nb::handle comm, const GridPoints& src, const GridPoin
 
 Unmapped unmapped_from_python(nb::handle unmapped, const char* function) {
   return enum_from_python<Unmapped>(unmapped,
-                                    {{"fill", Unmapped::Fill}, {"nearest", Unmapped::Nearest}},
+                                    {{"fill", Unmapped::Fill},
+                                     {"nearest", Unmapped::Nearest},
+                                     {"four_nearest", Unmapped::FourNearest}},
                                     std::string(function) + ": unmapped");
 }
 

@@ -79,6 +79,23 @@ def test_bilinear_remap_sums_every_row_like_the_links_say(comm, map_on):
     np.testing.assert_array_equal(got, reference(comm, weights, field, dst.ids))
 
 
+def test_bilinear_four_nearest_fills_every_row_with_weights_summing_to_one(comm):
+    """unmapped="four_nearest" (OASIS's BILINEAR): the points in a cell with a masked
+    corner get the inverse-distance weights of the valid ones of their 4 nearest
+    source points, the others keep their bilinear weights."""
+    src, dst = layouts(comm)
+    lon, lat = centres(SRC_NX, SRC_NY)
+    mask = (lat[src.ids] > -30).astype(np.int32)  # the south masked
+    source = ferry.GridPoints(src, lon[src.ids], lat[src.ids], mask=mask)
+    target = points(dst, DST_NX, DST_NY)
+    plain = ferry.bilinear_weights(comm, source, target, nx=SRC_NX)
+    filled = ferry.bilinear_weights(comm, source, target, nx=SRC_NX, unmapped="four_nearest")
+    assert np.all(np.diff(filled.row_start) > 0)
+    assert comm.allreduce(int(np.sum(np.diff(plain.row_start) == 0))) > 0
+    sums = np.add.reduceat(filled.values, filled.row_start[:-1]) if filled.row_count else []
+    np.testing.assert_allclose(sums, 1.0, rtol=1e-14)
+
+
 def test_bicubic_weights_reproduce_a_field_linear_in_the_indices(comm):
     # f = 3 i + 2 j + 1 on the source grid: its index gradients are 3, 2 and 0, and
     # the bicubic interpolant of a field linear in (i, j) is that field at (i + a, j +

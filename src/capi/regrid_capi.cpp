@@ -122,8 +122,8 @@ ferry::GridCells polygon_cells(const ferry_layout* layout, int corners, const in
 }
 
 ferry::Unmapped unmapped_choice(int unmapped, const CCall& call) {
-  return call.choice<ferry::Unmapped>(unmapped, FERRY_UNMAPPED_NEAREST, "unmapped",
-                                      "FERRY_UNMAPPED_FILL or FERRY_UNMAPPED_NEAREST");
+  return call.choice<ferry::Unmapped>(unmapped, FERRY_UNMAPPED_FOUR_NEAREST, "unmapped",
+                                      "FERRY_UNMAPPED_FILL, _NEAREST or _FOUR_NEAREST");
 }
 
 ferry::ConservativeOptions conservative_options(int normalisation, int unmapped, int order,

@@ -148,12 +148,15 @@ Key method_key() {
                                     "overlaps."),
                            Bound::OneOrTwo),
                    {"conservative"}),
-       for_methods(choice("unmapped", {"fill", "nearest"},
+       for_methods(choice("unmapped", {"fill", "nearest", "four_nearest"},
                           "`bilinear`, `bicubic` and `conservative`: what a valid target "
                           "point that no valid source covers receives: `fill` leaves it to "
                           "the exchange's `fill` value (OASIS's NF methods); `nearest` gives "
-                          "it the value of its nearest valid source point (OASIS BILINEAR, "
-                          "BICUBIC, CONSERV FRACNNEI and DESTNNEI)."),
+                          "it the value of its nearest valid source point (OASIS CONSERV "
+                          "FRACNNEI and DESTNNEI); `four_nearest` (`bilinear` and `bicubic` "
+                          "only, OASIS BILINEAR and BICUBIC) the inverse-distance average "
+                          "of the valid ones among its 4 nearest source points, or the "
+                          "nearest valid one if all 4 are masked."),
                    {"bilinear", "bicubic", "conservative"})});
 }
 

@@ -90,7 +90,8 @@ void method_mapping(YAML::Emitter& out, const RegridConfig& r) {
   if (r.source == WeightSource::Conservative && r.order != defaults.order)
     integer_entry(out, "order", r.order);
   const bool covers = rectangular || r.source == WeightSource::Conservative;
-  if (covers && r.unmapped != defaults.unmapped) entry(out, "unmapped", "nearest");
+  if (covers && r.unmapped != defaults.unmapped)
+    entry(out, "unmapped", r.unmapped == ferry::Unmapped::FourNearest ? "four_nearest" : "nearest");
   out << YAML::EndMap;
 }
 

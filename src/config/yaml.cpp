@@ -90,7 +90,10 @@ RegridConfig build_regrid(const CheckedMapping& entry) {
     r.normalisation = method.text("normalisation") == "destarea"
                           ? ConservativeNormalisation::DestArea
                           : ConservativeNormalisation::FracArea;
-    r.unmapped = method.text("unmapped") == "nearest" ? Unmapped::Nearest : Unmapped::Fill;
+    const std::string unmapped = method.text("unmapped");
+    r.unmapped = unmapped == "nearest"        ? Unmapped::Nearest
+                 : unmapped == "four_nearest" ? Unmapped::FourNearest
+                                              : Unmapped::Fill;
     r.order = static_cast<int>(method.integer("order"));
   }
   r.map_on = choice_of(entry, "map_on", {MapOn::Dst, MapOn::Src});

@@ -9,7 +9,6 @@
 #include "regrid/bilinear_cells.hpp"
 #include "regrid/gradient_stencils.hpp"
 #include "regrid/grid_input.hpp"
-#include "regrid/nearest_fill.hpp"
 #include "regrid/weights_builder.hpp"
 
 namespace ferry {
@@ -31,10 +30,11 @@ double h11(double t) { return t * t * (t - 1); }
 std::vector<GradientLink> bicubic_links(const Comm& comm, const char* caller,
                                         const GridPoints& src, const GridPoints& dst,
                                         const BilinearOptions& options) {
+  const regrid::detail::CellSearch search =
+      regrid::detail::locate_in_cells(comm, caller, src, dst, options);
   std::vector<GradientLink> links;
-  for (const regrid::detail::CellHit& hit :
-       regrid::detail::locate_in_cells(comm, caller, src, dst, options)) {
-    if (!hit.valid) continue;
+  std::vector<WeightLink> value;
+  for (const regrid::detail::CellHit& hit : search.hits) {
     const double a = hit.a;
     const double b = hit.b;
     // Corners (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1): the value and slope
@@ -43,19 +43,17 @@ std::vector<GradientLink> bicubic_links(const Comm& comm, const char* caller,
     const double slope_i[4] = {h10(a), h11(a), h11(a), h10(a)};
     const double value_j[4] = {h00(b), h00(b), h01(b), h01(b)};
     const double slope_j[4] = {h10(b), h10(b), h11(b), h11(b)};
-    for (int n = 0; n < 4; ++n)
+    for (int n = 0; n < 4; ++n) {
       links.push_back({hit.dst, hit.corner[n], value_i[n] * value_j[n],
                        {slope_i[n] * value_j[n], value_i[n] * slope_j[n],
                         slope_i[n] * slope_j[n]}});
+      value.push_back({hit.dst, hit.corner[n], links.back().value, n});
+    }
   }
-  if (options.unmapped == Unmapped::Nearest) {
-    std::vector<WeightLink> value;
-    for (const GradientLink& l : links) value.push_back({l.row, l.col, l.value, 0});
-    for (const WeightLink& l : regrid::detail::nearest_fill(
-             comm, regrid::detail::located_points(src, true),
-             regrid::detail::located_points(dst, true), dst.layout.global_size(), value))
-      links.push_back({l.row, l.col, l.weight, {0, 0, 0}});
-  }
+  // Filled rows take value weights only (OASIS's and CDO's fills alike).
+  for (const WeightLink& l :
+       regrid::detail::unmapped_links(comm, src, dst, options, search, std::move(value)))
+    links.push_back({l.row, l.col, l.weight, {0, 0, 0}});
   return links;
 }
 
@@ -179,9 +177,8 @@ Weights build(const Comm& comm, const char* caller, const GridPoints& src, const
               std::vector<WeightLink> links, const BilinearOptions& options) {
   Weights weights = WeightsBuilder::distribute(comm, caller, src.layout.global_size(),
                                                dst.layout.global_size(), std::move(links));
-  WeightsBuilder::set_points(
-      weights, {}, {},
-      options.unmapped == Unmapped::Nearest ? "ferry bicubic, nearest fill" : "ferry bicubic");
+  WeightsBuilder::set_points(weights, {}, {},
+                             regrid::detail::unmapped_title(options.unmapped, true));
   return weights;
 }
 

@@ -7,6 +7,7 @@
 #include "core/rendezvous.hpp"
 #include "regrid/blocks.hpp"
 #include "regrid/grid_input.hpp"
+#include "regrid/nearest_fill.hpp"
 #include "regrid/neighbour_search.hpp"
 #include "regrid/sphere_vector.hpp"
 #include "util/agree.hpp"
@@ -63,7 +64,8 @@ void cells_around(std::int64_t id, std::int64_t nx, std::int64_t ny, bool period
 
 // Solves the bilinear map of a cell for the point (SCRIP's iteration, in radians,
 // longitudes taken within half a turn of the point's). True, with the position
-// (a, b) in the cell, if it converges inside the cell.
+// (a, b) in the cell, if it converges inside the cell; false for a cell whose corners
+// then span more than half a turn.
 bool position_in_cell(const SourcePoint* corner[4], double plon, double plat, double& a, double& b) {
   double lon[4];
   double lat[4];
@@ -73,6 +75,12 @@ bool position_in_cell(const SourcePoint* corner[4], double plon, double plat, do
     while (lon[c] - plon > kPi) lon[c] -= 2 * kPi;
     while (lon[c] - plon < -kPi) lon[c] += 2 * kPi;
   }
+  // A cell half a turn away in longitude (a cell at a pole, seen from a point across
+  // it) comes out of the shift spanning most of a turn, which contains any point.
+  if (std::max(std::max(lon[0], lon[1]), std::max(lon[2], lon[3])) -
+          std::min(std::min(lon[0], lon[1]), std::min(lon[2], lon[3])) >
+      kPi)
+    return false;
   const double dth1 = lat[1] - lat[0];
   const double dth2 = lat[3] - lat[0];
   const double dth3 = lat[2] - lat[1] - dth2;
@@ -141,14 +149,15 @@ std::vector<SourcePoint> fetch_source_points(const Comm& comm, const GridPoints&
   return corners;
 }
 
-std::vector<CellHit> locate_in_cells(const Comm& comm, const char* caller, const GridPoints& src,
-                                     const GridPoints& dst, const BilinearOptions& options) {
+CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoints& src,
+                           const GridPoints& dst, const BilinearOptions& options) {
   const std::int64_t nx = options.nx;
   const std::int64_t size = src.layout.global_size();
   ferry::detail::agree_on(comm, [&] {
-    FERRY_CHECK(options.unmapped == Unmapped::Fill || options.unmapped == Unmapped::Nearest,
+    FERRY_CHECK(options.unmapped == Unmapped::Fill || options.unmapped == Unmapped::Nearest ||
+                    options.unmapped == Unmapped::FourNearest,
                 Errc::Arg, caller, ": unmapped is ", static_cast<int>(options.unmapped),
-                "; give Unmapped::Fill or Unmapped::Nearest");
+                "; give Unmapped::Fill, Unmapped::Nearest or Unmapped::FourNearest");
     FERRY_CHECK(nx >= 2 && size % nx == 0 && size / nx >= 2, Errc::Arg, caller,
                 ": the source grid has ", size, " points and nx is ", nx,
                 "; give nx >= 2 dividing the size into 2 or more rows of nx points (point "
@@ -157,9 +166,18 @@ std::vector<CellHit> locate_in_cells(const Comm& comm, const char* caller, const
   check_grids(comm, caller, src, dst);
   const std::int64_t ny = size / nx;
   const bool periodic = options.periodic;
-  // Every source point, masked or not, shapes the cells.
+  // Every source point, masked or not, shapes the cells. A row of points on a pole
+  // (LMDZ's last) counts once, by its first point: its nx copies, all as near as each
+  // other, would fill the 4 nearest with points of arbitrary longitude and hide the
+  // cells of the row next to it, which place the point.
+  std::vector<LocatedPoint> sources = located_points(src, false);
+  sources.erase(std::remove_if(sources.begin(), sources.end(),
+                               [&](const LocatedPoint& p) {
+                                 return std::abs(p.lat) == 90 && p.point.id % nx != 0;
+                               }),
+                sources.end());
   const NeighbourLists lists =
-      find_nearest(comm, located_points(src, false), located_points(dst, true), kNearest);
+      find_nearest(comm, sources, located_points(dst, true), kNearest);
   std::vector<std::int64_t> cell_start{0};
   std::vector<std::int64_t> cells;
   for (std::size_t q = 0; q < lists.queries.size(); ++q) {
@@ -171,7 +189,9 @@ std::vector<CellHit> locate_in_cells(const Comm& comm, const char* caller, const
     cells.erase(std::unique(cells.begin() + first, cells.end()), cells.end());
     cell_start.push_back(static_cast<std::int64_t>(cells.size()));
   }
+  // The corners of the candidate cells, and the nearest points (for the misses).
   std::vector<std::int64_t> needed;
+  for (const Neighbour& n : lists.neighbours) needed.push_back(n.id);
   for (std::int64_t cell : cells) {
     std::int64_t corner[4];
     cell_corners(cell, nx, corner);
@@ -184,24 +204,76 @@ std::vector<CellHit> locate_in_cells(const Comm& comm, const char* caller, const
     return &*std::lower_bound(corners.begin(), corners.end(), id,
                               [](const SourcePoint& c, std::int64_t x) { return c.id < x; });
   };
-  std::vector<CellHit> hits;
+  CellSearch found;
   for (std::size_t q = 0; q < lists.queries.size(); ++q) {
     const LocatedPoint& p = lists.queries[q];
     const double plat = p.lat * kRadiansPerDegree;
     const double plon = p.lon * kRadiansPerDegree;
+    bool hit_valid = false;
     for (auto c = static_cast<std::size_t>(cell_start[q]);
          c < static_cast<std::size_t>(cell_start[q + 1]); ++c) {
-      CellHit hit{p.point.id, {}, 0, 0, false};
+      CellHit hit{p.point.id, {}, 0, 0};
       cell_corners(cells[c], nx, hit.corner);
       const SourcePoint* corner[4] = {corner_of(hit.corner[0]), corner_of(hit.corner[1]),
                                  corner_of(hit.corner[2]), corner_of(hit.corner[3])};
       if (!position_in_cell(corner, plon, plat, hit.a, hit.b)) continue;
-      hit.valid = corner[0]->mask && corner[1]->mask && corner[2]->mask && corner[3]->mask;
-      hits.push_back(hit);
+      hit_valid = corner[0]->mask && corner[1]->mask && corner[2]->mask && corner[3]->mask;
+      if (hit_valid) found.hits.push_back(hit);
       break;
     }
+    if (hit_valid) continue;
+    NearestFour miss{p.point.id, {}, {}, {}};
+    for (int n = 0; n < kNearest; ++n) {
+      const Neighbour& neighbour = lists.neighbours[q * kNearest + static_cast<std::size_t>(n)];
+      miss.source[n] = neighbour.id;
+      miss.d2[n] = neighbour.d2;
+      miss.valid[n] = corner_of(neighbour.id)->mask != 0;
+    }
+    found.misses.push_back(miss);
   }
-  return hits;
+  return found;
+}
+
+void four_nearest_links(const NearestFour& miss, std::vector<WeightLink>& links) {
+  // SCRIP's distances are arcs, 1e-14 keeps a coincident point finite.
+  constexpr double kTiny = 1e-14;
+  double inverse[4];
+  double sum = 0;
+  for (int n = 0; n < kNearest; ++n) {
+    const double arc = 2 * std::asin(std::min(1.0, std::sqrt(miss.d2[n]) / 2));
+    inverse[n] = miss.valid[n] ? 1 / (arc + kTiny) : 0;
+    sum += inverse[n];
+  }
+  if (sum == 0) return;
+  for (int n = 0; n < kNearest; ++n)
+    if (miss.valid[n]) links.push_back({miss.dst, miss.source[n], inverse[n] / sum, n});
+}
+
+std::vector<WeightLink> unmapped_links(const Comm& comm, const GridPoints& src,
+                                       const GridPoints& dst, const BilinearOptions& options,
+                                       const CellSearch& search, std::vector<WeightLink> links) {
+  std::vector<WeightLink> fill;
+  if (options.unmapped == Unmapped::Fill) return fill;
+  if (options.unmapped == Unmapped::FourNearest) {
+    for (const NearestFour& miss : search.misses) four_nearest_links(miss, fill);
+    links.insert(links.end(), fill.begin(), fill.end());
+  }
+  const std::vector<WeightLink> nearest = nearest_fill(
+      comm, located_points(src, true), located_points(dst, true), dst.layout.global_size(), links);
+  fill.insert(fill.end(), nearest.begin(), nearest.end());
+  return fill;
+}
+
+const char* unmapped_title(Unmapped unmapped, bool bicubic) {
+  switch (unmapped) {
+    case Unmapped::Nearest:
+      return bicubic ? "ferry bicubic, nearest fill" : "ferry bilinear, nearest fill";
+    case Unmapped::FourNearest:
+      return bicubic ? "ferry bicubic, four-nearest fill" : "ferry bilinear, four-nearest fill";
+    case Unmapped::Fill:
+      break;
+  }
+  return bicubic ? "ferry bicubic" : "ferry bilinear";
 }
 
 }  // namespace ferry::regrid::detail

@@ -6,6 +6,7 @@
 
 #include "ferry/comm.hpp"
 #include "ferry/online_weights.hpp"
+#include "ferry/weights.hpp"
 
 namespace ferry::regrid::detail {
 
@@ -26,22 +27,55 @@ std::vector<SourcePoint> fetch_source_points(const Comm& comm, const GridPoints&
 
 /// A destination point in a source cell: the cell's corners (i, j), (i + 1, j),
 /// (i + 1, j + 1), (i, j + 1) and the point's position (a, b) in it (0..1 each, by the
-/// bilinear map in longitude and latitude), and whether every corner is valid.
+/// bilinear map in longitude and latitude).
 struct CellHit {
   std::int64_t dst;
   std::int64_t corner[4];
   double a;
   double b;
-  bool valid;
+};
+
+/// A valid destination point in no cell or in a cell with a masked corner: its 4
+/// nearest source points (masked or not), nearest first, their squared chord
+/// distances and whether each is valid.
+struct NearestFour {
+  std::int64_t dst;
+  std::int64_t source[4];
+  double d2[4];
+  bool valid[4];
+};
+
+/// Where the valid destination points fall: in a cell with 4 valid corners (`hits`) or
+/// not (`misses`, in no cell or in one with a masked corner).
+struct CellSearch {
+  std::vector<CellHit> hits;
+  std::vector<NearestFour> misses;
 };
 
 /// Collective over `comm`. For every valid destination point (any share) in a cell of
 /// the options.nx x (size / nx) source grid (SCRIP's and CDO's search: the cells around
 /// its 4 nearest source points, by ascending cell id, the first containing it), its
-/// hit; points in no cell get none. Returns this rank's share; the same hits for any
-/// ranks and layouts. Checks the options and grids as bilinear_weights says, naming
-/// `caller`.
-std::vector<CellHit> locate_in_cells(const Comm& comm, const char* caller, const GridPoints& src,
-                                     const GridPoints& dst, const BilinearOptions& options);
+/// hit if the cell's corners are all valid, else (and for points in no cell) its 4
+/// nearest source points. Returns this rank's share; the same for any ranks and
+/// layouts. Checks the options and grids as bilinear_weights says, naming `caller`.
+CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoints& src,
+                           const GridPoints& dst, const BilinearOptions& options);
+
+/// OASIS's (SCRIP's) weights for a point of `misses`: inverse great-circle distance
+/// 1 / (d + 1e-14) over its 4 nearest source points, the masked ones dropped and the
+/// rest normalised to a sum of 1; none if all 4 are masked. Appends them to `links`
+/// (link order: the neighbour's rank, nearest first).
+void four_nearest_links(const NearestFour& miss, std::vector<WeightLink>& links);
+
+/// Collective over `comm`. The links options.unmapped gives the valid destination
+/// points that `links` (the rows of the hits, any share) leave without any: none
+/// (Fill); the nearest valid source point (Nearest); four_nearest_links, then the
+/// nearest valid source point where all 4 are masked (FourNearest). This rank's share.
+std::vector<WeightLink> unmapped_links(const Comm& comm, const GridPoints& src,
+                                       const GridPoints& dst, const BilinearOptions& options,
+                                       const CellSearch& search, std::vector<WeightLink> links);
+
+/// The description of weights of `method` made with options.unmapped.
+const char* unmapped_title(Unmapped unmapped, bool bicubic);
 
 }  // namespace ferry::regrid::detail

@@ -5,8 +5,6 @@
 
 #include "ferry/online_weights.hpp"
 #include "regrid/bilinear_cells.hpp"
-#include "regrid/grid_input.hpp"
-#include "regrid/nearest_fill.hpp"
 #include "regrid/weights_builder.hpp"
 
 namespace ferry {
@@ -21,26 +19,22 @@ Weights bilinear_weights(MPI_Comm user_comm, const GridPoints& src, const GridPo
                          const BilinearOptions& options) {
   const Comm comm = Comm::dup(user_comm);
   const std::int64_t size = src.layout.global_size();
+  const regrid::detail::CellSearch search =
+      regrid::detail::locate_in_cells(comm, kCaller, src, dst, options);
   std::vector<WeightLink> links;
-  for (const regrid::detail::CellHit& hit :
-       regrid::detail::locate_in_cells(comm, kCaller, src, dst, options)) {
-    if (!hit.valid) continue;
+  for (const regrid::detail::CellHit& hit : search.hits) {
     const double a = hit.a;
     const double b = hit.b;
     const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b};
     for (int n = 0; n < 4; ++n) links.push_back({hit.dst, hit.corner[n], weight[n], n});
   }
-  if (options.unmapped == Unmapped::Nearest) {
-    std::vector<WeightLink> fill = regrid::detail::nearest_fill(
-        comm, regrid::detail::located_points(src, true), regrid::detail::located_points(dst, true),
-        dst.layout.global_size(), links);
-    links.insert(links.end(), fill.begin(), fill.end());
-  }
+  const std::vector<WeightLink> fill =
+      regrid::detail::unmapped_links(comm, src, dst, options, search, links);
+  links.insert(links.end(), fill.begin(), fill.end());
   Weights weights =
       WeightsBuilder::distribute(comm, kCaller, size, dst.layout.global_size(), std::move(links));
   WeightsBuilder::set_points(weights, {}, {},
-                             options.unmapped == Unmapped::Nearest ? "ferry bilinear, nearest fill"
-                                                                   : "ferry bilinear");
+                             regrid::detail::unmapped_title(options.unmapped, false));
   return weights;
 }
 

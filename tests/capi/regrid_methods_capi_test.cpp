@@ -132,7 +132,8 @@ TEST(RegridMethodsCapi, BilinearAndBicubicAreTheCppBits) {
   const CLayout cd = round_robin(static_cast<std::int64_t>(dst.lon.size()));
   const CPoints s = c_points(src, cs.handle), d = c_points(dst, cd.handle);
   const ferry::GridPoints bs = block_points(src), bd = block_points(dst);
-  for (const int unmapped : {FERRY_UNMAPPED_FILL, FERRY_UNMAPPED_NEAREST}) {
+  for (const int unmapped :
+       {FERRY_UNMAPPED_FILL, FERRY_UNMAPPED_NEAREST, FERRY_UNMAPPED_FOUR_NEAREST}) {
     const ferry::BilinearOptions options{kNx, true, static_cast<ferry::Unmapped>(unmapped)};
     ferry_weights* w = nullptr;
     ASSERT_EQ(ferry_weights_bilinear_with_options(

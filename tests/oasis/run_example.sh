@@ -21,6 +21,8 @@
 #                                         values sent and received) equal REFERENCE's
 #       stat:FILE:REFERENCE:LABEL:TOL     the number after LABEL in the program log FILE
 #                                         is within TOL (relative) of REFERENCE's
+#       atmost:FILE:REFERENCE:LABEL:TOL   that number is no larger than REFERENCE's
+#                                         times 1 + TOL (an error no larger than OASIS's)
 #       output:REGEX                      the run's output matches REGEX
 #       fails:REGEX                       the run fails, and its output matches REGEX
 #       lines:N:REGEX                     the run fails, and N lines of its output (one
@@ -103,16 +105,23 @@ case "$mode" in
             diff <(grep -- "$pattern" "$a") <(grep -- "$pattern" "$b") | head -n 10
             failed=1
           fi ;;
-        stat)
+        stat|atmost)
           # The number after LABEL and the colon that ends it (the check's fields are
           # colon-separated, so LABEL cannot hold it).
           number() { grep -- "$2" "$1" | head -n 1 | sed "s/.*$2 *:*//" | awk '{print $1}'; }
           mine=$(number "$a" "$c") theirs=$(number "$b" "$c")
-          if awk -v m="$mine" -v t="$theirs" -v tol="$d" \
-               'BEGIN { d = m - t; if (d < 0) d = -d; s = t < 0 ? -t : t; exit !(m ~ /^[-+0-9.eE]+$/ && t ~ /^[-+0-9.eE]+$/ && d <= tol * s) }'; then
-            echo "$a: \"$c\" $mine, OASIS's $theirs (within $d)"
+          if [[ $kind == stat ]]; then
+            rule='d = m - t; if (d < 0) d = -d; ok = d <= tol * (t < 0 ? -t : t)'
+            said="within $d"
           else
-            echo "$a: \"$c\" $mine, OASIS's $theirs: not within $d"
+            rule='ok = m <= t * (1 + tol)'
+            said="no larger, within $d"
+          fi
+          if awk -v m="$mine" -v t="$theirs" -v tol="$d" \
+               "BEGIN { $rule; exit !(m ~ /^[-+0-9.eE]+\$/ && t ~ /^[-+0-9.eE]+\$/ && ok) }"; then
+            echo "$a: \"$c\" $mine, OASIS's $theirs ($said)"
+          else
+            echo "$a: \"$c\" $mine, OASIS's $theirs: not $said"
             failed=1
           fi ;;
         output)

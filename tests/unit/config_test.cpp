@@ -200,6 +200,11 @@ TEST(Config, ReadsBicubic) {
   EXPECT_FALSE(r.periodic);
   EXPECT_EQ(r.unmapped, ferry::Unmapped::Nearest);
   EXPECT_STREQ(method_name(r.source), "bicubic");
+  EXPECT_EQ(parse_config(one_exchange("    method: {name: bilinear, unmapped: four_nearest}\n"),
+                         "c.yaml")
+                .exchanges[0]
+                .regrid.unmapped,
+            ferry::Unmapped::FourNearest);
   expect_parse_error(one_exchange("    method: {name: bicubic, order: 2}\n"), R"(order)");
 }
 
@@ -547,8 +552,9 @@ TEST(Namcouple, ConvertsTheSupportedKeywordsAndListsTheRest) {
                                "#       line 39: MAPPING"),
             std::string::npos);
   EXPECT_NE(imported.yaml.find("    check_in: true\n"), std::string::npos);
-  EXPECT_NE(imported.yaml.find("    method: {name: bilinear, unmapped: nearest}\n    map_on: src\n"),
-            std::string::npos);
+  EXPECT_NE(
+      imported.yaml.find("    method: {name: bilinear, unmapped: four_nearest}\n    map_on: src\n"),
+      std::string::npos);
 }
 
 TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
@@ -578,7 +584,7 @@ TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
   EXPECT_EQ(regrid(3).order, 1);
   EXPECT_EQ(regrid(4).source, WeightSource::Bicubic);  // BICUBIC: gradients computed
   EXPECT_TRUE(regrid(4).periodic);
-  EXPECT_EQ(regrid(4).unmapped, ferry::Unmapped::Nearest);
+  EXPECT_EQ(regrid(4).unmapped, ferry::Unmapped::FourNearest);  // SCRIP's 4-nearest fill
   EXPECT_EQ(regrid(4).map_on, MapOn::Src);
   EXPECT_EQ(regrid(4).conservation, Conserve::Global);
   EXPECT_EQ(regrid(4).sum, SumMethod::Lsum16);
@@ -587,7 +593,8 @@ TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
   EXPECT_EQ(regrid(5).normalisation, ConservativeNormalisation::DestArea);
   EXPECT_EQ(regrid(5).unmapped, ferry::Unmapped::Fill);
   EXPECT_EQ(regrid(5).map_on, MapOn::Src);
-  EXPECT_NE(imported.yaml.find("method: {name: bicubic, unmapped: nearest}"), std::string::npos);
+  EXPECT_NE(imported.yaml.find("method: {name: bicubic, unmapped: four_nearest}"),
+            std::string::npos);
   EXPECT_NE(imported.yaml.find("method: {name: conservative, normalisation: destarea, order: 2}"),
             std::string::npos);
   EXPECT_FALSE(regrid(6).enabled());

@@ -198,9 +198,11 @@ void NamcoupleRemapping::set_method(RegridConfig& r, NamcoupleNotes& notes) cons
     }
     r.source = bicubic ? WeightSource::Bicubic : WeightSource::Bilinear;
     r.periodic = source_periodic_.value_or(true);
-    // BILINEAR and BICUBIC give target points outside the source grid the nearest
-    // source value; BILINEARNF and BICUBICNF leave them.
-    r.unmapped = s.fill_nearest ? Unmapped::Nearest : Unmapped::Fill;
+    // BILINEAR and BICUBIC give target points outside the source grid, or in a cell
+    // with a masked corner, SCRIP's distance weights of the 4 nearest source points
+    // (UG4: "a N nearest neighbour algorithm using the remaining non masked source
+    // points"); BILINEARNF and BICUBICNF leave them.
+    r.unmapped = s.fill_nearest ? Unmapped::FourNearest : Unmapped::Fill;
   } else {  // CONSERV, FIRST or SECOND
     if (!is_one_of(s.normalisation, {"FRACAREA", "DESTAREA", "FRACNNEI", "DESTNNEI"})) {
       notes.not_converted.push_back(cat(at, " (ferry normalises conservative weights by "

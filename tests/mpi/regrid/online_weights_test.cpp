@@ -623,6 +623,147 @@ TEST(OnlineBilinearWeights, MasksAndLayouts) {
   }
 }
 
+// Unmapped::FourNearest (OASIS's BILINEAR and BICUBIC, SCRIP's rule): a valid point in
+// a cell with a masked corner, or in no cell, takes the inverse great-circle distances
+// 1 / (d + 1e-14) of its 4 nearest source points, masked or not, the masked ones
+// dropped and the rest normalised; where all 4 are masked, its nearest valid point.
+// The rows in cells with 4 valid corners are the same bits as without a fill; the
+// same bits on every layout; bicubic's value weights fill the same rows alike.
+TEST(OnlineBilinearWeights, FourNearestFillLikeOasis) {
+  const Grid src = masked_source();
+  const Grid dst = probing_destination();
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  const BilinearOptions four{24, true, ferry::Unmapped::FourNearest};
+  const Weights filled = ferry::bilinear_weights(
+      MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 11)),
+      share(dst, Layout::block(dst.size(), p, me)), four);
+  regrid_test::expect_same_bits(
+      filled, ferry::bilinear_weights(
+                  MPI_COMM_WORLD,
+                  share(src, me == 0 ? Layout::block(src.size(), 1, 0) : Layout::none(src.size())),
+                  share(dst, Layout::block(dst.size(), p, me)), four));
+  const Weights plain = ferry::bilinear_weights(
+      MPI_COMM_WORLD, share(src, Layout::round_robin(src.size(), p, me)),
+      share(dst, Layout::block(dst.size(), p, me)), BilinearOptions{24, true});
+  const ferry::BicubicGradientWeights bicubic = ferry::bicubic_gradient_weights(
+      MPI_COMM_WORLD, share(src, Layout::round_robin(src.size(), p, me)),
+      share(dst, Layout::block(dst.size(), p, me)), four);
+  std::size_t partly = 0, all_masked = 0;
+  for (std::int64_t r = 0; r < filled.row_count(); ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    const std::int64_t row = filled.first_row() + r;
+    const auto begin = static_cast<std::size_t>(filled.row_start()[i]);
+    const auto end = static_cast<std::size_t>(filled.row_start()[i + 1]);
+    // Bicubic's value matrix has the same rows where they are filled.
+    if (plain.row_start()[i] == plain.row_start()[i + 1]) {
+      ASSERT_EQ(bicubic.value.row_start()[i + 1] - bicubic.value.row_start()[i],
+                static_cast<std::int64_t>(end - begin)) << "row " << row;
+      for (std::size_t k = begin; k < end; ++k) {
+        const auto b = static_cast<std::size_t>(bicubic.value.row_start()[i]) + (k - begin);
+        EXPECT_EQ(bicubic.value.cols()[b], filled.cols()[k]);
+        EXPECT_EQ(bicubic.value.values()[b], filled.values()[k]);
+        EXPECT_EQ(bicubic.i_gradient.values()[b], 0.0);
+      }
+    }
+    if (!dst.valid(row)) {
+      EXPECT_EQ(begin, end) << "row " << row;
+      continue;
+    }
+    if (plain.row_start()[i] != plain.row_start()[i + 1]) {
+      const auto k = static_cast<std::size_t>(plain.row_start()[i]);
+      ASSERT_EQ(end - begin, 4u) << "row " << row;
+      for (std::size_t n = 0; n < 4; ++n) {
+        EXPECT_EQ(filled.cols()[begin + n], plain.cols()[k + n]);
+        EXPECT_EQ(filled.values()[begin + n], plain.values()[k + n]);
+      }
+      continue;
+    }
+    // The 4 nearest of all source points, ties to the lower id.
+    const double lon = dst.lon[static_cast<std::size_t>(row)];
+    const double lat = dst.lat[static_cast<std::size_t>(row)];
+    Grid unmasked = src;
+    unmasked.mask.clear();
+    const auto nearest = nearest_by_brute_force(unmasked, lon, lat, 5);
+    if (nearest[4].first - nearest[3].first < 1e-12) continue;  // a tie at the 4th
+    std::map<std::int64_t, double> expected;
+    double sum = 0;
+    for (std::size_t n = 0; n < 4; ++n) {
+      if (!src.valid(nearest[n].second)) continue;
+      const double arc = 2 * std::asin(std::sqrt(nearest[n].first) / 2);
+      expected[nearest[n].second] = 1 / (arc + 1e-14);
+      sum += 1 / (arc + 1e-14);
+    }
+    if (expected.empty()) {
+      ++all_masked;
+      expected[nearest_by_brute_force(src, lon, lat, 1)[0].second] = sum = 1;
+    } else {
+      ++partly;
+    }
+    ASSERT_EQ(end - begin, expected.size()) << "row " << row;
+    for (std::size_t k = begin; k < end; ++k) {
+      ASSERT_TRUE(expected.count(filled.cols()[k])) << "row " << row;
+      EXPECT_NEAR(filled.values()[k], expected[filled.cols()[k]] / sum, 1e-14) << "row " << row;
+    }
+  }
+  EXPECT_GT(regrid_test::sum_over_ranks(static_cast<double>(partly)), 10);
+  EXPECT_GT(regrid_test::sum_over_ranks(static_cast<double>(all_masked)), 0);
+}
+
+// A row of source points on a pole (LMDZ's last row: nx copies of the pole) counts once
+// in the search for a point's cell: points between the last row of latitude and the
+// pole are placed in the cell of their longitude, with the bilinear weights.
+TEST(OnlineBilinearWeights, PoleRowPlacesPointsByLongitude) {
+  // LMDZ's rows: 96 x 72 points, the first and last on the poles.
+  constexpr int kNx = 96;
+  constexpr double kDlon = 360.0 / kNx;
+  constexpr double kDlat = 180.0 / 71;
+  Grid src;
+  for (int j = 0; j < 72; ++j)
+    for (int i = 0; i < kNx; ++i) {
+      src.lon.push_back(-180 + i * kDlon);
+      src.lat.push_back(j == 71 ? 90.0 : -90 + j * kDlat);
+    }
+  Grid dst;
+  for (int n = 0; n < 36; ++n)
+    for (double lat : {-88.9, -87.0, 88.0, 88.75, 89.6}) {
+      dst.lon.push_back(-180 + (n + 0.3) * 10);
+      dst.lat.push_back(lat);
+    }
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  const Weights w = ferry::bilinear_weights(
+      MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 12)),
+      share(dst, Layout::round_robin(dst.size(), p, me)), BilinearOptions{kNx, true});
+  std::size_t placed = 0;
+  for (std::int64_t r = 0; r < w.row_count(); ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    const std::int64_t row = w.first_row() + r;
+    const double lon = dst.lon[static_cast<std::size_t>(row)];
+    const double lat = dst.lat[static_cast<std::size_t>(row)];
+    const double x = (lon + 180) / kDlon;
+    const double y = std::min((lat + 90) / kDlat, 71.0);
+    const auto column = static_cast<std::int64_t>(x);
+    const auto line = std::min(static_cast<std::int64_t>(y), std::int64_t{70});
+    const double a = x - static_cast<double>(column);
+    const double b = line == 70 ? (lat - src.lat[70 * kNx]) / (90 - src.lat[70 * kNx])
+                                : y - static_cast<double>(line);
+    const std::int64_t next = (column + 1) % kNx;
+    const std::int64_t corner[4] = {line * kNx + column, line * kNx + next,
+                                    (line + 1) * kNx + next, (line + 1) * kNx + column};
+    const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b};
+    ASSERT_EQ(w.row_start()[i + 1] - w.row_start()[i], 4) << "lon " << lon << " lat " << lat;
+    for (std::size_t n = 0; n < 4; ++n) {
+      const auto k = static_cast<std::size_t>(w.row_start()[i]) + n;
+      EXPECT_EQ(w.cols()[k], corner[n]) << "lon " << lon << " lat " << lat;
+      EXPECT_NEAR(w.values()[k], weight[n], 1e-12) << "lon " << lon << " lat " << lat;
+    }
+    ++placed;
+  }
+  EXPECT_EQ(regrid_test::sum_over_ranks(static_cast<double>(placed)),
+            static_cast<double>(dst.size()));
+}
+
 TEST(OnlineBilinearWeights, BadShapeFailsEverywhere) {
   const Grid src = masked_source();
   const Grid dst = probing_destination();
