@@ -149,8 +149,9 @@ void write_weight_file(const Weights& w, MPI_Comm user_comm, const std::string& 
   const Comm comm = Comm::dup(user_comm);
   ferry::detail::agree_on(comm, [&] {
     FERRY_CHECK(writer == WeightWriter::RankOrder || FERRY_HAVE_PNETCDF, Errc::Arg, caller,
-                ": writing collectively needs PnetCDF, which this build lacks (CMake's "
-                "\"ferry weight files\" line says why); write rank after rank");
+                ": writing collectively needs PnetCDF, which this build lacks (`ferry info` "
+                "says \"PnetCDF: no\"; CMake's \"ferry weight files\" line says why); write "
+                "rank after rank");
     FERRY_CHECK(w.parts() == comm.size() && w.part() == comm.rank(), Errc::Arg, caller,
                 ": the weights are distributed over ", w.parts(), " ranks (this is part ",
                 w.part(), "), the communicator has ", comm.size(), " (this is rank ",
