@@ -46,6 +46,9 @@ if(TARGET ferry_oasis)
     if(FERRY_HAVE_METIS)
       string(PREPEND FERRY_OASIS_PRIVATE_LIBS "-lmetis ")
     endif()
+    if(FERRY_HAVE_PNETCDF)
+      string(PREPEND FERRY_OASIS_PRIVATE_LIBS "-lpnetcdf ")
+    endif()
   endif()
   # Relocatable: the prefix is found from where the .pc file lies.
   file(RELATIVE_PATH FERRY_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
@@ -56,7 +59,7 @@ endif()
 # The build tree is a package too (ferry_DIR=<build>): tests build programs against
 # it without installing first.
 export(EXPORT ferryTargets NAMESPACE ferry:: FILE ${PROJECT_BINARY_DIR}/ferryTargets.cmake)
-foreach(find_module FindNetCDF FindMETIS)
+foreach(find_module FindNetCDF FindMETIS FindPnetCDF)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${find_module}.cmake
     ${PROJECT_BINARY_DIR}/${find_module}.cmake COPYONLY)
 endforeach()
@@ -83,6 +86,11 @@ if(FERRY_HAVE_METIS)
   install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindMETIS.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
 endif()
+# ... and PnetCDF, when this build writes weight files with it.
+if(FERRY_HAVE_PNETCDF)
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindPnetCDF.cmake
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ferry)
+endif()
 
 # Makefile builds: ferry.pc and ferry-fortran.pc (pkg-config) and the ferry-config
 # script print the same flags. A static libferry brings its private libraries (and
@@ -94,6 +102,9 @@ if(_ferry_type STREQUAL "STATIC_LIBRARY")
   set(FERRY_CONFIG_LIBS_PRIVATE "${NetCDF_LIBRARY} -lyaml-cpp")
   if(FERRY_HAVE_METIS)
     string(APPEND FERRY_CONFIG_LIBS_PRIVATE " ${METIS_LIBRARY}")
+  endif()
+  if(FERRY_HAVE_PNETCDF)
+    string(APPEND FERRY_CONFIG_LIBS_PRIVATE " ${PnetCDF_LIBRARY}")
   endif()
   string(APPEND FERRY_CONFIG_LIBS_PRIVATE " -lstdc++ -lm")
 endif()

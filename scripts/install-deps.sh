@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 packages=(
   build-essential cmake ninja-build pkg-config gfortran
   libopenmpi-dev openmpi-bin
-  libnetcdf-dev libnetcdff-dev netcdf-bin cdo
+  libnetcdf-dev libnetcdff-dev netcdf-bin cdo libpnetcdf-dev
   libyaml-cpp-dev libgtest-dev googletest libmetis-dev libsimgrid-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev graphviz
   python3-venv python3-dev

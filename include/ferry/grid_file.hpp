@@ -53,6 +53,23 @@ struct Grid {
   std::int64_t nx = 0;
 };
 
+/// What a grid file holds, as read_grid_shape finds it.
+struct GridShape {
+  GridFormat format = GridFormat::Auto;  ///< as recognised (never Auto)
+  std::int64_t size = 0;                 ///< cells
+  std::int64_t nx = 0;                   ///< as Grid::nx
+  int corners = 0;                       ///< per cell; 0 when the file has no corners
+  bool mask = false;                     ///< the file (or masks.nc) has the grid's mask
+  bool area = false;                     ///< the file (or areas.nc) has the grid's areas
+};
+
+/// Not collective. Opens a grid's files and checks, without reading the cells, what
+/// read_grid checks before it reads them: the format recognised, the centre
+/// variables present, 1-D or 2-D and of one shape, the corner variables (when
+/// present) of one more dimension, an OASIS grid's masks.nc and areas.nc (when
+/// given) holding its mask and areas, of the centres' shape. Raises as read_grid.
+GridShape read_grid_shape(const GridSource& source);
+
 /// Collective over `comm`. Reads a grid: every rank reads its block of cells (whole
 /// rows of a 2-D grid around it) with the NetCDF library; no rank reads the whole grid.
 /// Raises on every rank alike: Errc::Io (a file unreadable, a variable missing or of

@@ -69,13 +69,16 @@ class Weights {
   /// SCRIP remapping file: src_address, dst_address (1-based), remap_matrix (one
   /// column), the point data held, and the global attribute ferry_format_version =
   /// "ferry-weights-1". Links are written by ascending row, each row in its order, so
-  /// reading the file back gives the same matrix bit for bit. The file is written as
-  /// "<path>.partial" and renamed when complete. Raises Errc::Io on every rank alike.
+  /// reading the file back gives the same matrix bit for bit. The file (CDF-5) is
+  /// written as "<path>.partial" and renamed when complete: with PnetCDF every rank
+  /// puts its rows collectively, else the ranks write theirs one after another; the
+  /// bytes are the same either way and on any number of ranks. Raises Errc::Io on
+  /// every rank alike.
   void write_scrip(MPI_Comm comm, const std::string& path) const;
   /// Collective, as write_scrip: writes an ESMF remapping file (col, row, S, and the
   /// point data as area_a/b, frac_a/b, mask_a/b), which Weights::read reads back bit for
-  /// bit. As for write_scrip, every rank writes its own rows, one rank after another
-  /// (this NetCDF has no parallel I/O), so no rank holds more than its rows.
+  /// bit. As for write_scrip, every rank writes its own rows (collectively with
+  /// PnetCDF), so no rank holds more than its rows.
   void write_esmf(MPI_Comm comm, const std::string& path) const;
 
   std::int64_t src_size() const noexcept { return src_size_; }

@@ -44,6 +44,26 @@ const char* method_name(WeightSource source) noexcept {
   return "";
 }
 
+const char* grid_format_name(GridFormat format) noexcept {
+  switch (format) {
+    case GridFormat::Auto:
+      return "auto";
+    case GridFormat::Oasis:
+      return "oasis";
+    case GridFormat::Scrip:
+      return "scrip";
+    case GridFormat::Unstructured:
+      return "unstructured";
+  }
+  return "auto";
+}
+
+const GridFileConfig* grid_file(const std::vector<GridFileConfig>& grids, const std::string& name) {
+  for (const GridFileConfig& g : grids)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
 const char* conservation_name(Conserve method) noexcept {
   switch (method) {
     case Conserve::Global:

@@ -9,6 +9,7 @@
 
 #include "ferry/conservation.hpp"
 #include "ferry/global_sum.hpp"
+#include "ferry/grid_file.hpp"
 #include "ferry/online_weights.hpp"
 #include "ferry/remap.hpp"
 
@@ -148,6 +149,24 @@ struct BufferConfig {
   GivenKeys given;           ///< the keys the file gives
 };
 
+/// One `grids:` entry: the file the cells of a grid come from, for the online
+/// methods of the exchanges on that grid (instead of set_coordinates, set_corners and
+/// set_mask).
+struct GridFileConfig {
+  std::string name;     ///< the grid as components declare it (def_grid); OASIS: its prefix
+  std::string file;     ///< grids.nc (OASIS), a SCRIP or a CDO/ICON unstructured grid file
+  GridFormat format = GridFormat::Auto;
+  std::string mask;     ///< OASIS: masks.nc with <name>.msk, or "" (every cell valid)
+  SourceLocation where; ///< the entry, for errors found at enddef
+  GivenKeys given;      ///< the keys the file gives
+};
+
+/// How the configuration spells a grid format: "auto", "oasis", "scrip", "unstructured".
+const char* grid_format_name(GridFormat format) noexcept;
+
+/// The `grids:` entry of the grid called `name`, or nullptr. Not collective.
+const GridFileConfig* grid_file(const std::vector<GridFileConfig>& grids, const std::string& name);
+
 /// The whole file.
 struct Config {
   int version = 1;
@@ -156,6 +175,7 @@ struct Config {
   std::vector<std::string> components;  ///< names allowed in exchanges (optional list; empty = any)
   std::vector<ExchangeConfig> exchanges;
   std::vector<BufferConfig> buffers;
+  std::vector<GridFileConfig> grids;    ///< grids whose cells come from files
   std::string output_directory = ".";   ///< restart, output and timer files
   bool timers = true;                   ///< write timer JSON at finalize
   bool imbalance_timer = false;         ///< time a barrier before each exchange (output.imbalance)

@@ -54,6 +54,7 @@ struct Entry {
 
 Entry entry_of(const ExchangeConfig& x) { return {"exchange", x.name, x.given, x.where}; }
 Entry entry_of(const BufferConfig& b) { return {"buffer", b.name, b.given, b.where}; }
+Entry entry_of(const GridFileConfig& g) { return {"grid", g.name, g.given, g.where}; }
 
 // The mapping a message talks about: "exchange \"x\"", "the method of exchange \"x\"".
 std::string context_of(const Entry& entry, const std::string& path) {
@@ -88,6 +89,12 @@ class Rules {
       const Entry e = entry_of(b);
       every_entry(e, b.source, b.target, buffers, buffer_lines_);
       different_components(e, b);
+    }
+    const Key& grids = *find_child(schema_, "grids");
+    for (const GridFileConfig& g : config_.grids) {
+      const Entry e = entry_of(g);
+      unique_name(e, grid_lines_);
+      key_relations(e, grids, "");
     }
     return std::move(problems_);
   }
@@ -307,7 +314,7 @@ class Rules {
   const Config& config_;
   const Key schema_;
   std::vector<Problem> problems_;
-  std::map<std::string, int> exchange_lines_, buffer_lines_;  // name -> first line
+  std::map<std::string, int> exchange_lines_, buffer_lines_, grid_lines_;  // name -> first line
   std::map<FieldKey, FirstUse> source_of_, target_of_;
   std::map<std::string, const ExchangeConfig*> restart_writers_;  // path -> first exchange
   std::map<std::pair<std::string, std::string>, const ExchangeConfig*> restart_fields_;

@@ -25,6 +25,7 @@ namespace ferry::config {
 /// - keys that go together or exclude each other as the schema says (Key::excludes,
 ///   needs_any, only_when): the regridding keys;
 /// - buffers: names unique, listed components, source and target components differ;
+/// - grids: names unique; `mask` only with the OASIS format (or `auto`);
 /// - restart files: exchanges that share one have the same source component and
 ///   store different fields (as OASIS requires).
 /// Messages read "<what is wrong>; <how to fix it>" and point at the key concerned

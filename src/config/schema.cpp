@@ -302,6 +302,46 @@ Key buffers_key() {
        mode});
 }
 
+Key grids_key() {
+  Key grids = optional(
+      "grids", KeyType::List, "",
+      "Grids whose cells the online methods (`method`) read from a file instead of from "
+      "what the components declare (set_coordinates, set_corners, set_mask): at enddef "
+      "the ranks of the regridding product each read their block of the file. The "
+      "file's cells are the grid's points in the file's order (point (i, j) of an OASIS "
+      "or 2-D SCRIP grid at j * nx + i), so the grid's declared size (and, for "
+      "`bilinear` and `bicubic` sources, its first dimension) must be the file's.");
+  grids.default_doc = "none";
+  grids.entry_noun = "grid";
+  Key format = choice("format", {"auto", "oasis", "scrip", "unstructured"},
+                      "How the file stores the grid: `oasis` an OASIS grids.nc (variables "
+                      "`<name>.lon`, `.lat`, `.clo`, `.cla`), `scrip` a SCRIP grid file "
+                      "(`grid_center_lon`, `grid_corner_lon`, `grid_imask`, ...), "
+                      "`unstructured` a CDO/ICON file (`clon`, `clat`, `clon_vertices`, "
+                      "`clat_vertices`); `auto` recognises it from these variables.");
+  const auto oasis_file = [](std::string name, std::string doc) {
+    Key key = optional(std::move(name), KeyType::String, "", std::move(doc));
+    key.default_doc = "none";
+    key.only_when = "format";
+    key.only_when_values = {"auto", "oasis"};
+    return key;
+  };
+  // Cell areas are not read: conservative weights measure the cells themselves, and
+  // the conservation of other methods takes set_areas.
+  return with_children(
+      grids,
+      {required("name", KeyType::String,
+                "The grid, as the components declare it (def_grid); in an OASIS file also "
+                "the prefix of its variables (`torc` for `torc.lon`). Unique among the "
+                "grids."),
+       required("file", KeyType::String,
+                "The grid file, relative to the directory the run starts in (as `weights`)."),
+       format,
+       oasis_file("mask", "OASIS format: the masks.nc holding `<name>.msk` (1 = masked, as "
+                          "OASIS writes it). Without it every cell is valid. A SCRIP file's "
+                          "`grid_imask` is read from `file` itself.")});
+}
+
 }  // namespace
 
 Key config_schema() {
@@ -335,6 +375,7 @@ Key config_schema() {
       components,
       exchanges_key(),
       buffers_key(),
+      grids_key(),
       with_children(
           optional("output", KeyType::Mapping, "", "Where and what ferry writes."),
           {optional("directory", KeyType::String, ".",

@@ -148,6 +148,15 @@ void write_buffer(YAML::Emitter& out, const BufferConfig& b) {
   out << YAML::EndMap;
 }
 
+void write_grid(YAML::Emitter& out, const GridFileConfig& g) {
+  out << YAML::BeginMap;
+  entry(out, "name", g.name);
+  entry(out, "file", g.file);
+  if (g.format != GridFormat::Auto) entry(out, "format", grid_format_name(g.format));
+  if (!g.mask.empty()) entry(out, "mask", g.mask);
+  out << YAML::EndMap;
+}
+
 }  // namespace
 
 std::string yaml_scalar(const std::string& text) {
@@ -178,6 +187,11 @@ std::string format_config(const Config& config) {
   if (!config.buffers.empty()) {
     out << YAML::Key << "buffers" << YAML::Value << YAML::BeginSeq;
     for (const BufferConfig& b : config.buffers) write_buffer(out, b);
+    out << YAML::EndSeq;
+  }
+  if (!config.grids.empty()) {
+    out << YAML::Key << "grids" << YAML::Value << YAML::BeginSeq;
+    for (const GridFileConfig& g : config.grids) write_grid(out, g);
     out << YAML::EndSeq;
   }
   if (config.output_directory != defaults.output_directory || config.timers != defaults.timers ||

@@ -147,6 +147,20 @@ BufferConfig build_buffer(const CheckedMapping& entry) {
   return b;
 }
 
+GridFileConfig build_grid(const CheckedMapping& entry) {
+  GridFileConfig g;
+  g.name = entry.text("name");
+  g.file = entry.text("file");
+  const std::string format = entry.text("format");
+  for (const GridFormat f : {GridFormat::Auto, GridFormat::Oasis, GridFormat::Scrip,
+                             GridFormat::Unstructured})
+    if (format == grid_format_name(f)) g.format = f;
+  g.mask = entry.text("mask");
+  g.where = entry.where();
+  g.given = entry.given();
+  return g;
+}
+
 // The entries of the list `key` that passed the schema check; none when it is absent.
 template <class Build>
 auto good_entries(const CheckedMapping& top, const std::string& key,
@@ -174,6 +188,7 @@ Config build_config(const CheckedMapping& top, const detail::SchemaCheck& schema
   config.components = top.texts("components");
   config.exchanges = good_entries(top, "exchanges", bad("exchanges"), build_exchange);
   config.buffers = good_entries(top, "buffers", bad("buffers"), build_buffer);
+  config.grids = good_entries(top, "grids", bad("grids"), build_grid);
   const CheckedMapping output = top.mapping("output");
   config.output_directory = output.text("directory");
   config.timers = output.boolean("timers");

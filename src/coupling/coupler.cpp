@@ -262,8 +262,10 @@ GridPointData declared_points(const coupling::PartitionDecl& p) {
   return points;
 }
 
-// Collective over `run`: the product of a regridded entry, on the ranks that run it.
-std::unique_ptr<coupling::EntryRegrid> make_regrid(const LinkSpec& spec, const coupling::PartitionRoute& route) {
+// Collective over `run`: the product of a regridded entry, on the ranks that run it;
+// `grid_files` are the configuration's `grids:`.
+std::unique_ptr<coupling::EntryRegrid> make_regrid(const LinkSpec& spec, const coupling::PartitionRoute& route,
+                                                   const std::vector<config::GridFileConfig>& grid_files) {
   const config::RegridConfig& config = spec.config->regrid;
   if (!route.link.valid()) return nullptr;
   const bool on_source = config.map_on == MapOn::Src;
@@ -277,6 +279,8 @@ std::unique_ptr<coupling::EntryRegrid> make_regrid(const LinkSpec& spec, const c
   grids.source_size = spec.source_size;
   grids.target_size = spec.target_size;
   grids.source_nx = spec.source_nx;
+  grids.source_file = config::grid_file(grid_files, spec.source_grid);
+  grids.target_file = config::grid_file(grid_files, spec.target_grid);
   const Weights weights = coupling::regrid_weights(config, grids, where(*spec.config));
   const std::vector<Weights> gradient_weights =
       coupling::regrid_gradient_weights(config, grids, where(*spec.config));
@@ -695,7 +699,7 @@ void Coupler::enddef() {
       std::unique_ptr<coupling::EntryRegrid> regrid;
       if (specs[l].config->regrid.enabled()) {
         detail::ScopedTimer timer(s.timers, specs[l].config->name, detail::TimerCategory::Setup);
-        s.agree_over_run([&] { regrid = make_regrid(specs[l], *routes[l]); });
+        s.agree_over_run([&] { regrid = make_regrid(specs[l], *routes[l], s.config.grids); });
       }
       // The restart file is read by the source ranks alone: the others learn here.
       s.agree_over_run([&] {

@@ -24,16 +24,24 @@ struct RegridGrids {
   const Layout* block = nullptr;  ///< on product ranks: the block side of the product
   std::int64_t source_size = 0, target_size = 0;
   std::int64_t source_nx = 0;     ///< the source grid's first dimension (bilinear)
+  /// The `grids:` entries of the source and target grids (null: none): an online
+  /// method reads that side's cells from the file instead of the declarations.
+  const config::GridFileConfig* source_file = nullptr;
+  const config::GridFileConfig* target_file = nullptr;
 };
 
 /// Collective over `grids.link`. Returns the weights distributed over the product
 /// ranks (empty elsewhere). A file is read there; an online method first moves the
 /// centres (or, conservative, the cell corners) and masks of the grid the product
-/// ranks do not hold to their block.
+/// ranks do not hold to their block. A side with a grid file (`source_file`,
+/// `target_file`) is read from it instead, each product rank its block (read_grid).
 /// Raises Errc::Arg naming the entry (`where`) when the file's grid sizes differ from
 /// the grids' or the coordinates or corners an online method needs were not
-/// declared, and the errors of Weights::read and the online weight functions,
-/// prefixed with `where`.
+/// declared, Errc::ArgSize when a grid file's size (or, for a bilinear or bicubic
+/// source, its first dimension) is not the declared grid's, Errc::Arg when a
+/// conservative method's grid file has no corners, and the errors of Weights::read,
+/// read_grid and the online weight functions, prefixed with `where`; on every rank
+/// of the link alike.
 Weights regrid_weights(const config::RegridConfig& config, const RegridGrids& grids,
                        const std::string& where);
 

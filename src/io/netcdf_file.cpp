@@ -27,18 +27,19 @@ std::string open_hint(int status, bool creating) {
 NetcdfFile::NetcdfFile(std::string caller, std::string path, Mode mode)
     : caller_(std::move(caller)), path_(std::move(path)) {
   int status = NC_NOERR;
-  if (mode == Mode::Create) {
-    status = nc_create(path_.c_str(), NC_NETCDF4 | NC_CLOBBER, &id_);
+  const bool create = mode == Mode::Create || mode == Mode::CreateCdf5;
+  if (create) {
+    status = nc_create(path_.c_str(),
+                       (mode == Mode::Create ? NC_NETCDF4 : NC_64BIT_DATA) | NC_CLOBBER, &id_);
   } else {
     status = nc_open(path_.c_str(), mode == Mode::Write ? NC_WRITE : NC_NOWRITE, &id_);
   }
   if (status != NC_NOERR) {
     id_ = -1;
-    throw Error(Errc::Io, cat(caller_, ": cannot ", mode == Mode::Create ? "create" : "open",
-                              " \"", path_, "\": ", nc_strerror(status), ". ",
-                              open_hint(status, mode == Mode::Create)));
+    throw Error(Errc::Io, cat(caller_, ": cannot ", create ? "create" : "open", " \"", path_,
+                              "\": ", nc_strerror(status), ". ", open_hint(status, create)));
   }
-  if (mode == Mode::Create) {
+  if (create) {
     // Every value of a new file is written by ferry: skip writing fill values first.
     int old_mode = 0;
     check(nc_set_fill(id_, NC_NOFILL, &old_mode), "setting no-fill mode for");

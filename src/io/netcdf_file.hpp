@@ -22,6 +22,9 @@ class NetcdfFile {
     Read,    ///< an existing file, read-only
     Write,   ///< an existing file, read-write
     Create,  ///< a new NetCDF-4 file, replacing any file of that name; in define mode
+    /// A new CDF-5 file (NetCDF classic with 64-bit sizes and types), as Create; laid
+    /// out as ParallelNetcdfFile lays it out, so both write the same bytes.
+    CreateCdf5,
   };
 
   NetcdfFile(std::string caller, std::string path, Mode mode);

@@ -118,84 +118,128 @@ GridFormat recognise(const NetcdfFile& file, const GridSource& source) {
                           "the grid's name for an OASIS grids.nc"));
 }
 
+// A grid's variables in its files, found and their shapes checked; the mask and
+// area files of an OASIS grid opened when given.
+struct GridVariables {
+  GridFormat format = GridFormat::Auto;
+  Names names;
+  int lon = -1, lat = -1;
+  std::optional<int> clo, cla;
+  std::vector<std::size_t> centre_shape;
+  std::int64_t size = 1;
+  std::int64_t nx = 0;      // points per row of a logically rectangular grid
+  std::size_t corners = 0;  // per cell; 0 without corner variables
+  std::optional<NetcdfFile> masks, areas;
+  std::optional<int> msk, srf;  // in *mask_file(), *area_file()
+  const NetcdfFile* mask_file = nullptr;
+  const NetcdfFile* area_file = nullptr;
+};
+
+// The variable `name` of `in` (the mask or area of a grid), if it exists; required
+// when `required`; of the centres' shape.
+std::optional<int> cell_variable(const NetcdfFile& in, const std::string& name, bool required,
+                                 const GridVariables& v, const GridSource& source) {
+  const std::optional<int> id = required ? std::optional<int>(variable(in, name)) : in.find_var(name);
+  if (id)
+    FERRY_CHECK(shape(in, *id) == v.centre_shape, Errc::Io, kCaller, ": \"", name, "\" of \"",
+                in.path(), "\" has another shape than the centres \"", v.names.lon, "\" of \"",
+                source.path, "\". Give the file of the same grid");
+  return id;
+}
+
+void find_variables(const NetcdfFile& file, const GridSource& source, GridVariables& v) {
+  v.format = recognise(file, source);
+  const bool oasis = v.format == GridFormat::Oasis;
+  v.names = oasis ? Names{source.name + ".lon", source.name + ".lat", source.name + ".clo",
+                          source.name + ".cla", source.name + ".msk", source.name + ".srf"}
+            : v.format == GridFormat::Scrip
+                ? Names{"grid_center_lon", "grid_center_lat", "grid_corner_lon",
+                        "grid_corner_lat", "grid_imask", "grid_area"}
+                : Names{"clon", "clat", "clon_vertices", "clat_vertices", "", ""};
+  v.lon = variable(file, v.names.lon);
+  v.lat = variable(file, v.names.lat);
+  v.centre_shape = shape(file, v.lon);
+  FERRY_CHECK(v.centre_shape == shape(file, v.lat) && !v.centre_shape.empty() &&
+                  v.centre_shape.size() <= 2,
+              Errc::Io, kCaller, ": \"", v.names.lon, "\" and \"", v.names.lat, "\" of \"",
+              source.path, "\" differ in shape or are not 1-D or 2-D");
+  for (std::size_t d : v.centre_shape) v.size *= static_cast<std::int64_t>(d);
+  v.nx = v.centre_shape.size() == 2 ? static_cast<std::int64_t>(v.centre_shape[1]) : 0;
+  if (v.format == GridFormat::Scrip)
+    if (const auto dims = file.find_var("grid_dims")) {
+      const std::vector<std::int64_t> d =
+          regrid::detail::read_integers(file, *dims, {0}, shape(file, *dims));
+      if (d.size() == 2) v.nx = d[0];
+    }
+  v.clo = file.find_var(v.names.corner_lon);
+  if (v.clo) {
+    v.cla = variable(file, v.names.corner_lat);
+    const std::vector<std::size_t> corner_shape = shape(file, *v.clo);
+    FERRY_CHECK(corner_shape == shape(file, *v.cla) &&
+                    corner_shape.size() == v.centre_shape.size() + 1,
+                Errc::Io, kCaller, ": \"", v.names.corner_lon, "\" and \"", v.names.corner_lat,
+                "\" of \"", source.path, "\" differ in shape or do not have one dimension more "
+                "than the centres");
+    v.corners = oasis ? corner_shape.front() : corner_shape.back();
+  }
+  // The mask: OASIS's masks.nc (1 = masked) or SCRIP's grid_imask (1 = valid); the
+  // areas: OASIS's areas.nc or SCRIP's grid_area. A file named for them must have them.
+  if (oasis && !source.masks.empty()) v.masks.emplace(kCaller, source.masks, NetcdfFile::Mode::Read);
+  if (oasis && !source.areas.empty()) v.areas.emplace(kCaller, source.areas, NetcdfFile::Mode::Read);
+  v.mask_file = oasis ? (v.masks ? &*v.masks : nullptr) : &file;
+  v.area_file = oasis ? (v.areas ? &*v.areas : nullptr) : &file;
+  if (v.mask_file && !v.names.mask.empty())
+    v.msk = cell_variable(*v.mask_file, v.names.mask, oasis, v, source);
+  if (v.area_file && !v.names.area.empty())
+    v.srf = cell_variable(*v.area_file, v.names.area, oasis, v, source);
+}
+
 // This rank's block of the grid.
 Grid read_block(const Comm& comm, const GridSource& source) {
   NetcdfFile file(kCaller, source.path, NetcdfFile::Mode::Read);
-  const GridFormat format = recognise(file, source);
-  const bool oasis = format == GridFormat::Oasis;
-  const Names names = oasis ? Names{source.name + ".lon", source.name + ".lat",
-                                    source.name + ".clo", source.name + ".cla",
-                                    source.name + ".msk", source.name + ".srf"}
-                    : format == GridFormat::Scrip
-                        ? Names{"grid_center_lon", "grid_center_lat", "grid_corner_lon",
-                                "grid_corner_lat", "grid_imask", "grid_area"}
-                        : Names{"clon", "clat", "clon_vertices", "clat_vertices", "", ""};
-  const int lon = variable(file, names.lon);
-  const int lat = variable(file, names.lat);
-  const std::vector<std::size_t> centre_shape = shape(file, lon);
-  FERRY_CHECK(centre_shape == shape(file, lat) && !centre_shape.empty() && centre_shape.size() <= 2,
-              Errc::Io, kCaller, ": \"", names.lon, "\" and \"", names.lat, "\" of \"",
-              source.path, "\" differ in shape or are not 1-D or 2-D");
-  std::int64_t size = 1;
-  for (std::size_t d : centre_shape) size *= static_cast<std::int64_t>(d);
+  GridVariables v;
+  find_variables(file, source, v);
+  const bool oasis = v.format == GridFormat::Oasis;
   Grid grid;
-  grid.nx = centre_shape.size() == 2 ? static_cast<std::int64_t>(centre_shape[1]) : 0;
-  if (format == GridFormat::Scrip)
-    if (const auto dims = file.find_var("grid_dims")) {
-      const std::vector<std::int64_t> d = regrid::detail::read_integers(file, *dims, {0}, shape(file, *dims));
-      if (d.size() == 2) grid.nx = d[0];
-    }
+  grid.nx = v.nx;
   const std::int64_t nx = oasis ? grid.nx : 0;  // how the file stores the cells
-  const Blocks blocks(size, comm.size());
+  const Blocks blocks(v.size, comm.size());
   const std::int64_t first = blocks.first(comm.rank());
   const std::int64_t count = blocks.count(comm.rank());
-  const Layout layout = Layout::block(size, comm.size(), comm.rank());
+  const Layout layout = Layout::block(v.size, comm.size(), comm.rank());
 
-  const double unit = degrees_per_unit(file, lat, names.lat, oasis ? 1 : 0);
+  const double unit = degrees_per_unit(file, v.lat, v.names.lat, oasis ? 1 : 0);
   grid.points.layout = layout;
-  grid.points.lon = scaled(read_cells(file, lon, nx, first, count, 1, 1), unit);
-  grid.points.lat = scaled(read_cells(file, lat, nx, first, count, 1, 1), unit);
+  grid.points.lon = scaled(read_cells(file, v.lon, nx, first, count, 1, 1), unit);
+  grid.points.lat = scaled(read_cells(file, v.lat, nx, first, count, 1, 1), unit);
   grid.cells.layout = layout;
   grid.cells.name = source.name;
-  if (const auto clo = file.find_var(names.corner_lon)) {
-    const int cla = variable(file, names.corner_lat);
-    const std::vector<std::size_t> corner_shape = shape(file, *clo);
-    FERRY_CHECK(corner_shape == shape(file, cla) && corner_shape.size() == centre_shape.size() + 1,
-                Errc::Io, kCaller, ": \"", names.corner_lon, "\" and \"", names.corner_lat,
-                "\" of \"", source.path, "\" differ in shape or do not have one dimension more "
-                "than the centres");
-    const std::size_t corners = oasis ? corner_shape.front() : corner_shape.back();
-    grid.cells.corners = static_cast<int>(corners);
-    const std::size_t leading = oasis ? corners : 1;
-    const std::size_t trailing = oasis ? 1 : corners;
-    const double corner_unit = degrees_per_unit(file, cla, names.corner_lat, unit);
+  if (v.clo) {
+    grid.cells.corners = static_cast<int>(v.corners);
+    const std::size_t leading = oasis ? v.corners : 1;
+    const std::size_t trailing = oasis ? 1 : v.corners;
+    const double corner_unit = degrees_per_unit(file, *v.cla, v.names.corner_lat, unit);
     grid.cells.corner_lon =
-        scaled(read_cells(file, *clo, nx, first, count, leading, trailing), corner_unit);
+        scaled(read_cells(file, *v.clo, nx, first, count, leading, trailing), corner_unit);
     grid.cells.corner_lat =
-        scaled(read_cells(file, cla, nx, first, count, leading, trailing), corner_unit);
+        scaled(read_cells(file, *v.cla, nx, first, count, leading, trailing), corner_unit);
   }
-  // The mask: OASIS's masks.nc (1 = masked) or SCRIP's grid_imask (1 = valid).
-  std::optional<NetcdfFile> masks;
-  if (oasis && !source.masks.empty()) masks.emplace(kCaller, source.masks, NetcdfFile::Mode::Read);
-  const NetcdfFile* mask_file = oasis ? (masks ? &*masks : nullptr) : &file;
-  if (mask_file && !names.mask.empty())
-    if (const auto msk = mask_file->find_var(names.mask); msk || oasis) {
-      const int id = msk ? *msk : variable(*mask_file, names.mask);
-      for (double m : read_cells(*mask_file, id, nx, first, count, 1, 1))
-        grid.points.mask.push_back(oasis ? (m == 0 ? 1 : 0) : (m != 0 ? 1 : 0));
-    }
+  if (v.msk)
+    for (double m : read_cells(*v.mask_file, *v.msk, nx, first, count, 1, 1))
+      grid.points.mask.push_back(oasis ? (m == 0 ? 1 : 0) : (m != 0 ? 1 : 0));
   grid.cells.mask = grid.points.mask;
-  std::optional<NetcdfFile> areas;
-  if (oasis && !source.areas.empty()) areas.emplace(kCaller, source.areas, NetcdfFile::Mode::Read);
-  const NetcdfFile* area_file = oasis ? (areas ? &*areas : nullptr) : &file;
-  if (area_file && !names.area.empty())
-    if (const auto srf = area_file->find_var(names.area); srf || oasis)
-      grid.area = read_cells(*area_file, srf ? *srf : variable(*area_file, names.area), nx, first,
-                             count, 1, 1);
+  if (v.srf) grid.area = read_cells(*v.area_file, *v.srf, nx, first, count, 1, 1);
   return grid;
 }
 
 }  // namespace
+
+GridShape read_grid_shape(const GridSource& source) {
+  NetcdfFile file(kCaller, source.path, NetcdfFile::Mode::Read);
+  GridVariables v;
+  find_variables(file, source, v);
+  return {v.format, v.size, v.nx, static_cast<int>(v.corners), v.msk.has_value(), v.srf.has_value()};
+}
 
 Grid read_grid(MPI_Comm user_comm, const GridSource& source) {
   const Comm comm = Comm::dup(user_comm);

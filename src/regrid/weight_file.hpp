@@ -41,6 +41,23 @@ inline constexpr WeightFormat kEsmf{"ESMF",
                                     {"frac_a", "frac_b"},
                                     {"mask_a", "mask_b"}};
 
+/// How a weight file is written. Both write a CDF-5 file of the same bytes.
+enum class WeightWriter {
+  RankOrder,   ///< rank 0 defines the file, then each rank in turn writes its part (NetCDF-C)
+  Collective,  ///< every rank puts its part in one collective call per variable (PnetCDF)
+};
+
+/// What Weights::write_scrip and write_esmf use: Collective in a build with PnetCDF
+/// (FERRY_HAVE_PNETCDF), else RankOrder.
+WeightWriter default_weight_writer();
+
+/// Collective over `comm`: writes `w` as a file of format `f` at `path` (through
+/// `path`.partial, renamed when complete) with `writer`, as Weights::write_scrip
+/// says. Raises Errc::Arg on every rank for Collective in a build without PnetCDF
+/// or weights not distributed over `comm`, Errc::Io when the file cannot be written.
+void write_weight_file(const Weights& w, MPI_Comm comm, const std::string& path,
+                       const WeightFormat& f, const char* caller, WeightWriter writer);
+
 /// Which grid of a weight file: 0 = source, 1 = destination.
 enum class Side : int { Src = 0, Dst = 1 };
 

@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <regex>
 
 #include "config/config.hpp"
+#include "config/grid_checks.hpp"
 #include "config/namcouple/namcouple.hpp"
 #include "config/reference.hpp"
 #include "config/rules.hpp"
@@ -12,6 +16,7 @@
 #include "config/schema.hpp"
 #include "config/suggest.hpp"
 #include "config/writer.hpp"
+#include "io/netcdf_file.hpp"
 #include "test_support.hpp"
 
 using ferry::ConservativeNormalisation;
@@ -92,6 +97,13 @@ void expect_same(const Config& a, const Config& b) {
     EXPECT_EQ(r.fill, q.fill);
     EXPECT_EQ(r.conservation, q.conservation);
     EXPECT_EQ(r.sum, q.sum);
+  }
+  ASSERT_EQ(a.grids.size(), b.grids.size());
+  for (std::size_t i = 0; i < a.grids.size(); ++i) {
+    EXPECT_EQ(a.grids[i].name, b.grids[i].name);
+    EXPECT_EQ(a.grids[i].file, b.grids[i].file);
+    EXPECT_EQ(a.grids[i].format, b.grids[i].format);
+    EXPECT_EQ(a.grids[i].mask, b.grids[i].mask);
   }
 }
 
@@ -799,4 +811,91 @@ TEST(Rules, EngineOptionsAreThoseTheEngineDeclares) {
   expect_parse_error(one_exchange("    engine_options: {retun: true}\n"),
                      R"(^c\.yaml:8:22: exchange "sst": engine adaptive \(auto\) has no option )"
                      R"("retun"; did you mean "retune"\?$)");
+}
+
+namespace {
+
+// A conservative exchange and the `grids:` entries `grids`.
+std::string with_grids(const std::string& grids) {
+  return one_exchange("    method: {name: conservative}\n") + "grids:\n" + grids;
+}
+
+}  // namespace
+
+TEST(Config, GridFilesParseWithDefaultsAndRoundTrip) {
+  const Config c = parse_config(
+      with_grids("  - {name: torc, file: grids.nc, mask: masks.nc}\n"
+                 "  - name: icon\n    file: icon_grid.nc\n    format: unstructured\n"
+                 "  - {name: r2, file: r2.nc}\n"),
+      "c.yaml");
+  ASSERT_EQ(c.grids.size(), 3u);
+  EXPECT_EQ(c.grids[0].name, "torc");
+  EXPECT_EQ(c.grids[0].file, "grids.nc");
+  EXPECT_EQ(c.grids[0].format, ferry::GridFormat::Auto);
+  EXPECT_EQ(c.grids[0].mask, "masks.nc");
+  EXPECT_EQ(c.grids[1].format, ferry::GridFormat::Unstructured);
+  EXPECT_EQ(c.grids[1].where.line, 11);
+  EXPECT_TRUE(c.grids[2].mask.empty());
+  EXPECT_EQ(grid_file(c.grids, "icon"), &c.grids[1]);
+  EXPECT_EQ(grid_file(c.grids, "lmdz"), nullptr);
+  const ferry::GridSource source = grid_source(c.grids[0]);
+  EXPECT_EQ(source.path, "grids.nc");
+  EXPECT_EQ(source.name, "torc");
+  EXPECT_EQ(source.masks, "masks.nc");
+  EXPECT_TRUE(source.areas.empty());
+  expect_same(parse_config(format_config(c), "written.yaml"), c);
+}
+
+TEST(ConfigErrors, GridFilesSayWhatIsWrong) {
+  expect_parse_error(with_grids("  - {name: torc, file: g.nc, format: scrp}\n"),
+                     R"(^c\.yaml:10:38: format must be one of auto, oasis, scrip, unstructured; )"
+                     R"(got "scrp"; did you mean "scrip"\?$)");
+  expect_parse_error(with_grids("  - {name: torc}\n"),
+                     R"(^c\.yaml:10:5: missing key "file" \(a non-empty string\) in grid "torc")");
+  expect_parse_error(with_grids("  - {name: torc, file: g.nc, masks: m.nc}\n"),
+                     R"(^c\.yaml:10:30: unknown key "masks" in grid "torc"; did you mean "mask"\?$)");
+  expect_parse_error(with_grids("  - {name: torc, file: g.nc, format: unstructured, mask: m.nc}\n"),
+                     R"(^c\.yaml:10:52: "mask" in grid "torc" is read only when format is auto or )"
+                     R"(oasis, not "unstructured"; remove "mask"$)");
+}
+
+// ferry validate opens the grid files: each problem points at the key naming the file.
+TEST(ConfigErrors, GridFilesThatCannotBeReadAreProblems) {
+  const std::string dir = testing::TempDir();
+  const std::string text = dir + "/not_netcdf.nc";
+  std::ofstream(text) << "not a NetCDF file\n";
+  // A SCRIP file whose centres lack longitudes, and one whose mask has another shape.
+  const std::string no_lon = dir + "/no_lon.nc", bad_mask = dir + "/bad_mask.nc";
+  for (const std::string& path : {no_lon, bad_mask}) {
+    ferry::io::NetcdfFile f("test", path, ferry::io::NetcdfFile::Mode::Create);
+    const int cells = f.define_dim("grid_size", 4);
+    f.define_var("grid_center_lat", NC_DOUBLE, {cells});
+    if (path == bad_mask) {
+      f.define_var("grid_center_lon", NC_DOUBLE, {cells});
+      f.define_var("grid_imask", NC_INT, {f.define_dim("other", 3)});
+    }
+    f.end_define();
+    f.close();
+  }
+  const Config c = parse_config(
+      with_grids("  - {name: a, file: " + dir + "/no_such_file.nc}\n"
+                 "  - {name: b, file: " + text + "}\n"
+                 "  - {name: c, file: " + no_lon + "}\n"
+                 "  - {name: d, file: " + bad_mask + "}\n"
+                 "  - {name: e, file: " + bad_mask + ", mask: " + dir + "/no_such_mask.nc}\n"),
+      "c.yaml");
+  const std::vector<Problem> problems = check_grid_files(c);
+  ASSERT_EQ(problems.size(), 5u);
+  const auto expect = [&](std::size_t i, int line, const std::string& pattern) {
+    EXPECT_EQ(problems[i].where.line, line) << problems[i].what;
+    EXPECT_TRUE(std::regex_search(problems[i].what, std::regex(pattern))) << problems[i].what;
+  };
+  expect(0, 10, R"(^grid "a": file ".*no_such_file.nc" cannot be read \(No such file or directory\); )"
+                R"(give a path relative to the directory the run starts in)");
+  expect(1, 11, R"(^grid "b": .*not_netcdf.nc)");
+  expect(2, 12, R"(^grid "c": read_grid: ".*no_lon.nc" has no variable "grid_center_lon")");
+  expect(3, 13, R"(^grid "d": read_grid: "grid_imask" of ".*bad_mask.nc" has another shape than )"
+                R"(the centres)");
+  expect(4, 14, R"(^grid "e": mask ".*no_such_mask.nc" cannot be read)");
+  for (const std::string& path : {text, no_lon, bad_mask}) std::remove(path.c_str());
 }

@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <memory>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,12 +20,14 @@
 #include "bench_scrip_grid.hpp"
 #include "command.hpp"
 #include "ferry/comm.hpp"
+#include "ferry/config.hpp"
 #include "ferry/engine.hpp"
 #include "ferry/global_sum.hpp"
 #include "ferry/grid_file.hpp"
 #include "ferry/online_weights.hpp"
 #include "ferry/remap.hpp"
 #include "heap_usage.hpp"
+#include "regrid/weight_file.hpp"
 #include "progress.hpp"
 #include "statistics.hpp"
 #include "text_table.hpp"
@@ -245,6 +248,42 @@ void write_synthetic_files(const Comm& comm, const std::string& dir, const Rotat
               << "\nyinc = " << 180.0 / static_cast<double>(atm_ny) << "\n";
 }
 
+// --write: the weights written as SCRIP files in DIR by each writer of this build
+// (rank after rank through NetCDF-C; collectively through PnetCDF), `repeat` times
+// each in rotation, the slowest rank's time; the files must be the same bytes.
+void time_writers(const Comm& comm, const Weights& w, const std::string& dir, int repeat) {
+  using regrid::detail::WeightWriter;
+  std::vector<std::pair<std::string, WeightWriter>> writers{{"rank after rank", WeightWriter::RankOrder}};
+  if (FERRY_HAVE_PNETCDF) writers.emplace_back("collective (PnetCDF)", WeightWriter::Collective);
+  std::vector<std::function<void()>> steps;
+  for (std::size_t i = 0; i < writers.size(); ++i)
+    steps.emplace_back([&, i] {
+      regrid::detail::write_weight_file(w, comm.get(), dir + "/weights_" + std::to_string(i) + ".nc",
+                                        regrid::detail::kScrip, "bench regrid", writers[i].second);
+    });
+  for (const auto& step : steps) step();  // warm-up
+  const std::vector<bench::Summary> times = bench::time_in_rotation(comm, repeat, steps);
+  if (comm.rank() != 0) return;
+  const auto bytes = std::filesystem::file_size(dir + "/weights_0.nc");
+  std::cout << "writing the SCRIP weights (" << w.global_links() << " links, "
+            << bench::fixed(static_cast<double>(bytes) / (1 << 20), 1) << " MiB) on "
+            << comm.size() << " rank(s), " << repeat << " runs each in rotation:\n";
+  const auto bytes_of = [&](std::size_t i) {
+    std::ifstream in(dir + "/weights_" + std::to_string(i) + ".nc", std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  const std::string first = bytes_of(0);
+  for (std::size_t i = 0; i < writers.size(); ++i)
+    std::cout << "  " << writers[i].first << ": median " << bench::fixed(times[i].median, 3)
+              << " s, min " << bench::fixed(times[i].min, 3) << " s, max "
+              << bench::fixed(times[i].max, 3) << " s"
+              << (i == 0 ? "" : ", " + bench::fixed(times[0].median / times[i].median, 2) +
+                                    " x faster than rank after rank" +
+                                    (bytes_of(i) == first ? ", the same bytes" : ", OTHER BYTES"))
+              << "\n";
+  std::cout << std::flush;
+}
+
 // "first-order" or "second-order", as the reports name conservative weights.
 std::string order_name(const ConservativeOptions& options) {
   return options.order == 2 ? "second-order" : "first-order";
@@ -254,7 +293,7 @@ std::string order_name(const ConservativeOptions& options) {
 // regular lon-lat atmosphere, both made by blocks on the ranks.
 int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t ocean_ny,
                   std::int64_t atm_nx, std::int64_t atm_ny, int repeat,
-                  const ConservativeOptions& options, const std::string& dir) {
+                  const ConservativeOptions& options, const std::string& dir, int write_repeat) {
   const Comm comm = Comm::view(context.comm);
   const double before = process_status_bytes("VmHWM");
   const RotatedCells ocean = rotated_cells(comm, ocean_nx, ocean_ny, -40, 50);
@@ -270,9 +309,11 @@ int run_synthetic(const Context& context, std::int64_t ocean_nx, std::int64_t oc
   double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC / repeat;
   MPI_Allreduce(MPI_IN_PLACE, &cpu, 1, MPI_DOUBLE, MPI_SUM, comm.get());
   const std::string memory = mib_spread(comm, process_status_bytes("VmHWM") - before);
-  if (!dir.empty())
-    write_synthetic_files(comm, dir, ocean, ocean_nx, ocean_ny, atm, atm_nx, atm_ny,
-                          conservative_weights(comm.get(), ocean.cells, atm.cells, options));
+  if (!dir.empty()) {
+    const Weights weights = conservative_weights(comm.get(), ocean.cells, atm.cells, options);
+    write_synthetic_files(comm, dir, ocean, ocean_nx, ocean_ny, atm, atm_nx, atm_ny, weights);
+    if (write_repeat > 0) time_writers(comm, weights, dir, write_repeat);
+  }
   if (context.rank != 0) return 0;
   std::cout << "ferry bench regrid --grid rotated: " << order_name(options)
             << " conservative weights, ocean "
@@ -346,6 +387,7 @@ struct RegridOptions {
   std::string engine = "all";
   std::string source = "online";
   std::string dir;
+  int write = 0;  // --grid rotated --dir: time writing the weights, this many runs per writer
 };
 
 int run_neighbours(const RegridOptions& o, const Context& context) {
@@ -461,7 +503,7 @@ int run(const RegridOptions& o, const Context& context) {
   if (o.grid == "rotated")
     return run_synthetic(context, o.ocean_nx > 0 ? o.ocean_nx : 1440,
                          o.ocean_ny > 0 ? o.ocean_ny : 1021, o.atm_nx, o.atm_ny,
-                         o.repeat > 0 ? o.repeat : 3, options, o.dir);
+                         o.repeat > 0 ? o.repeat : 3, options, o.dir, o.dir.empty() ? 0 : o.write);
   if (!o.grid.empty()) {
     std::vector<std::string> pairs;
     std::istringstream list(o.pairs);
@@ -484,6 +526,7 @@ Action declare_bench_regrid(CLI::App& app) {
   add_int_option(app, "--neighbours", o->k, 1, 64);
   add_int_option(app, "--repeat", o->repeat, 1, 1 << 20);
   add_int_option(app, "--order", o->order, 1, 2);
+  add_int_option(app, "--write", o->write, 1, 1000);
   app.add_option("--engine", o->engine);
   app.add_option("--weights", o->source)->check(CLI::IsMember({"online", "files"}));
   app.add_option("--dir", o->dir);
@@ -532,7 +575,10 @@ Command bench_regrid_command() {
       "both made by blocks on the ranks, R runs (default 3); with --dir DIR it then\n"
       "writes both grids there as SCRIP grid files (ocean.nc, atmosphere.nc), the\n"
       "atmosphere as a CDO grid description (atmosphere.txt) and the weights\n"
-      "(weights.nc), for other tools to compute theirs on the same cells.\n",
+      "(weights.nc), for other tools to compute theirs on the same cells; with\n"
+      "--write W it also times writing the weights as SCRIP files there, W runs by\n"
+      "each writer of this build in rotation (rank after rank through NetCDF-C,\n"
+      "collectively through PnetCDF when built with it).\n",
       declare_bench_regrid};
 }
 

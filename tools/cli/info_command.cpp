@@ -55,6 +55,7 @@ int print_info(const Context& context) {
             << "disabled engines: " << joined(disabled_engines(), "; ") << "\n"
             << "built with: NetCDF " << FERRY_CLI_NETCDF_VERSION
             << ", METIS: " << built(partition_method_available(PartitionMethod::Metis))
+            << ", PnetCDF: " << built(FERRY_HAVE_PNETCDF)
             << ", Fortran module: " << built(FERRY_CLI_WITH_FORTRAN)
             << ", Python package: " << built(FERRY_CLI_WITH_PYTHON)
             << ", SimGrid SMPI: " << built(FERRY_CLI_WITH_SMPI) << "\n"
@@ -73,7 +74,7 @@ Command info_command() {
           "Prints the ferry version, the MPI library (first line of\n"
           "MPI_Get_library_version) and standard, the MPI features ferry probed at build\n"
           "time, the registered engines and the built-in engines this build disabled,\n"
-          "the optional parts built (NetCDF version, METIS, the Fortran module, the\n"
+          "the optional parts built (NetCDF version, METIS, PnetCDF, the Fortran module, the\n"
           "Python package, SimGrid SMPI) and the tuning cache in use\n"
           "($FERRY_TUNING_CACHE, with its number of entries).\n"
           "Runs without mpiexec.\n",

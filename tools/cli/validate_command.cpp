@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "config/config.hpp"
+#include "config/grid_checks.hpp"
 #include "config/namcouple/namcouple.hpp"
 #include "config/text_file.hpp"
 #include "util/format.hpp"
@@ -32,6 +33,12 @@ std::vector<std::string> components_of(const ferry::config::Config& config) {
     add(b.target.component);
   }
   return used;
+}
+
+std::vector<std::string> grid_names(const ferry::config::Config& config) {
+  std::vector<std::string> names;
+  for (const auto& g : config.grids) names.push_back(g.name);
+  return names;
 }
 
 // "1 exchange (sst)", "3 components (ocean, atmosphere, river)", "0 exchanges".
@@ -84,8 +91,10 @@ int run(const std::string& path, const Context& context) {
   if (ferry::config::is_namcouple(text)) return validate_namcouple(path, text, context);
   const ferry::config::ConfigCheck checked = ferry::config::check_config(text, path);
   if (!checked.problems.empty()) not_valid(path, checked.problems, context);
-  if (context.rank != 0) return 0;
   const ferry::config::Config& config = *checked.config;
+  const std::vector<ferry::config::Problem> grid_problems = ferry::config::check_grid_files(config);
+  if (!grid_problems.empty()) not_valid(path, grid_problems, context);
+  if (context.rank != 0) return 0;
   std::vector<std::string> exchanges;
   for (const auto& x : config.exchanges) exchanges.push_back(x.name);
   std::vector<std::string> buffers;
@@ -93,7 +102,8 @@ int run(const std::string& path, const Context& context) {
   std::cout << path << ": valid (version " << config.version
             << "): " << counted(components_of(config), "component") << ", "
             << counted(exchanges, "exchange")
-            << (buffers.empty() ? "" : ", " + counted(buffers, "buffer")) << "\n";
+            << (buffers.empty() ? "" : ", " + counted(buffers, "buffer"))
+            << (config.grids.empty() ? "" : ", " + counted(grid_names(config), "grid file")) << "\n";
   for (const auto& b : config.buffers) std::cout << buffer_line(b) << "\n";
   return 0;
 }
@@ -114,8 +124,10 @@ Command validate_command() {
           "key against the schema (docs/user/config.md, `ferry config-doc`) and the\n"
           "rules between keys that a coupler applies when it reads the file (lag and\n"
           "period, engines for put/get and their options, field counts, regridding\n"
-          "keys, restart files, buffers). A valid file prints one line with its\n"
-          "components, exchanges and buffers, then one line per buffer (source ->\n"
+          "keys, restart files, buffers), then opens the grid files `grids` names and\n"
+          "checks they hold the variables of their format. A valid file prints one\n"
+          "line with its components, exchanges, buffers and grid files, then one\n"
+          "line per buffer (source ->\n"
           "target, mode, capacity), and exits 0. Otherwise every problem is printed\n"
           "(the first 20, then how many more) as CONFIG:LINE:COLUMN: what is wrong,\n"
           "with a suggestion for misspelt keys and values, and the exit status is 1.\n"

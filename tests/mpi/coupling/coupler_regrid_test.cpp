@@ -10,12 +10,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "coupling_fixture.hpp"
 #include "ferry/coupler.hpp"
+#include "ferry/grid_file.hpp"
 #include "ferry/online_weights.hpp"
 #include "regrid_test_files.hpp"
 #include "test_support.hpp"
@@ -170,6 +174,26 @@ ferry::PartitionId declare(Coupler& c, const char* component, const char* grid, 
   return p;
 }
 
+// Gets `ids` at time `t`; at kPeriod, stores this rank's values into `global`.
+void receive(Coupler& c, const std::vector<FieldId>& ids, const Layout& layout, double t,
+             std::vector<std::vector<double>>& global) {
+  for (std::size_t f = 0; f < ids.size(); ++f) {
+    std::vector<double> v(static_cast<std::size_t>(layout.local_size()), 0.0);
+    EXPECT_EQ(c.get(ids[f], t, v.data()), ferry::kStatusReceived);
+    if (t == kPeriod)
+      for (std::size_t i = 0; i < v.size(); ++i)
+        global[f][static_cast<std::size_t>(layout.ids()[i])] = v[i];
+  }
+}
+
+// The fields every rank stored its points into (each point held once), whole on every rank.
+std::vector<std::vector<double>> summed_over_ranks(std::vector<std::vector<double>> global) {
+  for (auto& field : global)
+    MPI_Allreduce(MPI_IN_PLACE, field.data(), static_cast<int>(field.size()), MPI_DOUBLE, MPI_SUM,
+                  MPI_COMM_WORLD);
+  return global;
+}
+
 // Runs atm -> ocn for two coupling times with the given entries, atm putting fields
 // `sources` (the n-th is n times the source field) and ocn getting `targets`; returns
 // the global target fields at time `kPeriod` on every rank (ocean points are held once).
@@ -222,20 +246,10 @@ std::vector<std::vector<double>> run(const std::string& config, const std::vecto
         }
         EXPECT_EQ(c.put(puts[f], t, v.data(), extras), ferry::kStatusSent);
       }
-    if (who.ocn)
-      for (std::size_t f = 0; f < received.size(); ++f) {
-        std::vector<double> v(static_cast<std::size_t>(ocn_layout.local_size()), 0.0);
-        EXPECT_EQ(c.get(received[f], t, v.data()), ferry::kStatusReceived);
-        if (t == kPeriod)
-          for (std::size_t i = 0; i < v.size(); ++i)
-            global[f][static_cast<std::size_t>(ocn_layout.ids()[i])] = v[i];
-      }
+    if (who.ocn) receive(c, received, ocn_layout, t, global);
   }
   c.finalize();
-  for (auto& field : global)
-    MPI_Allreduce(MPI_IN_PLACE, field.data(), static_cast<int>(field.size()), MPI_DOUBLE, MPI_SUM,
-                  MPI_COMM_WORLD);
-  return global;
+  return summed_over_ranks(std::move(global));
 }
 
 // The field atm puts at kPeriod, times `factor`, at every source point.
@@ -725,6 +739,156 @@ TEST_F(CouplerRegridTest, BadRegriddingKeysAreConfigurationErrors) {
   fails("neighbours", "    method: {name: nearest, neighbours: 0}\n", "neighbours.*> 0");
   fails("normalisation", "    method: {name: conservative, normalisation: fracare}\n",
         "normalisation.yaml:[0-9]+:[0-9]+: .*did you mean \"fracarea\"");
+}
+
+// Grids named in the configuration (`grids:`): atm on LMDZ (96 x 72), ocn on ORCA2
+// (torc, 182 x 149, with its land mask), both read from the OASIS example grids.nc,
+// masks.nc and areas.nc; the components declare only the grids' sizes.
+class CouplerGridFileTest : public CouplerRegridTest {
+ protected:
+  static constexpr std::int64_t kLmdzNx = 96, kLmdzNy = 72, kTorcNx = 182, kTorcNy = 149;
+  std::string grids_ = FERRY_TEST_GRIDS_DIR;
+
+  void SetUp() override {
+    // The grid files are read the same way by every engine: one engine runs them.
+    if (engine() != "p2p") GTEST_SKIP() << "grid files are tested with engine p2p";
+    if (size_of(MPI_COMM_WORLD) < 2 || size_of(MPI_COMM_WORLD) > 3)
+      GTEST_SKIP() << "grid files are tested on 2 and 3 ranks";
+    if (!std::ifstream(grids_ + "/grids.nc").good())
+      GTEST_SKIP() << "the OASIS example grids are not in " << grids_;
+  }
+
+  ferry::GridSource source(const std::string& name) const {
+    return {grids_ + "/grids.nc", ferry::GridFormat::Oasis, name, grids_ + "/masks.nc", ""};
+  }
+  std::string grid_entries() const {
+    std::string out = "grids:\n";
+    for (const char* name : {"lmdz", "torc"})
+      out += std::string("  - {name: ") + name + ", file: " + grids_ + "/grids.nc, mask: " + grids_ +
+             "/masks.nc}\n";
+    return out;
+  }
+
+  static double lmdz_value(std::int64_t gid, double t) {
+    return 280 + 10 * std::cos(0.003 * static_cast<double>(gid)) + t / kPeriod;
+  }
+
+  // atm (grid `atm_grid`, atm_nx x atm_ny) puts field "a<k>" for each entry, ocn
+  // (torc) gets "o<k>"; returns the global torc fields at kPeriod on every rank.
+  std::vector<std::vector<double>> run_files(const std::string& path, std::size_t fields,
+                                             const std::string& atm_grid = "lmdz",
+                                             std::int64_t atm_nx = kLmdzNx,
+                                             std::int64_t atm_ny = kLmdzNy) {
+    const TwoComponents who;
+    Coupler c(MPI_COMM_WORLD, who.names(), path);
+    Layout atm_layout, ocn_layout;
+    std::vector<FieldId> puts, gets;
+    if (who.atm) {
+      atm_layout = Layout::block(atm_nx * atm_ny, who.atm_size, who.atm_rank);
+      const auto p = c.def_partition(c.def_grid("atm", atm_grid, atm_nx, atm_ny), "part", atm_layout);
+      for (std::size_t f = 0; f < fields; ++f)
+        puts.push_back(c.def_field(p, "a" + std::to_string(f), FieldDirection::Out, Datatype::Float64));
+    }
+    if (who.ocn) {
+      ocn_layout = Layout::round_robin(kTorcNx * kTorcNy, who.ocn_size, who.ocn_rank);
+      const auto p = c.def_partition(c.def_grid("ocn", "torc", kTorcNx, kTorcNy), "part", ocn_layout);
+      for (std::size_t f = 0; f < fields; ++f)
+        gets.push_back(c.def_field(p, "o" + std::to_string(f), FieldDirection::In, Datatype::Float64));
+    }
+    c.enddef();
+    std::vector<std::vector<double>> global(fields, std::vector<double>(kTorcNx * kTorcNy, 0.0));
+    for (double t : {0.0, kPeriod}) {
+      if (who.atm)
+        for (FieldId id : puts) {
+          std::vector<double> v;
+          for (auto gid : atm_layout.ids()) v.push_back(lmdz_value(gid, t));
+          EXPECT_EQ(c.put(id, t, v.data()), ferry::kStatusSent);
+        }
+      if (who.ocn) receive(c, gets, ocn_layout, t, global);
+    }
+    c.finalize();
+    return summed_over_ranks(std::move(global));
+  }
+
+  // The weights computed here on one rank from the same files, applied to the field
+  // atm puts at kPeriod.
+  std::vector<double> direct(const std::function<ferry::Weights(const ferry::Grid&, const ferry::Grid&)>& method) const {
+    const ferry::Grid lmdz = ferry::read_grid(MPI_COMM_SELF, source("lmdz"));
+    const ferry::Grid torc = ferry::read_grid(MPI_COMM_SELF, source("torc"));
+    std::vector<double> x;
+    for (std::int64_t gid = 0; gid < kLmdzNx * kLmdzNy; ++gid) x.push_back(lmdz_value(gid, kPeriod));
+    return regrid_test::serial_remap(serial(method(lmdz, torc)), x, 1, kFill);
+  }
+};
+
+// An online method run from a YAML configuration on ORCA2 and LMDZ read from the
+// files it names receives, bit for bit, what the weights computed directly from the
+// same files give (weights are the same bits on any number of ranks and layouts).
+TEST_F(CouplerGridFileTest, GridFilesGiveTheWeightsComputedFromTheFiles) {
+  const std::string keys[] = {
+      "    method: {name: conservative}\n",
+      "    method: {name: conservative, order: 2, normalisation: destarea}\n    map_on: src\n",
+      "    method: {name: bilinear, unmapped: nearest}\n",
+      "    method: {name: nearest, neighbours: 3}\n    map_on: src\n"};
+  std::string entries;
+  for (std::size_t k = 0; k < std::size(keys); ++k)
+    entries += "  - name: e" + std::to_string(k) + "\n    source: {component: atm, field: a" +
+               std::to_string(k) + "}\n    target: {component: ocn, field: o" + std::to_string(k) +
+               "}\n    period: " + std::to_string(kPeriod) + "\n    engine: p2p\n    fill: " +
+               std::to_string(kFill) + "\n" + keys[k];
+  const auto got = run_files(write_config(dir_, "files.yaml", header(dir_) + entries + grid_entries()),
+                             std::size(keys));
+  // Every rank holds the whole result: rank 0 alone computes the reference and compares.
+  if (rank_of(MPI_COMM_WORLD) != 0) return;
+  ferry::ConservativeOptions second;
+  second.order = 2;
+  second.normalisation = ferry::ConservativeNormalisation::DestArea;
+  ferry::NearestNeighbourOptions nearest;
+  nearest.neighbours = 3;
+  const std::vector<double> want[] = {
+      direct([](const ferry::Grid& s, const ferry::Grid& d) {
+        return ferry::conservative_weights(MPI_COMM_SELF, s.cells, d.cells, {});
+      }),
+      direct([&](const ferry::Grid& s, const ferry::Grid& d) {
+        return ferry::conservative_weights(MPI_COMM_SELF, s.cells, d.cells, second);
+      }),
+      direct([](const ferry::Grid& s, const ferry::Grid& d) {
+        return ferry::bilinear_weights(MPI_COMM_SELF, s.points, d.points,
+                                       {kLmdzNx, true, ferry::Unmapped::Nearest});
+      }),
+      direct([&](const ferry::Grid& s, const ferry::Grid& d) {
+        return ferry::nearest_neighbour_weights(MPI_COMM_SELF, s.points, d.points, nearest);
+      })};
+  for (std::size_t k = 0; k < std::size(keys); ++k) {
+    EXPECT_TRUE(same_bits(got[k], want[k])) << "entry e" << k << ": " << keys[k];
+    expect_within_ulps(got[k], want[k], 0, "entry e" + std::to_string(k));
+  }
+}
+
+// A grid file that is missing, of another grid's size or of other rows fails enddef
+// with the same error on every rank, naming the entry, the configuration key, the
+// file and the sizes.
+TEST_F(CouplerGridFileTest, BadGridFilesFailAlikeEverywhere) {
+  const auto path = [&](const std::string& name, const std::string& method, const std::string& grids) {
+    return write_config(dir_, name + ".yaml",
+                        header(dir_) + "  - name: " + name +
+                            "\n    source: {component: atm, field: a0}\n    target: {component: "
+                            "ocn, field: o0}\n    period: " + std::to_string(kPeriod) +
+                            "\n    method: {name: " + method + "}\n" + grids);
+  };
+  expect_same_error_everywhere(
+      [&] { run_files(path("missing", "conservative", "grids:\n  - {name: torc, file: no_such_grid.nc}\n"), 1); },
+      Errc::Io, "exchange \"missing\": reading the target grid: read_grid: .*no_such_grid.nc");
+  const std::string lmd2 = "grids:\n  - {name: lmd2, file: " + grids_ + "/grids.nc}\n";
+  expect_same_error_everywhere(
+      [&] { run_files(path("size", "nearest", lmd2), 1, "lmd2"); }, Errc::ArgSize,
+      "exchange \"size\": .*size.yaml:[0-9]+:[0-9]+: grid \"lmd2\" file \".*grids.nc\" has 1936 "
+      "cells, but the source grid is declared with 6912 points");
+  expect_same_error_everywhere(
+      [&] { run_files(path("rows", "bilinear", grid_entries()), 1, "lmdz", kLmdzNy, kLmdzNx); },
+      Errc::ArgSize,
+      "exchange \"rows\": .*rows.yaml:[0-9]+:[0-9]+: grid \"lmdz\" file \".*grids.nc\" has rows of 96 "
+      "cells, but the source grid is declared with nx = 72");
 }
 
 }  // namespace
