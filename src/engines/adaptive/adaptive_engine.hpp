@@ -95,6 +95,11 @@ class AdaptiveEngine final : public Engine {
   void start_search(std::vector<Candidate> candidates, const SearchRules& rules);
   // The re-check of cached_: the incumbent and the challengers cached close to it.
   void start_check();
+  // The cached choice timed alone first (a probe), when cached close to the lowest
+  // median; then the challenge, with challengers_, unless its times match the record.
+  void start_probe();
+  void finish_probe();
+  void start_challenge();
   const double* cached_median(const Candidate& candidate) const;
   // The medians to record: the search's, or after a re-check the cached ones.
   std::vector<Measurement> measured_for_cache() const;
@@ -163,6 +168,9 @@ class AdaptiveEngine final : public Engine {
   Candidate chosen_;
   std::optional<CacheEntry> cached_;  // the entry the choice came from
   bool checking_ = false;             // the search re-checks cached_'s choice
+  bool probing_ = false;              // the batch times cached_'s choice alone
+  std::vector<Candidate> challengers_;  // of the re-check, the cached choice first
+  std::string probe_note_;            // why the probe did not keep the choice
 };
 
 }  // namespace ferry::detail
