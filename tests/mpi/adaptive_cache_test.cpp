@@ -483,7 +483,11 @@ TEST_F(ProbedCachedChoice, ACachedChoiceSlowerThanItsRecordIsChallenged) {
   // clearly slower (2.2 ms, over x1.5) in two used rounds.
   times_.ms["alltoallv"] = 1.4;
   times_.ms["p2p"] = 2.2;
+  const std::string before = from_rank0(world_rank() == 0 ? read_text(path_) : "");
   const Reports r = run(opts());
+  // Kept: the entry is not written again.
+  if (world_rank() == 0) EXPECT_EQ(read_text(path_), before);
+  EXPECT_NE(r.last.text.find("entry left as it is"), std::string::npos) << r.last.text;
   EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
   EXPECT_NE(r.last.text.find("not within x1.25: challengers timed"), std::string::npos)
       << r.last.text;

@@ -43,13 +43,17 @@ namespace ferry::detail {
 ///
 /// Cache: rank 0 reads the cache; the entries that may be this plan's ride in the
 /// reduction of the plan's signature. A cached choice is used at once and, with
-/// `check` (default), re-checked on the first exchanges at a bounded cost: a search
-/// with the cached choice as the reference (a challenger must be clearly faster than
-/// it, by the same intervals as the full search), over only the candidates whose
-/// cached median is within kCheckCloseRatio of the lowest (all of them if the entry
-/// has no medians), where a challenger drops out once clearly slower than its
-/// round's fastest in two used rounds, and which runs `check_samples` used rounds at
-/// most. Its choice, kept or replaced, is recorded in the cache.
+/// `check` (default), re-checked on the first exchanges at a bounded cost. A choice
+/// cached within kKeepWithinRatio of the lowest cached median is first timed alone
+/// (warmup + samples exchanges, one reduction) and kept if its median is within
+/// kRecordMatchRatio of its cached one. Otherwise a search with the cached choice as
+/// the reference (a challenger must be clearly faster than it, by the same intervals
+/// as the full search), over only the candidates whose cached median is within
+/// kCheckCloseRatio of the lowest (all of them if the entry has no medians), where a
+/// challenger drops out once clearly slower than its round's fastest in two used
+/// rounds or once its interval says it is at most `tolerance` faster, and which runs
+/// `check_samples` used rounds at most. Its choice, kept or replaced, is recorded in
+/// the cache.
 ///
 /// Options (see docs/user/engines/adaptive.md): samples, max_samples, warmup,
 /// margin, tolerance, check, check_samples, watch, drift, cache, retune, candidates,
