@@ -466,6 +466,10 @@ class ProbedCachedChoice : public InjectedTiming {
 TEST_F(ProbedCachedChoice, ARightCachedChoiceMatchingItsRecordIsKeptWithoutChallengers) {
   times_.ms["alltoallv"] = 1.15;  // within x1.25 of its cached median
   const Reports r = run(opts());
+  EXPECT_FALSE(r.first.settled);
+  EXPECT_NE(r.first.text.find("re-checking the cached choice alltoallv alone, 0 of 6"),
+            std::string::npos)
+      << r.first.text;
   EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
   EXPECT_TRUE(same_on_all_ranks(r.last.text)) << r.last.text;
   EXPECT_NE(r.last.text.find("re-checked in 6 exchanges: alltoallv timed alone"),

@@ -809,8 +809,8 @@ EngineReport AdaptiveEngine::report() const {
   r.settled = !profiling_;
   r.choice = profiling_ ? active_candidate_.label() : chosen_.label();
   if (probing_) {
-    r.text = cat("adaptive: re-checking the cached choice ", r.choice, " alone, exchange ",
-                 slot_ + 1, " of ", batch_.size(), "\n");
+    r.text = cat("adaptive: re-checking the cached choice ", r.choice, " alone, ",
+                 std::min(slot_, batch_.size()), " of ", batch_.size(), " exchanges made\n");
   } else if (profiling_) {
     r.text = cat("adaptive: profiling, round ", search_->rounds() + 1 + slot_ / search_->round().size(),
                  " (", r.choice, "); ", exchanges_, " exchanges so far\n", measurement_table());
