@@ -52,8 +52,8 @@ namespace ferry::detail {
 /// kCheckCloseRatio of the lowest (all of them if the entry has no medians), where a
 /// challenger drops out once clearly slower than its round's fastest in two used
 /// rounds or once its interval says it is at most `tolerance` faster, and which runs
-/// `check_samples` used rounds at most. Its choice, kept or replaced, is recorded in
-/// the cache.
+/// `check_samples` used rounds at most. A replaced choice is recorded in the cache; a
+/// kept one leaves the entry as it is.
 ///
 /// Options (see docs/user/engines/adaptive.md): samples, max_samples, warmup,
 /// margin, tolerance, check, check_samples, watch, drift, cache, retune, candidates,
