@@ -21,7 +21,7 @@ struct AdaptiveBenchConfig {
   Groups groups = Groups::Split;
   int runs = 20;
   /// Rounds of the judge: every candidate timed in rotation after the searches.
-  int repeat = 10;
+  int repeat = 15;
   /// A choice is good if its median is within this of the best candidate's.
   double within = 0.10;
 };
@@ -38,10 +38,12 @@ struct AdaptiveRunResult {
   long chosen_exchanges = 0, previous_exchanges = 0;
   std::string reason;  ///< why the adaptive engine chose what it chose
   std::map<std::string, double> medians;
-  bool chosen_good(double within) const { return chosen_seconds <= (1 + within) * best_seconds; }
-  bool previous_good(double within) const {
-    return previous_seconds <= (1 + within) * best_seconds;
-  }
+  /// The choice's time over each candidate's, round by round in the judge's rotation:
+  /// the largest over the candidates of the median of these paired ratios (1 if none
+  /// is faster). Paired, a load burst that slows a whole round cancels out.
+  double chosen_ratio = 0, previous_ratio = 0;
+  bool chosen_good(double within) const { return chosen_ratio <= 1 + within; }
+  bool previous_good(double within) const { return previous_ratio <= 1 + within; }
 };
 
 /// One run of the wrong-cache scenario (AdaptiveBench::measure_wrong_cache): the
@@ -63,6 +65,10 @@ struct WrongCacheRunResult {
   /// The re-check's cost: its time over the right engine's, minus 1.
   double cost() const { return check_seconds / right_seconds - 1; }
 };
+
+/// measure_wrong_cache()'s `wrong` that leaves the full search's own choice in the
+/// entry: the cost of re-checking a right cached choice.
+inline constexpr const char* kRightCache = "right";
 
 /// Collective over `comm` throughout; every rank gets the same results.
 class AdaptiveBench {
@@ -88,6 +94,8 @@ class AdaptiveBench {
   std::string cache_file();
   void rewrite_cache_choice(const std::string& path, const std::string& choice);
   std::pair<std::string, long> previous_search();
+  // Times every candidate config.repeat times in rotation and scores the run's choices.
+  void judge(AdaptiveRunResult& r);
   void check_values(const std::string& what);
 
   Comm comm_;

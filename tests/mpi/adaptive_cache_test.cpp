@@ -446,23 +446,90 @@ TEST_F(InjectedTiming, AWrongCachedChoiceIsReplacedWithinFiftyExchanges) {
   }
 }
 
-TEST_F(InjectedTiming, ARightCachedChoiceIsKeptAfterTwoRoundsOfCloseChallengers) {
-  // alltoallv 1 ms, cached so; p2p (1.2 ms) was cached close and is timed, and drops
-  // out once clearly slower (1.6 ms) in two used rounds; rma (2 ms) is not timed.
-  times_.ms = {{"p2p", 1.2}, {"rma", 2}};
-  ferry::EngineOptions opts = two_candidates();
-  opts.values["candidates"] = "p2p,alltoallv,rma";
-  ASSERT_EQ(run(opts).last.choice, "alltoallv");
-  times_.ms["p2p"] = 1.6;
-  times_.exchanges.clear();
-  const Reports r = run(opts);
+// alltoallv 1 ms, cached so, and p2p (1.2 ms) cached close to it: the entry's choice
+// is first timed alone, warmup + samples exchanges.
+class ProbedCachedChoice : public InjectedTiming {
+ protected:
+  void SetUp() override {
+    InjectedTiming::SetUp();
+    times_.ms = {{"p2p", 1.2}, {"rma", 2}};
+    ASSERT_EQ(run(opts()).last.choice, "alltoallv");
+    times_.exchanges.clear();
+  }
+  ferry::EngineOptions opts() const {
+    ferry::EngineOptions o = two_candidates();
+    o.values["candidates"] = "p2p,alltoallv,rma";
+    return o;
+  }
+};
+
+TEST_F(ProbedCachedChoice, ARightCachedChoiceMatchingItsRecordIsKeptWithoutChallengers) {
+  times_.ms["alltoallv"] = 1.15;  // within x1.25 of its cached median
+  const Reports r = run(opts());
+  EXPECT_FALSE(r.first.settled);
+  EXPECT_NE(r.first.text.find("re-checking the cached choice alltoallv alone, 0 of 6"),
+            std::string::npos)
+      << r.first.text;
   EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
+  EXPECT_TRUE(same_on_all_ranks(r.last.text)) << r.last.text;
+  EXPECT_NE(r.last.text.find("re-checked in 6 exchanges: alltoallv timed alone"),
+            std::string::npos)
+      << r.last.text;
+  EXPECT_NE(r.last.text.find("no challenger timed"), std::string::npos) << r.last.text;
+  // 1 warm-up and 5 used exchanges of the cached choice, then its own: no challenger.
+  EXPECT_EQ(times_.exchanges["alltoallv"], 6 + 1);
+  EXPECT_EQ(times_.exchanges.count("p2p"), 0u);
+  EXPECT_EQ(times_.exchanges.count("rma"), 0u);
+}
+
+TEST_F(ProbedCachedChoice, ACachedChoiceSlowerThanItsRecordIsChallenged) {
+  // alltoallv now 1.4 ms (x1.4 its cached median): p2p is timed, and drops out once
+  // clearly slower (2.2 ms, over x1.5) in two used rounds.
+  times_.ms["alltoallv"] = 1.4;
+  times_.ms["p2p"] = 2.2;
+  const std::string before = from_rank0(world_rank() == 0 ? read_text(path_) : "");
+  const Reports r = run(opts());
+  // Kept: the entry is not written again.
+  if (world_rank() == 0) EXPECT_EQ(read_text(path_), before);
+  EXPECT_NE(r.last.text.find("entry left as it is"), std::string::npos) << r.last.text;
+  EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
+  EXPECT_NE(r.last.text.find("not within x1.25: challengers timed"), std::string::npos)
+      << r.last.text;
   EXPECT_NE(r.last.text.find("every other candidate was clearly slower"), std::string::npos)
       << r.last.text;
-  // 1 warm-up and 2 used rounds of 2 candidates: 3 exchanges with p2p in all.
-  EXPECT_NE(r.last.text.find("after 3 rounds (6 exchanges)"), std::string::npos) << r.last.text;
+  // The probe's 6, then 1 warm-up and 2 used rounds of 2 candidates.
   EXPECT_EQ(times_.exchanges["p2p"], 3);
+  EXPECT_EQ(times_.exchanges["alltoallv"], 6 + 3 + 1);
   EXPECT_EQ(times_.exchanges.count("rma"), 0u);
+}
+
+TEST_F(ProbedCachedChoice, ACachedChoiceFasterThanItsRecordIsChallengedAndReplaced) {
+  // The entry was measured under conditions this run does not have (all faster now,
+  // and p2p the faster one): its comparison may not hold, so p2p is timed and wins.
+  times_.ms["alltoallv"] = 0.5;
+  times_.ms["p2p"] = 0.3;
+  const Reports r = run(opts());
+  EXPECT_EQ(r.last.choice, "p2p") << r.last.text;
+  EXPECT_TRUE(same_on_all_ranks(r.last.text)) << r.last.text;
+  EXPECT_NE(r.last.text.find("clearly faster than alltoallv"), std::string::npos) << r.last.text;
+  // The probe's 6, then 1 warm-up and 5 used rounds of 2 candidates: 18 exchanges.
+  EXPECT_EQ(times_.exchanges["alltoallv"], 6 + 6);
+  EXPECT_EQ(times_.exchanges["p2p"], 6 + 1);
+}
+
+TEST_F(ProbedCachedChoice, AChallengerAsFastAsTheCachedChoiceStopsAfterFiveUsedRounds) {
+  // Both 1.5 ms now: p2p is timed (alltoallv is slower than its record) but is not
+  // over 5 % faster after the 5 used rounds of a first interval, instead of running
+  // to check_samples (8).
+  times_.ms["alltoallv"] = 1.5;
+  times_.ms["p2p"] = 1.5;
+  const Reports r = run(opts());
+  EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
+  EXPECT_NE(r.last.text.find("no other candidate is over 5% faster than alltoallv"),
+            std::string::npos)
+      << r.last.text;
+  EXPECT_EQ(times_.exchanges["p2p"], 6);
+  EXPECT_EQ(times_.exchanges["alltoallv"], 6 + 6 + 1);
 }
 
 TEST_F(InjectedTiming, ARightCachedChoiceWithoutCloseChallengersIsKeptAtOnce) {

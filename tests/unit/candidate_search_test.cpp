@@ -217,3 +217,30 @@ TEST(CandidateSearch, AChallengerWinningOnlyByChanceLeavesTheIncumbentAtTheBound
   EXPECT_EQ(search.choice().label(), "p2p") << search.reason();
   EXPECT_EQ(search.rounds(), 1 + rules.max_rounds);
 }
+
+TEST(CandidateSearch, AChallengerNotOverTheToleranceFasterDropsAfterFiveUsedRounds) {
+  // rma 2 % faster than the incumbent in every round: clearly faster by the margin
+  // (2 %) only by chance, and not by over 5 % (the tolerance): no reason to replace
+  // the cached choice, and no reason to time it up to max_rounds.
+  SearchRules rules = check_rules();
+  rules.drop_not_faster = true;
+  CandidateSearch search({{"alltoallv", ""}, {"rma", ""}}, rules);
+  run(search, [&](const std::string& l, int round) {
+    return (l == "rma" ? 0.98 : 1.0) * noise(l, round, 0.01, false);
+  });
+  EXPECT_EQ(search.choice().label(), "alltoallv") << search.reason();
+  EXPECT_EQ(search.rounds(), rules.warmup_rounds + rules.min_rounds);
+  EXPECT_NE(search.reason().find("no other candidate is over 5% faster than alltoallv"),
+            std::string::npos)
+      << search.reason();
+}
+
+TEST(CandidateSearch, AClearlyFasterChallengerIsNotDroppedAsNotFaster) {
+  SearchRules rules = check_rules();
+  rules.drop_not_faster = true;
+  CandidateSearch search({{"alltoallv", ""}, {"rma", ""}}, rules);
+  run(search, [&](const std::string& l, int round) {
+    return (l == "rma" ? 0.8 : 1.0) * noise(l, round, 0.05, false);
+  });
+  EXPECT_EQ(search.choice().label(), "rma") << search.reason();
+}

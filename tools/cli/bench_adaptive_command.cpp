@@ -82,14 +82,16 @@ Command bench_adaptive_command() {
       "(profiling on the exchanges, as in a model), then the previous search (each\n"
       "candidate's 2 warm-up and 3 timed exchanges one after the other, a later one\n"
       "winning if 2 % faster, then the greedy butterfly stage pass), then times every\n"
-      "candidate --repeat times in rotation: the judge. A choice is good if its median\n"
-      "is within --within percent of the best candidate's. Prints one row per run and\n"
+      "candidate --repeat times in rotation, the order turned each round: the judge. A\n"
+      "choice is good if, against every candidate, the median of its paired ratios (its\n"
+      "time over the candidate's, round by round) is within --within percent of 1. Prints\n"
+      "one row per run and\n"
       "how many runs each search got right. --load starts CPU-bound processes for the\n"
       "whole run, so load from other processes is controlled, not left to chance.\n"
       "\n" +
           std::string(kScenarioOptionsHelp) +
           "  --runs N               runs (default 20)\n"
-          "  --repeat R             the judge's rounds (default 10)\n"
+          "  --repeat R             the judge's rounds (default 15)\n"
           "  --within PERCENT       how close to the best is good (default 10)\n" +
           std::string(kLoadOptionHelp) +
           "  --json                 one JSON object per run and line instead of a table\n"
@@ -98,7 +100,9 @@ Command bench_adaptive_command() {
           "                         e.g. alltoallv or butterfly:all), then times the first\n"
           "                         --exchanges exchanges of the adaptive engine re-checking\n"
           "                         it, of the search's choice and of LABEL trusted\n"
-          "                         (check=false), in rotation exchange by exchange\n"
+          "                         (check=false), in rotation exchange by exchange;\n"
+          "                         LABEL \"right\" leaves the search's own choice cached\n"
+          "                         (the cost of re-checking a right choice)\n"
           "  --exchanges N          exchanges per run with --wrong-cache (default 50)\n",
       declare_bench_adaptive};
 }

@@ -51,6 +51,18 @@ constexpr double kCheckCloseRatio = 1.25;
 // A challenger over this times the fastest of two used rounds of the re-check drops
 // out (SearchRules::drop_ratio), so that it costs a few exchanges at most.
 constexpr double kCheckDropRatio = 1.5;
+// A cached choice whose cached median is within this of the lowest cached median is
+// first timed alone (warmup + samples exchanges, one reduction): if its median then
+// matches its cached one within kRecordMatchRatio either way, the entry still
+// describes this run and the choice is kept without timing any challenger. 1.10: the
+// adaptive engine's target is an engine within 10 % of the best.
+constexpr double kKeepWithinRatio = 1.10;
+// How far the cached choice's median may be from its cached median, either way, and
+// still count as matching it: a median of 5 slowest-rank times varies by about 10 %
+// from run to run on an idle node. Slower means a loaded or changed machine; faster
+// means the entry was measured under a load this run does not have, when the
+// comparison it records may not hold either (a choice made under load).
+constexpr double kRecordMatchRatio = 1.25;
 // Watching: exchanges per window, and the drift that counts when sustained over
 // kSustainedWindows windows in a row.
 constexpr int kDefaultWatch = 50;
@@ -163,6 +175,12 @@ constexpr const char* kNoteWord = "note ";
 std::string ms(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4f", seconds * 1e3);
+  return text;
+}
+
+std::string ratio2(double ratio) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", ratio);
   return text;
 }
 
@@ -339,11 +357,56 @@ void AdaptiveEngine::start_check() {
                           : cat(" (not timed, cached over x", kCheckCloseRatio,
                                 " the lowest median: ", list_first(untimed, untimed.size()),
                                 ")")));
-  for (const Candidate& c : order) engine_for(c);
+  challengers_ = std::move(order);
+  const double* own = cached_median(cached_->choice);
+  if (own && *own <= kKeepWithinRatio * lowest) {
+    start_probe();
+    return;
+  }
+  start_challenge();
+}
+
+void AdaptiveEngine::start_challenge() {
+  for (const Candidate& c : challengers_) engine_for(c);
   SearchRules check = rules_;
   check.max_rounds = std::max(rules_.min_rounds, check_rounds_);
   check.drop_ratio = kCheckDropRatio;
-  start_search(std::move(order), check);
+  check.drop_not_faster = true;
+  start_search(challengers_, check);
+}
+
+void AdaptiveEngine::start_probe() {
+  probing_ = true;
+  profiling_ = true;
+  batch_rounds_ = rules_.warmup_rounds + rules_.min_rounds;
+  batch_.assign(static_cast<std::size_t>(batch_rounds_), cached_->choice);
+  local_seconds_.assign(batch_.size(), 0.0);
+  slot_ = 0;
+  active_candidate_ = cached_->choice;
+  active_ = &engine_for(active_candidate_);
+}
+
+void AdaptiveEngine::finish_probe() {
+  probing_ = false;
+  for (double s : slowest_seconds_) profiled_seconds_ += s;
+  const std::vector<double> used(
+      slowest_seconds_.begin() + static_cast<std::ptrdiff_t>(rules_.warmup_rounds),
+      slowest_seconds_.end());
+  const double median = median_of(used);
+  const double recorded = *cached_median(cached_->choice);
+  const double ratio = median / recorded;
+  const std::string timed_alone =
+      cat(cached_->choice.label(), " timed alone: median ", ms(median), " ms over ", used.size(),
+          " exchanges, x", ratio2(ratio), " its cached ", ms(recorded), " ms");
+  if (ratio <= kRecordMatchRatio && ratio >= 1 / kRecordMatchRatio) {
+    chosen_ = cached_->choice;
+    decide(cat("re-checked in ", batch_.size(), " exchanges: ", timed_alone,
+               " (within x", kRecordMatchRatio, "), and cached within x", kKeepWithinRatio,
+               " of the lowest median; no challenger timed"));
+    return;
+  }
+  probe_note_ = cat(timed_alone, ", not within x", kRecordMatchRatio, ": challengers timed");
+  start_challenge();
 }
 
 const double* AdaptiveEngine::cached_median(const Candidate& candidate) const {
@@ -626,6 +689,10 @@ void AdaptiveEngine::finish_reduction() {
 }
 
 void AdaptiveEngine::finish_batch() {
+  if (probing_) {
+    finish_probe();
+    return;
+  }
   for (double s : slowest_seconds_) profiled_seconds_ += s;
   FERRY_LOG_DEBUG(comm_->rank(), "adaptive: slowest-rank times of ", batch_rounds_, " rounds: ",
                   list_first(slowest_seconds_, slowest_seconds_.size()), " s");
@@ -649,7 +716,7 @@ void AdaptiveEngine::decide(const std::string& unsearched) {
   } else {
     chosen_ = search_->choice();
     reason_ = checking_ ? cat("re-check of the cached choice ", cached_->choice.label(), ": ",
-                              search_->reason())
+                              probe_note_.empty() ? "" : probe_note_ + "; ", search_->reason())
                         : search_->reason();
   }
   active_candidate_ = chosen_;
@@ -664,7 +731,14 @@ void AdaptiveEngine::decide(const std::string& unsearched) {
   drifted_windows_ = 0;
   watched_ = 0;
   const bool searched = search_.has_value() && search_->exchanges() > 0;
-  if (!cache_path_.empty() && searched) {
+  // A re-check that keeps the cached choice would write the entry back unchanged but
+  // for its conditions; writing costs rank 0 a file replacement inside this exchange
+  // (a rename over the file, which ext4 flushes to disk: 0.1 to 4 ms measured on a
+  // local disk), so the entry is left as it is.
+  const bool kept = checking_ && chosen_ == cached_->choice;
+  if (kept && !cache_path_.empty())
+    cache_notes_.push_back(cat("the re-check kept the cached choice; entry left as it is"));
+  if (!cache_path_.empty() && searched && !kept) {
     cache_notes_.push_back(cat("rank 0 records the choice in \"", cache_path_, "\""));
     if (comm_->rank() == 0)
       for (const std::string& warning : store_entry(
@@ -707,6 +781,7 @@ void AdaptiveEngine::finish_window() {
                          " windows: profiled every candidate again"));
   cached_.reset();
   checking_ = false;
+  probe_note_.clear();
   start_search(candidates_, rules_);
   for (const Candidate& c : candidates_) engine_for(c);
 }
@@ -733,7 +808,10 @@ EngineReport AdaptiveEngine::report() const {
   EngineReport r;
   r.settled = !profiling_;
   r.choice = profiling_ ? active_candidate_.label() : chosen_.label();
-  if (profiling_) {
+  if (probing_) {
+    r.text = cat("adaptive: re-checking the cached choice ", r.choice, " alone, ",
+                 std::min(slot_, batch_.size()), " of ", batch_.size(), " exchanges made\n");
+  } else if (profiling_) {
     r.text = cat("adaptive: profiling, round ", search_->rounds() + 1 + slot_ / search_->round().size(),
                  " (", r.choice, "); ", exchanges_, " exchanges so far\n", measurement_table());
   } else if (search_ && search_->exchanges() == 0) {
@@ -754,8 +832,8 @@ EngineReport AdaptiveEngine::report() const {
                  ms(profiled_seconds_), " ms, ",
                  ms(static_cast<double>(exchanges_) * chosen_median), " ms with the choice\n");
   } else {
-    r.text = cat("adaptive: chose ", r.choice, " from the tuning cache, without profiling (",
-                 reason_, ")\n");
+    r.text = cat("adaptive: chose ", r.choice, " from the tuning cache",
+                 exchanges_ > 0 ? "" : ", without profiling", " (", reason_, ")\n");
   }
   if (cached_ && !cached_->measured.empty() && !profiling_) {
     r.text += "  cached medians:";

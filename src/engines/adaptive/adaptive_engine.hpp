@@ -43,13 +43,17 @@ namespace ferry::detail {
 ///
 /// Cache: rank 0 reads the cache; the entries that may be this plan's ride in the
 /// reduction of the plan's signature. A cached choice is used at once and, with
-/// `check` (default), re-checked on the first exchanges at a bounded cost: a search
-/// with the cached choice as the reference (a challenger must be clearly faster than
-/// it, by the same intervals as the full search), over only the candidates whose
-/// cached median is within kCheckCloseRatio of the lowest (all of them if the entry
-/// has no medians), where a challenger drops out once clearly slower than its
-/// round's fastest in two used rounds, and which runs `check_samples` used rounds at
-/// most. Its choice, kept or replaced, is recorded in the cache.
+/// `check` (default), re-checked on the first exchanges at a bounded cost. A choice
+/// cached within kKeepWithinRatio of the lowest cached median is first timed alone
+/// (warmup + samples exchanges, one reduction) and kept if its median is within
+/// kRecordMatchRatio of its cached one. Otherwise a search with the cached choice as
+/// the reference (a challenger must be clearly faster than it, by the same intervals
+/// as the full search), over only the candidates whose cached median is within
+/// kCheckCloseRatio of the lowest (all of them if the entry has no medians), where a
+/// challenger drops out once clearly slower than its round's fastest in two used
+/// rounds or once its interval says it is at most `tolerance` faster, and which runs
+/// `check_samples` used rounds at most. A replaced choice is recorded in the cache; a
+/// kept one leaves the entry as it is.
 ///
 /// Options (see docs/user/engines/adaptive.md): samples, max_samples, warmup,
 /// margin, tolerance, check, check_samples, watch, drift, cache, retune, candidates,
@@ -95,6 +99,11 @@ class AdaptiveEngine final : public Engine {
   void start_search(std::vector<Candidate> candidates, const SearchRules& rules);
   // The re-check of cached_: the incumbent and the challengers cached close to it.
   void start_check();
+  // The cached choice timed alone first (a probe), when cached close to the lowest
+  // median; then the challenge, with challengers_, unless its times match the record.
+  void start_probe();
+  void finish_probe();
+  void start_challenge();
   const double* cached_median(const Candidate& candidate) const;
   // The medians to record: the search's, or after a re-check the cached ones.
   std::vector<Measurement> measured_for_cache() const;
@@ -163,6 +172,9 @@ class AdaptiveEngine final : public Engine {
   Candidate chosen_;
   std::optional<CacheEntry> cached_;  // the entry the choice came from
   bool checking_ = false;             // the search re-checks cached_'s choice
+  bool probing_ = false;              // the batch times cached_'s choice alone
+  std::vector<Candidate> challengers_;  // of the re-check, the cached choice first
+  std::string probe_note_;            // why the probe did not keep the choice
 };
 
 }  // namespace ferry::detail

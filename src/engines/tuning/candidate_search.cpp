@@ -102,6 +102,7 @@ void CandidateSearch::record(const std::vector<double>& seconds, int rounds) {
     record_round(seconds.data() + static_cast<std::size_t>(r) * round_.size());
   }
   if (rules_.drop_ratio > 0 && used_rounds() > 0) drop_clearly_slower();
+  if (!done_ && rules_.drop_not_faster && used_rounds() >= rules_.min_rounds) drop_not_faster();
   if (!done_ && used_rounds() >= rules_.min_rounds) evaluate();
   if (!done_) round_ = schedule(rounds_);
 }
@@ -145,6 +146,23 @@ void CandidateSearch::drop_clearly_slower() {
   if (running() == std::vector<std::size_t>{0})
     finish(0, cat("every other candidate was clearly slower in ", rules_.drop_rounds,
                   " rounds"));
+}
+
+void CandidateSearch::drop_not_faster() {
+  const Standing& first = standings_[0];
+  for (std::size_t i : running()) {
+    if (i == 0) continue;
+    Standing& s = standings_[i];
+    const std::vector<double> ratios = paired_ratios(s.samples, first.samples);
+    const std::optional<Interval> interval = median_interval(ratios, kConfidence);
+    if (!interval || interval->low < 1 / (1 + rules_.tolerance)) continue;
+    s.running = false;
+    s.verdict = cat("not over ", percent(1 + rules_.tolerance), " faster than ",
+                    first.candidate.label(), ": ", ratio_text(ratios, interval));
+  }
+  if (running() == std::vector<std::size_t>{0})
+    finish(0, cat("no other candidate is over ", percent(1 + rules_.tolerance), " faster than ",
+                  first.candidate.label()));
 }
 
 void CandidateSearch::evaluate() {

@@ -41,6 +41,12 @@ struct SearchRules {
   /// looks many times slower than it is.
   double drop_ratio = 0;
   int drop_rounds = 2;
+  /// A running candidate other than the first drops out once the interval of its
+  /// paired ratio to the first lies above 1 / (1 + tolerance): it is at most
+  /// `tolerance` faster, too little to replace the first with. The re-check of a
+  /// cached choice sets it, so that challengers as fast as the cached choice stop
+  /// costing exchanges after min_rounds used rounds instead of max_rounds.
+  bool drop_not_faster = false;
 };
 
 /// Confidence of the intervals every decision rests on.
@@ -104,6 +110,7 @@ class CandidateSearch {
   void record_round(const double* seconds);
   void evaluate();
   void drop_clearly_slower();
+  void drop_not_faster();
   void finish(std::size_t winner, const std::string& why);
   std::size_t leader() const;
   std::vector<std::size_t> running() const;
