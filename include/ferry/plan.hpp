@@ -3,12 +3,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ferry/comm.hpp"
 #include "ferry/layout.hpp"
 
 namespace ferry {
+
+class Plan;
+namespace detail {
+class PlanCache;
+PlanCache& plan_cache(const Plan& plan);
+}  // namespace detail
 
 /// One side (send or receive) of a plan on one rank: the peers, and for each
 /// peer the local indices (into this rank's layout) of the points exchanged
@@ -60,6 +67,7 @@ class Plan {
 
  private:
   friend class PlanBuilder;
+  friend detail::PlanCache& detail::plan_cache(const Plan& plan);
   PlanSide send_;
   PlanSide recv_;
   std::vector<std::int64_t> self_src_;
@@ -71,6 +79,8 @@ class Plan {
   bool dst_member_ = false;
   int comm_size_ = 0;
   int rank_ = -1;
+  // What engines derived from the plan (src/core/plan_cache.hpp), shared by copies.
+  std::shared_ptr<detail::PlanCache> cache_;
 };
 
 }  // namespace ferry

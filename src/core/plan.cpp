@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/plan_cache.hpp"
 #include "core/rendezvous.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -122,6 +123,7 @@ Plan PlanBuilder::build(const Comm& comm, const Layout& src, const Layout& dst) 
   const int p = comm.size();
   const int me = comm.rank();
   Plan plan;
+  plan.cache_ = std::make_shared<detail::PlanCache>();
   plan.comm_size_ = p;
   plan.rank_ = me;
   plan.src_member_ = src.member();
@@ -235,5 +237,14 @@ std::size_t Plan::memory_bytes() const noexcept {
   return sizeof(Plan) + side(send_) + side(recv_) +
          (self_src_.capacity() + self_dst_.capacity()) * sizeof(std::int64_t);
 }
+
+namespace detail {
+
+PlanCache& plan_cache(const Plan& plan) {
+  FERRY_ASSERT(plan.cache_ != nullptr, "plan_cache: a plan not made by Plan::build");
+  return *plan.cache_;
+}
+
+}  // namespace detail
 
 }  // namespace ferry

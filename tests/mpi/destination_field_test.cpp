@@ -3,12 +3,15 @@
 // opposite directions between two groups, in flight together, begun in the same
 // order on every rank, as two coupled models that each put and then get. Every value
 // is checked against a function of its global id and the step, and the values of a
-// step stay in their memory while the next step is in flight.
+// step stay in their memory while the next step is in flight. Then several exchanges
+// over one plan, as a coupler's entries between the same partitions, with different
+// fields, in flight together (rma shares what it derives from the plan between them).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,7 @@
 using ferry::Datatype;
 using ferry::Exchange;
 using ferry::Layout;
+using ferry::Plan;
 
 namespace {
 
@@ -51,17 +55,33 @@ std::string first_wrong(const Layout& to, const std::vector<void*>& dst, int ste
   return {};
 }
 
-TEST(DestinationField, OppositeExchangesInFlightTogether) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+int world_size() {
+  int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 2) GTEST_SKIP() << "needs 2 ranks";
-  // Model a: the first half (one more on odd counts), model b: the rest.
-  const int a_ranks = (size + 1) / 2, b_ranks = size - a_ranks;
-  const bool in_a = rank < a_ranks;
-  const std::int64_t n = kNx * kNy;
-  const Layout a = in_a ? Layout::box(kNx, kNy, 1, a_ranks, rank) : Layout::none(n);
-  const Layout b = in_a ? Layout::none(n) : Layout::round_robin(n, b_ranks, rank - a_ranks);
+  return size;
+}
+
+// Model a: the first half of the world (one more on odd counts) in column blocks,
+// model b: the rest, round-robin.
+struct TwoModels {
+  TwoModels() {
+    const int size = world_size();
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const int a_ranks = (size + 1) / 2, b_ranks = size - a_ranks;
+    const bool in_a = rank < a_ranks;
+    const std::int64_t n = kNx * kNy;
+    a = in_a ? Layout::box(kNx, kNy, 1, a_ranks, rank) : Layout::none(n);
+    b = in_a ? Layout::none(n) : Layout::round_robin(n, b_ranks, rank - a_ranks);
+  }
+  int rank = 0;
+  Layout a, b;
+};
+
+TEST(DestinationField, OppositeExchangesInFlightTogether) {
+  if (world_size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  const TwoModels models;
+  const Layout& a = models.a;
+  const Layout& b = models.b;
   const std::vector<ferry::FieldSpec> fields(3, {Datatype::Float64, 1});
   Exchange a_to_b(MPI_COMM_WORLD, a, b, fields, ferry_test::engine());
   Exchange b_to_a(MPI_COMM_WORLD, b, a, fields, ferry_test::engine());
@@ -105,6 +125,57 @@ TEST(DestinationField, OppositeExchangesInFlightTogether) {
   }
   a_to_b.close();
   b_to_a.close();
+}
+
+TEST(DestinationField, ExchangesOverOnePlan) {
+  if (world_size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  const TwoModels models;
+  const Layout& a = models.a;
+  const Layout& b = models.b;
+  const int rank = models.rank;
+  const ferry::Comm world = ferry::Comm::view(MPI_COMM_WORLD);
+  const auto plan = std::make_shared<const Plan>(Plan::build(world, a, b));
+  // The same plan built again: its copy on rank 0 has derived nothing yet.
+  const auto again = std::make_shared<const Plan>(Plan::build(world, a, b));
+  // Field counts 1, 3, 2, 1: the third on a duplicate of the world (the same ranks),
+  // the fourth over `again` on rank 0 and over `plan` elsewhere, so that ranks differ
+  // in what they found.
+  const std::vector<std::size_t> counts = {1, 3, 2, 1};
+  MPI_Comm dup = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  std::vector<std::unique_ptr<Exchange>> exchanges;
+  for (std::size_t e = 0; e < counts.size(); ++e)
+    exchanges.push_back(std::make_unique<Exchange>(
+        e == 2 ? dup : MPI_COMM_WORLD, e == 3 && rank == 0 ? again : plan,
+        std::vector<ferry::FieldSpec>(counts[e], {Datatype::Float64, 1}), ferry_test::engine(),
+        ferry_test::engine_options()));
+
+  const auto a_points = static_cast<std::size_t>(std::max<std::int64_t>(1, a.local_size()));
+  const auto b_points = static_cast<std::size_t>(std::max<std::int64_t>(1, b.local_size()));
+  for (int step = 0; step < 4; ++step) {
+    SCOPED_TRACE(step);
+    std::vector<std::vector<std::vector<double>>> src(counts.size()), own(counts.size());
+    std::vector<std::vector<const void*>> from(counts.size());
+    std::vector<std::vector<void*>> into(counts.size());
+    for (std::size_t e = 0; e < counts.size(); ++e) {
+      own[e].assign(counts[e], std::vector<double>(b_points));
+      for (std::size_t f = 0; f < counts[e]; ++f) {
+        src[e].emplace_back(a_points);
+        for (std::size_t i = 0; i < a.ids().size(); ++i)
+          src[e][f][i] = value(a.ids()[i], step, static_cast<int>(e)) + f;
+        from[e].push_back(src[e][f].data());
+      }
+      into[e] = offered(*exchanges[e], own[e]);
+      exchanges[e]->begin(from[e].data(), into[e].data());
+    }
+    for (std::size_t e = 0; e < counts.size(); ++e) {
+      exchanges[e]->end();
+      EXPECT_EQ(first_wrong(b, into[e], step, static_cast<int>(e)), "") << "exchange " << e;
+    }
+  }
+  for (auto& exchange : exchanges) exchange->close();
+  exchanges.clear();
+  MPI_Comm_free(&dup);
 }
 
 }  // namespace

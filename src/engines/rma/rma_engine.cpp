@@ -11,7 +11,6 @@ namespace {
 constexpr int kTagBlock = 7101;  // setup: a destination tells a source where to write
 constexpr int kTagReady = 7102;  // source -> destination: the block is filled
 constexpr int kTagFree = 7103;   // destination -> source: the block has been read
-constexpr int kTagPositions = 7104;  // setup: where an on-node source's points go
 
 // SimGrid SMPI 3.32's MPI_Win_shared_query returns the node's first base for every
 // rank, so stores into a node peer's block would land in another rank's memory;
@@ -31,23 +30,6 @@ void wait_all(std::vector<MPI_Request>& requests, std::size_t first, std::size_t
   if (first < last)
     FERRY_CALL_MPI(MPI_Waitall(static_cast<int>(last - first), requests.data() + first,
                                MPI_STATUSES_IGNORE));
-}
-
-// Ranks of `ranks` (in `comm`) inside `sub`, MPI_UNDEFINED for ranks outside it.
-std::vector<int> translate_ranks(MPI_Comm comm, MPI_Comm sub, const std::vector<int>& ranks) {
-  std::vector<int> out(ranks.size(), MPI_UNDEFINED);
-  if (ranks.empty()) return out;
-  MPI_Group from = MPI_GROUP_NULL;
-  MPI_Group to = MPI_GROUP_NULL;
-  FERRY_CALL_MPI(MPI_Comm_group(comm, &from));
-  int rc = MPI_Comm_group(sub, &to);
-  if (rc == MPI_SUCCESS)
-    rc = MPI_Group_translate_ranks(from, static_cast<int>(ranks.size()), ranks.data(), to,
-                                   out.data());
-  MPI_Group_free(&from);
-  if (to != MPI_GROUP_NULL) MPI_Group_free(&to);
-  FERRY_CALL_MPI(rc);
-  return out;
 }
 
 // Each field of the field area starts on a cache line, so that the area can be handed
@@ -115,82 +97,36 @@ void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<Fiel
     for (std::size_t k = 0; k < plan.send().peer_count(); ++k)
       mpi_count<int>(plan.send().count(k) * point_bytes, "rma: bytes of one block put to a peer");
   });
-  split_node(shared_memory);
+  route_ = RmaRoute::shared(plan, communicator(), shared_memory);
+  agree_on(communicator(), [&] { lay_out(); });
   create_windows();
   locate_destinations();
   create_notifications();
 }
 
-void RmaEngine::split_node(bool shared_memory) {
+void RmaEngine::lay_out() {
+  const RmaRoute& route = *route_;
   const PlanSide& send = plan().send();
-  if (shared_memory) {
-    MPI_Comm node = MPI_COMM_NULL;
-    FERRY_CALL_MPI(
-        MPI_Comm_split_type(comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    node_ = Comm::adopt(node);
-  } else {
-    node_ = Comm::dup(MPI_COMM_SELF);  // every peer is off-node
+  const auto point_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
+  pack_offset_.assign(send.peer_count(), 0);
+  std::int64_t packed = 0;
+  for (std::size_t i = route.node_sends; i < route.send_order.size(); ++i) {
+    pack_offset_[i] = packed;
+    packed += send.count(route.send_order[i]) * point_bytes;
   }
-  node_rank_ = translate_ranks(comm(), node_.get(), send.peers);
-
-  // On-node destinations first, so each kind of block is one run of send_order_.
-  agree_on(communicator(), [&] {
-    const auto point_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
-    send_order_.clear();
-    for (std::size_t k = 0; k < send.peer_count(); ++k)
-      if (node_rank_[k] != MPI_UNDEFINED) send_order_.push_back(k);
-    node_sends_ = send_order_.size();
-    pack_offset_.assign(send.peer_count(), 0);
-    std::int64_t packed = 0;
-    for (std::size_t k = 0; k < send.peer_count(); ++k)
-      if (node_rank_[k] == MPI_UNDEFINED) {
-        pack_offset_[send_order_.size()] = packed;
-        send_order_.push_back(k);
-        packed += send.count(k) * point_bytes;
-      }
-    send_buffer_.assign(static_cast<std::size_t>(packed), 0);
-  });
-
-  // Sources on the node write into the field area; the others get a block each.
-  const PlanSide& recv = plan().recv();
-  const std::vector<int> recv_node = translate_ranks(comm(), node_.get(), recv.peers);
-  agree_on(communicator(), [&] {
-    remote_recv_.clear();
-    block_offset_.assign(recv.peer_count(), 0);
-    node_recv_index_.clear();
-    std::int64_t blocks = 0;
-    for (std::size_t k = 0; k < recv.peer_count(); ++k) {
-      if (recv_node[k] != MPI_UNDEFINED) continue;
-      remote_recv_.push_back(k);
-      block_offset_[k] = blocks;
-      blocks += recv.count(k);
-    }
-    // The on-node sources' points: the plan's own index when every source is on the
-    // node (on one node, always), else a copy of their part of it.
-    const std::int64_t* node_index = recv.index.data();
-    if (!remote_recv_.empty()) {
-      for (std::size_t k = 0; k < recv.peer_count(); ++k)
-        if (recv_node[k] != MPI_UNDEFINED)
-          node_recv_index_.insert(node_recv_index_.end(), recv.index.begin() + recv.offsets[k],
-                                  recv.index.begin() + recv.offsets[k + 1]);
-      node_index = node_recv_index_.data();
-    }
-    const std::int64_t node_points = recv.total() - blocks;
-    node_recv_runs_ = CopyRuns(node_index, node_index, node_points);
-    // Field areas only where a source of the node writes into them.
-    const std::int64_t area_points = node_points == 0 ? 0 : plan().dst_local_size();
-    field_offset_ = field_area_offsets(fields(), area_points, field_area_bytes_);
-    block_area_points_ = blocks;
-    mpi_count<MPI_Aint>(2 * static_cast<std::int64_t>(field_area_bytes_) +
-                            blocks * static_cast<std::int64_t>(fields().point_bytes_all()),
-                        "rma: bytes of the receive window");
-  });
+  send_buffer_.assign(static_cast<std::size_t>(packed), 0);
+  // Field areas only where a source of the node writes into them.
+  const std::int64_t area_points = route.node_points == 0 ? 0 : plan().dst_local_size();
+  field_offset_ = field_area_offsets(fields(), area_points, field_area_bytes_);
+  mpi_count<MPI_Aint>(2 * static_cast<std::int64_t>(field_area_bytes_) + route.block_points * point_bytes,
+                      "rma: bytes of the receive window");
 }
 
 void RmaEngine::create_windows() {
   const MPI_Comm comm = this->comm();
+  const RmaRoute& route = *route_;
   const auto window_bytes = 2 * static_cast<MPI_Aint>(field_area_bytes_) +
-                            static_cast<MPI_Aint>(block_area_points_) *
+                            static_cast<MPI_Aint>(route.block_points) *
                                 static_cast<MPI_Aint>(fields().point_bytes_all());
   // Each rank's memory on its own pages, so that the field area is as aligned as
   // memory the caller allocates.
@@ -199,7 +135,7 @@ void RmaEngine::create_windows() {
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
   void* base = nullptr;
   const int rc =
-      MPI_Win_allocate_shared(window_bytes, 1, info, node_.get(), &base, &shared_win_);
+      MPI_Win_allocate_shared(window_bytes, 1, info, route.node.get(), &base, &shared_win_);
   MPI_Info_free(&info);
   FERRY_CALL_MPI(rc);
   FERRY_CALL_MPI(MPI_Win_set_errhandler(shared_win_, MPI_ERRORS_RETURN));
@@ -209,8 +145,8 @@ void RmaEngine::create_windows() {
   // A window over the whole communicator registers the receive memory with the
   // network on every rank: only make it when some block crosses nodes. On one node
   // (the same on every rank) none does, and no reduction is needed to know it.
-  int any_off_node = node_sends_ < send_order_.size() ? 1 : 0;
-  if (node_.size() < communicator().size())
+  int any_off_node = route.node_sends < route.send_order.size() ? 1 : 0;
+  if (route.node.size() < communicator().size())
     FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &any_off_node, 1, MPI_INT, MPI_MAX, comm));
   if (any_off_node) {
     FERRY_CALL_MPI(MPI_Win_create(recv_base_, window_bytes, 1, MPI_INFO_NULL, comm, &remote_win_));
@@ -221,73 +157,43 @@ void RmaEngine::create_windows() {
 
 void RmaEngine::locate_destinations() {
   const MPI_Comm comm = this->comm();
+  const RmaRoute& route = *route_;
   const PlanSide& send = plan().send();
   const PlanSide& recv = plan().recv();
   const auto all_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
-  // Only a destination knows where each source's points go. A source on its node
-  // gets the size of the field area, then the positions of its points there (sent
-  // from the plan as they are and received in place: at 8 bytes a point, copies of
-  // them would cost as much as the rest of the setup); one on another node gets the
-  // byte displacement of its block.
+  // Only a destination knows where each source writes: a source on its node gets the
+  // size of the field area (where our points go in it, the route has), one on another
+  // node the byte displacement of its block.
   std::vector<std::int64_t> outgoing(recv.peer_count(), plan().dst_local_size());
-  for (std::size_t k = 0; k < remote_recv_.size(); ++k)
-    outgoing[remote_recv_[k]] = 2 * static_cast<std::int64_t>(field_area_bytes_) +
-                                block_offset_[remote_recv_[k]] * all_bytes;
+  for (std::size_t k : route.remote_recv)
+    outgoing[k] = 2 * static_cast<std::int64_t>(field_area_bytes_) + route.block_offset[k] * all_bytes;
   std::vector<std::int64_t> incoming(send.peer_count(), 0);
-  node_positions_.assign(node_sends_, {});
-  std::vector<MPI_Request> requests;
-  requests.reserve(2 * (recv.peer_count() + send.peer_count()));
-  auto post = [&](auto start) {
-    requests.push_back(MPI_REQUEST_NULL);
-    FERRY_CALL_MPI(start(&requests.back()));
-  };
-  std::size_t remote = 0;
-  for (std::size_t k = 0; k < recv.peer_count(); ++k) {
-    post([&](MPI_Request* r) {
-      return MPI_Isend(&outgoing[k], 1, MPI_INT64_T, recv.peers[k], kTagBlock, comm, r);
-    });
-    if (remote < remote_recv_.size() && remote_recv_[remote] == k) {
-      ++remote;
-      continue;
-    }
-    post([&](MPI_Request* r) {
-      return MPI_Isend(recv.index.data() + recv.offsets[k],
-                       mpi_count<int>(recv.count(k), "rma: positions sent to a source"),
-                       MPI_INT64_T, recv.peers[k], kTagPositions, comm, r);
-    });
-  }
-  for (std::size_t i = 0; i < send_order_.size(); ++i) {
-    const std::size_t k = send_order_[i];
-    post([&](MPI_Request* r) {
-      return MPI_Irecv(&incoming[k], 1, MPI_INT64_T, send.peers[k], kTagBlock, comm, r);
-    });
-    if (i >= node_sends_) continue;
-    node_positions_[i].resize(static_cast<std::size_t>(send.count(k)));
-    post([&](MPI_Request* r) {
-      return MPI_Irecv(node_positions_[i].data(), static_cast<int>(send.count(k)), MPI_INT64_T,
-                       send.peers[k], kTagPositions, comm, r);
-    });
-  }
+  std::vector<MPI_Request> requests(recv.peer_count() + send.peer_count(), MPI_REQUEST_NULL);
+  for (std::size_t k = 0; k < recv.peer_count(); ++k)
+    FERRY_CALL_MPI(MPI_Isend(&outgoing[k], 1, MPI_INT64_T, recv.peers[k], kTagBlock, comm,
+                             &requests[k]));
+  for (std::size_t k = 0; k < send.peer_count(); ++k)
+    FERRY_CALL_MPI(MPI_Irecv(&incoming[k], 1, MPI_INT64_T, send.peers[k], kTagBlock, comm,
+                             &requests[recv.peer_count() + k]));
   wait_all(requests, 0, requests.size());
 
-  node_area_.assign(node_sends_, nullptr);
-  node_field_offset_.assign(node_sends_, {});
-  node_area_bytes_.assign(node_sends_, 0);
-  node_runs_.assign(node_sends_, CopyRuns());
+  const std::size_t node_sends = route.node_sends;
+  node_area_.assign(node_sends, nullptr);
+  node_field_offset_.assign(node_sends, {});
+  node_area_bytes_.assign(node_sends, 0);
   remote_disp_.assign(send.peer_count(), 0);
-  for (std::size_t i = 0; i < send_order_.size(); ++i) {
-    const std::size_t k = send_order_[i];
-    if (i >= node_sends_) {
+  for (std::size_t i = 0; i < route.send_order.size(); ++i) {
+    const std::size_t k = route.send_order[i];
+    if (i >= node_sends) {
       remote_disp_[i] = static_cast<MPI_Aint>(incoming[k]);
       continue;
     }
     node_field_offset_[i] = field_area_offsets(fields(), incoming[k], node_area_bytes_[i]);
-    node_runs_[i] = CopyRuns(send.index.data() + send.offsets[k], node_positions_[i].data(),
-                             send.count(k));
     MPI_Aint size = 0;
     int disp_unit = 0;
     void* base = nullptr;
-    FERRY_CALL_MPI(MPI_Win_shared_query(shared_win_, node_rank_[k], &size, &disp_unit, &base));
+    FERRY_CALL_MPI(
+        MPI_Win_shared_query(shared_win_, route.node_rank[k], &size, &disp_unit, &base));
     FERRY_ASSERT(2 * static_cast<MPI_Aint>(node_area_bytes_[i]) <= size, "the field areas of rank ",
                  send.peers[k], " end past its window of ", size, " bytes");
     node_area_[i] = static_cast<char*>(base);
@@ -300,8 +206,8 @@ void RmaEngine::create_notifications() {
   const PlanSide& recv = plan().recv();
   ready_send_.assign(send.peer_count(), MPI_REQUEST_NULL);
   free_recv_.assign(send.peer_count(), MPI_REQUEST_NULL);
-  for (std::size_t i = 0; i < send_order_.size(); ++i) {
-    const int peer = send.peers[send_order_[i]];
+  for (std::size_t i = 0; i < route_->send_order.size(); ++i) {
+    const int peer = send.peers[route_->send_order[i]];
     FERRY_CALL_MPI(MPI_Send_init(nullptr, 0, MPI_BYTE, peer, kTagReady, comm, &ready_send_[i]));
     FERRY_CALL_MPI(MPI_Recv_init(nullptr, 0, MPI_BYTE, peer, kTagFree, comm, &free_recv_[i]));
   }
@@ -319,16 +225,18 @@ void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8
   check_begin();
   open_exchange(src, dst, mask);
 
-  const std::size_t sends = send_order_.size();
+  const RmaRoute& route = *route_;
+  const std::size_t node_sends = route.node_sends;
+  const std::size_t sends = route.send_order.size();
   start_all(ready_recv_, 0, ready_recv_.size());
   // Our own buffer is free (the last puts were flushed in begin()): pack while the
   // destinations may still be reading the previous exchange.
-  for (std::size_t i = node_sends_; i < sends; ++i) pack(i, send_buffer_.data() + pack_offset_[i]);
+  for (std::size_t i = node_sends; i < sends; ++i) pack(i, send_buffer_.data() + pack_offset_[i]);
 
   if (free_in_flight_) wait_all(free_recv_, 0, sends);
   const auto point_bytes = static_cast<std::int64_t>(fields().point_bytes());
-  for (std::size_t i = node_sends_; i < sends; ++i) {
-    const std::size_t k = send_order_[i];
+  for (std::size_t i = node_sends; i < sends; ++i) {
+    const std::size_t k = route.send_order[i];
     const int bytes = static_cast<int>(plan().send().count(k) * point_bytes);
     FERRY_CALL_MPI(MPI_Put(send_buffer_.data() + pack_offset_[i], bytes, MPI_BYTE,
                            plan().send().peers[k], remote_disp_[i], bytes, MPI_BYTE, remote_win_));
@@ -336,20 +244,20 @@ void RmaEngine::begin(const void* const* src, void* const* dst, const std::uint8
   // The destinations' loads (seen through the free notes) before our stores, and
   // our stores before the ready notes.
   sync_windows();
-  for (std::size_t i = 0; i < node_sends_; ++i) write_node_peer(i);
+  for (std::size_t i = 0; i < node_sends; ++i) write_node_peer(i);
   sync_windows();
-  start_all(ready_send_, 0, node_sends_);
+  start_all(ready_send_, 0, node_sends);
   // A put is only visible at its target after a flush; then the note may go. Done
   // here rather than in end(), so a destination never waits for this rank's end().
-  for (std::size_t i = node_sends_; i < sends; ++i)
-    FERRY_CALL_MPI(MPI_Win_flush(plan().send().peers[send_order_[i]], remote_win_));
-  start_all(ready_send_, node_sends_, sends);
+  for (std::size_t i = node_sends; i < sends; ++i)
+    FERRY_CALL_MPI(MPI_Win_flush(plan().send().peers[route.send_order[i]], remote_win_));
+  start_all(ready_send_, node_sends, sends);
   // Own points last, so destinations can read their blocks meanwhile.
   copies().copy_self(fields(), this->src(), this->dst());
 }
 
 bool RmaEngine::can_begin() {
-  const std::size_t sends = send_order_.size();
+  const std::size_t sends = route_ ? route_->send_order.size() : 0;
   if (!free_in_flight_ || sends == 0) return true;
   int done = 0;
   // Completed notes turn inactive, so begin()'s wait for them returns at once.
@@ -373,7 +281,8 @@ bool RmaEngine::test() {
 
 void RmaEngine::end() {
   close_exchange();
-  const std::size_t sends = send_order_.size();
+  const RmaRoute& route = *route_;
+  const std::size_t sends = route.send_order.size();
   wait_all(ready_recv_, 0, ready_recv_.size());
   sync_windows();
   // The node's sources wrote into this exchange's field area: copy it out, unless
@@ -382,11 +291,11 @@ void RmaEngine::end() {
   if (field_area_bytes_ != 0)
     for (std::size_t f = 0; f < fields().size(); ++f)
       if (fields().active(f) && dst()[f] != area + field_offset_[f])
-        node_recv_runs_.apply(dst()[f], area + field_offset_[f], fields().element_bytes(f));
+        route.node_recv_runs.apply(dst()[f], area + field_offset_[f], fields().element_bytes(f));
   const auto all_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
   char* const blocks = recv_base_ + 2 * field_area_bytes_;
-  for (std::size_t k : remote_recv_)
-    copies().unpack(k, fields(), blocks + block_offset_[k] * all_bytes, dst());
+  for (std::size_t k : route.remote_recv)
+    copies().unpack(k, fields(), blocks + route.block_offset[k] * all_bytes, dst());
   sync_windows();
 
   // Zero-byte notes of this exchange, and the free notes of the previous one, are
@@ -415,7 +324,7 @@ void RmaEngine::sync_windows() {
 }
 
 void RmaEngine::pack(std::size_t i, char* block) {
-  copies().pack(send_order_[i], fields(), src(), block);
+  copies().pack(route_->send_order[i], fields(), src(), block);
 }
 
 void RmaEngine::write_node_peer(std::size_t i) {
@@ -423,7 +332,7 @@ void RmaEngine::write_node_peer(std::size_t i) {
   char* const area = node_area_[i] + area_ * node_area_bytes_[i];
   for (std::size_t f = 0; f < fields().size(); ++f)
     if (fields().active(f))
-      node_runs_[i].apply(area + offsets[f], src()[f], fields().element_bytes(f));
+      route_->node_runs[i].apply(area + offsets[f], src()[f], fields().element_bytes(f));
 }
 
 }  // namespace ferry::detail

@@ -5,10 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
-#include "engines/copy_runs.hpp"
 #include "engines/field_engine.hpp"
+#include "engines/rma/rma_route.hpp"
 #include "ferry/comm.hpp"
 
 namespace ferry::detail {
@@ -79,48 +80,34 @@ class RmaEngine final : public FieldEngine {
   void* destination_field(std::size_t field) override;
 
  private:
-  void split_node(bool shared_memory);
+  void lay_out();  // send buffer, field areas and block offsets for these fields
   void create_windows();
   void locate_destinations();
   void create_notifications();
-  void pack(std::size_t i, char* block);  // gathers send peer send_order_[i] into block
+  void pack(std::size_t i, char* block);  // gathers send peer send_order[i] into block
   void write_node_peer(std::size_t i);    // copies on-node send peer i's points into its area
   void sync_windows();  // MPI_Win_sync on both windows, around every note
   void free_notifications() noexcept;
 
-  Comm node_;                           // ranks whose receive windows this rank can load/store
-  MPI_Win shared_win_ = MPI_WIN_NULL;   // receive memory, allocated over node_
+  std::shared_ptr<const RmaRoute> route_;  // node communicator, peers, positions
+  MPI_Win shared_win_ = MPI_WIN_NULL;   // receive memory, allocated over the route's node
   MPI_Win remote_win_ = MPI_WIN_NULL;   // the same memory over the whole communicator, or null
   char* recv_base_ = nullptr;           // this rank's receive memory (in shared_win_)
   std::vector<std::size_t> field_offset_;  // field f's place in a field area
   std::size_t field_area_bytes_ = 0;       // one field area's (0: none); blocks follow both
   std::size_t area_ = 0;                   // the field area of the next or current exchange
-  std::int64_t block_area_points_ = 0;     // points of the off-node sources' blocks
   std::vector<char> send_buffer_;       // packed blocks for off-node destinations only
 
-  // Send peers, reordered so that on-node destinations come first: plan peer index,
-  // the field area of on-node ones (its base, and each field's offset in it), the
-  // positions of our points there (the copy runs read them), and the displacement in
-  // remote_win_ and send-buffer offset of off-node blocks.
-  std::vector<std::size_t> send_order_;
-  std::size_t node_sends_ = 0;
-  std::vector<int> node_rank_;  // per plan send peer: rank in node_, or MPI_UNDEFINED
+  // Send peers in the route's send_order: the field area of on-node ones (its base,
+  // and each field's offset in it), and the displacement in remote_win_ and
+  // send-buffer offset of off-node blocks.
   std::vector<char*> node_area_;
   std::vector<std::vector<std::size_t>> node_field_offset_;
   std::vector<std::size_t> node_area_bytes_;  // size of one of its field areas
-  std::vector<std::vector<std::int64_t>> node_positions_;
-  std::vector<CopyRuns> node_runs_;
   std::vector<MPI_Aint> remote_disp_;
   std::vector<std::int64_t> pack_offset_;
 
-  // Receive peers: the off-node ones' blocks (offset in the block area, in points),
-  // and the copy of the on-node ones' points from the field area to the user's field.
-  std::vector<std::size_t> remote_recv_;  // plan recv peer indices of off-node sources
-  std::vector<std::int64_t> block_offset_;
-  std::vector<std::int64_t> node_recv_index_;
-  CopyRuns node_recv_runs_;
-
-  // Persistent zero-byte notifications; those with destinations are indexed like send_order_.
+  // Persistent zero-byte notifications; those with destinations are indexed like send_order.
   std::vector<MPI_Request> ready_send_;  // to destinations
   std::vector<MPI_Request> free_recv_;   // from destinations
   std::vector<MPI_Request> ready_recv_;  // from sources (plan recv order)

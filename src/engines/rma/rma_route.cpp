@@ -1,0 +1,135 @@
+#include "engines/rma/rma_route.hpp"
+
+#include <mpi.h>
+
+#include <string_view>
+
+#include "core/plan_cache.hpp"
+#include "util/agree.hpp"
+#include "util/mpi.hpp"
+
+namespace ferry::detail {
+
+namespace {
+
+constexpr int kTagPositions = 7104;  // where an on-node source's points go
+
+// Ranks of `ranks` (in `comm`) inside `sub`, MPI_UNDEFINED for ranks outside it.
+std::vector<int> translate_ranks(MPI_Comm comm, MPI_Comm sub, const std::vector<int>& ranks) {
+  std::vector<int> out(ranks.size(), MPI_UNDEFINED);
+  if (ranks.empty()) return out;
+  MPI_Group from = MPI_GROUP_NULL;
+  MPI_Group to = MPI_GROUP_NULL;
+  FERRY_CALL_MPI(MPI_Comm_group(comm, &from));
+  int rc = MPI_Comm_group(sub, &to);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Group_translate_ranks(from, static_cast<int>(ranks.size()), ranks.data(), to,
+                                   out.data());
+  MPI_Group_free(&from);
+  if (to != MPI_GROUP_NULL) MPI_Group_free(&to);
+  FERRY_CALL_MPI(rc);
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const RmaRoute> RmaRoute::shared(const Plan& plan, const Comm& comm,
+                                                 bool shared_memory) {
+  const std::string_view key = shared_memory ? "rma" : "rma, no shared memory";
+  PlanCache& cache = plan_cache(plan);
+  auto found = std::static_pointer_cast<const RmaRoute>(cache.find(key, comm.get()));
+  // A rank whose earlier setup failed after others stored theirs has none: then every
+  // rank builds a new one, so that all take part in the same collective calls.
+  int everywhere = found ? 1 : 0;
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_MIN, comm.get()));
+  if (everywhere) return found;
+  std::shared_ptr<const RmaRoute> route(new RmaRoute(plan, comm, shared_memory));
+  cache.store(key, comm.get(), route);
+  return route;
+}
+
+RmaRoute::RmaRoute(const Plan& plan, const Comm& comm, bool shared_memory) {
+  const PlanSide& send = plan.send();
+  const PlanSide& recv = plan.recv();
+  if (shared_memory) {
+    MPI_Comm split = MPI_COMM_NULL;
+    FERRY_CALL_MPI(
+        MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &split));
+    node = Comm::adopt(split);
+  } else {
+    node = Comm::dup(MPI_COMM_SELF);  // every peer is off-node
+  }
+  node_rank = translate_ranks(comm.get(), node.get(), send.peers);
+  const std::vector<int> recv_node = translate_ranks(comm.get(), node.get(), recv.peers);
+
+  agree_on(comm, [&] {
+    // On-node destinations first, so each kind of block is one run of send_order.
+    for (std::size_t k = 0; k < send.peer_count(); ++k)
+      if (node_rank[k] != MPI_UNDEFINED) send_order.push_back(k);
+    node_sends = send_order.size();
+    for (std::size_t k = 0; k < send.peer_count(); ++k)
+      if (node_rank[k] == MPI_UNDEFINED) send_order.push_back(k);
+
+    // Sources on the node write into the field area; the others get a block each.
+    block_offset.assign(recv.peer_count(), 0);
+    for (std::size_t k = 0; k < recv.peer_count(); ++k) {
+      if (recv_node[k] != MPI_UNDEFINED) continue;
+      remote_recv.push_back(k);
+      block_offset[k] = block_points;
+      block_points += recv.count(k);
+    }
+    // The on-node sources' points: the plan's own index when every source is on the
+    // node (on one node, always), else a copy of their part of it.
+    const std::int64_t* node_index = recv.index.data();
+    if (!remote_recv.empty()) {
+      for (std::size_t k = 0; k < recv.peer_count(); ++k)
+        if (recv_node[k] != MPI_UNDEFINED)
+          node_recv_index.insert(node_recv_index.end(), recv.index.begin() + recv.offsets[k],
+                                 recv.index.begin() + recv.offsets[k + 1]);
+      node_index = node_recv_index.data();
+    }
+    node_points = recv.total() - block_points;
+    node_recv_runs = CopyRuns(node_index, node_index, node_points);
+    node_positions.resize(node_sends);
+    for (std::size_t i = 0; i < node_sends; ++i)
+      node_positions[i].resize(static_cast<std::size_t>(send.count(send_order[i])));
+  });
+
+  // Only a destination knows where each source's points go: it sends each source on
+  // its node their positions, from the plan as they are, received in place (at 8
+  // bytes a point, copies of them would cost as much as the rest of the setup).
+  std::vector<MPI_Request> requests;
+  requests.reserve(recv.peer_count() + node_sends);
+  auto post = [&](auto start) {
+    requests.push_back(MPI_REQUEST_NULL);
+    FERRY_CALL_MPI(start(&requests.back()));
+  };
+  for (std::size_t k = 0; k < recv.peer_count(); ++k) {
+    if (recv_node[k] == MPI_UNDEFINED) continue;
+    post([&](MPI_Request* r) {
+      return MPI_Isend(recv.index.data() + recv.offsets[k],
+                       mpi_count<int>(recv.count(k), "rma: positions sent to a source"),
+                       MPI_INT64_T, recv.peers[k], kTagPositions, comm.get(), r);
+    });
+  }
+  for (std::size_t i = 0; i < node_sends; ++i) {
+    const std::size_t k = send_order[i];
+    post([&](MPI_Request* r) {
+      return MPI_Irecv(node_positions[i].data(), static_cast<int>(send.count(k)), MPI_INT64_T,
+                       send.peers[k], kTagPositions, comm.get(), r);
+    });
+  }
+  if (!requests.empty())
+    FERRY_CALL_MPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
+                               MPI_STATUSES_IGNORE));
+  agree_on(comm, [&] {
+    node_runs.reserve(node_sends);
+    for (std::size_t i = 0; i < node_sends; ++i) {
+      const std::size_t k = send_order[i];
+      node_runs.emplace_back(send.index.data() + send.offsets[k], node_positions[i].data(),
+                             send.count(k));
+    }
+  });
+}
+
+}  // namespace ferry::detail
