@@ -132,6 +132,7 @@ struct Coupler::State {
   detail::Timers timers;
   Phase phase = Phase::Definition;
   double started = 0;
+  double enddef_seconds = 0;  // from started to the end of enddef
 
   void require(Phase wanted, const char* call) const {
     static const char* names[] = {"before enddef", "between enddef and finalize", "after finalize"};
@@ -737,6 +738,7 @@ void Coupler::enddef() {
                        "\" uses; its puts and gets do nothing");
     }
     s.phase = Phase::Running;
+    s.enddef_seconds = MPI_Wtime() - s.started;
   });
 }
 
@@ -927,7 +929,7 @@ void Coupler::finalize() {
     if (s.config.timers)
       s.agree_over_run([&] {
         for (const auto& [name, comm] : s.local)
-          s.timers.write_json(comm, name, MPI_Wtime() - s.started,
+          s.timers.write_json(comm, name, MPI_Wtime() - s.started, s.enddef_seconds,
                               s.config.output_directory + "/ferry_timers_" + name + ".json");
       });
     s.phase = Phase::Finalized;

@@ -34,7 +34,8 @@ void Timers::add(const std::string& exchange, TimerCategory category, double sec
 }
 
 void Timers::write_json(const Comm& component, const std::string& component_name,
-                        double run_seconds, const std::string& path) const {
+                        double run_seconds, double enddef_seconds,
+                        const std::string& path) const {
   // Every rank of a component has the same exchanges only if it takes part in all of
   // them; agree on the union of names, each sent as "<length>:<name>" (a quoted YAML
   // name may hold any character).
@@ -59,7 +60,7 @@ void Timers::write_json(const Comm& component, const std::string& component_name
 
   // One reduction of every number: min, sum and max over the component's ranks.
   const auto categories = static_cast<std::size_t>(TimerCategory::Count);
-  std::vector<double> mine{run_seconds};
+  std::vector<double> mine{run_seconds, enddef_seconds};
   for (const auto& [name, entry] : everything)
     for (std::size_t c = 0; c < categories; ++c) {
       mine.push_back(entry.seconds[c]);
@@ -83,8 +84,9 @@ void Timers::write_json(const Comm& component, const std::string& component_name
   };
   out << "{\n  \"ferry_timers\": 1,\n  \"component\": " << json_string(component_name)
       << ",\n  \"ranks\": "
-      << component.size() << ",\n  \"run_seconds\": " << stats(0) << ",\n  \"timers\": [";
-  std::size_t i = 1;
+      << component.size() << ",\n  \"run_seconds\": " << stats(0)
+      << ",\n  \"enddef_seconds\": " << stats(1) << ",\n  \"timers\": [";
+  std::size_t i = 2;
   bool first = true;
   for (const auto& [name, entry] : everything) {
     for (std::size_t c = 0; c < categories; ++c, i += 2) {

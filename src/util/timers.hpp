@@ -23,9 +23,10 @@ class Timers {
  public:
   void add(const std::string& exchange, TimerCategory category, double seconds);
   /// Collective over `component` (the component's ranks): writes `path` on its rank 0
-  /// with min/mean/max over the ranks of every timer and of `run_seconds`.
+  /// with min/mean/max over the ranks of every timer, of `run_seconds` and of
+  /// `enddef_seconds` (from the start of the run to the end of its set-up).
   void write_json(const Comm& component, const std::string& component_name,
-                  double run_seconds, const std::string& path) const;
+                  double run_seconds, double enddef_seconds, const std::string& path) const;
 
  private:
   struct Entry {

@@ -43,11 +43,12 @@ TEST(JsonStrings, TimerFileNamesRoundTripThroughReport) {
       if (comm.rank() == 1 && name != kAwkward.front()) continue;
       timers.add(name, ferry::detail::TimerCategory::Put, 0.5);
     }
-    timers.write_json(comm, component, 2.0, path);
+    timers.write_json(comm, component, 2.0, 1.0, path);
     if (comm.rank() != 0) continue;
     const ferry::report::TimerFile file = ferry::report::read_timer_file(path);
     EXPECT_EQ(file.component, component);
     EXPECT_EQ(file.ranks, comm.size());
+    EXPECT_EQ(file.enddef_seconds.max, 1.0);
     std::vector<std::string> names;
     for (const ferry::report::Timer& timer : file.timers) names.push_back(timer.exchange);
     std::vector<std::string> expected = kAwkward;

@@ -106,6 +106,7 @@ TimerFile read_timer_file(const std::string& path) {
   file.ranks = static_cast<int>(reader.number(root, "ranks"));
   if (file.ranks < 1) reader.fail("\"ranks\" must be >= 1");
   file.run_seconds = reader.over_ranks(root, "run_seconds");
+  if (root.contains("enddef_seconds")) file.enddef_seconds = reader.over_ranks(root, "enddef_seconds");
   for (const Json& entry : reader.member(root, "timers", Reader::Kind::Array)) {
     if (!entry.is_object()) reader.fail("an entry of \"timers\" is not an object");
     Timer timer;

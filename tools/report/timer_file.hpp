@@ -29,6 +29,9 @@ struct TimerFile {
   std::string component;
   int ranks = 0;
   OverRanks run_seconds;  ///< from the Coupler's construction to finalize
+  /// From the Coupler's construction to the end of enddef (files written before it was
+  /// recorded have none: zeros).
+  OverRanks enddef_seconds;
   std::vector<Timer> timers;
 };
 
