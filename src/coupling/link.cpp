@@ -507,10 +507,12 @@ int Link::output(const Comm& comm, const char* side, double time,
     char number[16];
     std::snprintf(number, sizeof number, "%02d", spec_.config->number);
     char& started = outputs_started_[source ? 0 : 1];
+    std::unique_ptr<RootGather>& gather = output_gathers_[source ? 0 : 1];
+    if (!gather) gather = std::make_unique<RootGather>(comm, layout);
     for (std::size_t f = 0; f < names.size(); ++f)
-      OasisFieldFile::append(comm, output_directory_ + "/" + names[f] + "_" + ref.component + "_" + number + ".nc",
+      OasisFieldFile::append(*gather, output_directory_ + "/" + names[f] + "_" + ref.component + "_" + number + ".nc",
                              {names[f], ref.nx, ref.ny, spec_.specs[f].components, spec_.specs[f].type},
-                             time, layout, data[f], !started);
+                             time, data[f], !started);
     started = 1;
     return kStatusOutput;
   }

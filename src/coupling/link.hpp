@@ -12,6 +12,7 @@
 #include "coupling/entry_regrid.hpp"
 #include "coupling/field_file.hpp"
 #include "coupling/partition_route.hpp"
+#include "coupling/root_gather.hpp"
 #include "coupling/time_transform.hpp"
 #include "coupling/watchdog.hpp"
 #include "ferry/comm.hpp"
@@ -187,6 +188,7 @@ class Link {
   config::FileFormat file_format_ = config::FileFormat::Ferry;
   bool zero_missing_restarts_ = false;
   std::vector<char> outputs_started_;  // OASIS format: per side (source, target), a file written
+  std::unique_ptr<RootGather> output_gathers_[2];  // OASIS format: per side, built at its first record
   Watchdog watchdog_;
   bool imbalance_timer_ = false;  // output.imbalance: a timed barrier before each exchange
   detail::Timers& timers_;

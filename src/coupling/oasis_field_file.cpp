@@ -1,7 +1,6 @@
 #include "coupling/oasis_field_file.hpp"
 
 #include <filesystem>
-#include <numeric>
 #include <vector>
 
 #include "ferry/exchange.hpp"
@@ -20,31 +19,8 @@ using io::NetcdfFile;
 
 constexpr const char* kCaller = "OASIS file";
 
-// Every id of the field on rank 0, in order; nothing elsewhere.
-Layout whole_on_root(const Comm& comm, std::int64_t size) {
-  if (comm.rank() != 0) return Layout::none(size);
-  std::vector<std::int64_t> ids(static_cast<std::size_t>(size));
-  std::iota(ids.begin(), ids.end(), std::int64_t{0});
-  return Layout::points(size, std::move(ids));
-}
-
 std::size_t values_of(const OasisField& field, std::int64_t points) {
   return static_cast<std::size_t>(points) * static_cast<std::size_t>(field.components);
-}
-
-// The whole field as doubles on rank 0, point-major (components of a point together),
-// from this rank's values.
-std::vector<double> gather(const Comm& comm, const OasisField& field, const Layout& layout,
-                           const void* data) {
-  const Layout root = whole_on_root(comm, layout.global_size());
-  std::vector<unsigned char> whole(values_of(field, root.local_size()) * datatype_size(field.type));
-  Exchange(comm.get(), layout, root, {{field.type, field.components}}, "p2p")
-      .execute(data, whole.data());
-  std::vector<double> out(values_of(field, root.local_size()));
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = field.type == Datatype::Float32 ? static_cast<double>(reinterpret_cast<float*>(whole.data())[i])
-                                              : reinterpret_cast<double*>(whole.data())[i];
-  return out;
 }
 
 void scatter(const Comm& comm, const OasisField& field, const Layout& layout,
@@ -157,7 +133,8 @@ bool OasisFieldFile::read(const Comm& comm, const std::string& path, const Oasis
 void OasisFieldFile::write(const Comm& comm, const std::string& path, const OasisField& field,
                            const Layout& layout, const void* data) {
   const std::int64_t size = layout.global_size();
-  const std::vector<double> whole = gather(comm, field, layout, data);
+  const std::vector<double> whole =
+      RootGather(comm, layout).gather({field.type, field.components}, data);
   agree_on(comm, [&] {
     if (comm.rank() != 0) return;
     const bool existing = std::filesystem::exists(path);
@@ -219,10 +196,11 @@ bool OasisFieldFile::read_count(const Comm& comm, const std::string& path, const
   return found[0] != 0;
 }
 
-void OasisFieldFile::append(const Comm& comm, const std::string& path, const OasisField& field,
-                            double time, const Layout& layout, const void* data, bool replace) {
-  const std::int64_t size = layout.global_size();
-  const std::vector<double> whole = gather(comm, field, layout, data);
+void OasisFieldFile::append(RootGather& gather, const std::string& path, const OasisField& field,
+                            double time, const void* data, bool replace) {
+  const Comm& comm = gather.comm();
+  const std::int64_t size = gather.global_size();
+  const std::vector<double> whole = gather.gather({field.type, field.components}, data);
   agree_on(comm, [&] {
     if (comm.rank() != 0) return;
     const bool existing = !replace && std::filesystem::exists(path);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "coupling/root_gather.hpp"
 #include "ferry/comm.hpp"
 #include "ferry/datatype.hpp"
 #include "ferry/layout.hpp"
@@ -43,10 +44,12 @@ class OasisFieldFile {
   /// Reads an int variable of length 1; false if missing.
   static bool read_count(const Comm& comm, const std::string& path, const std::string& name,
                          int& count);
-  /// Appends one time record of `field` at `time` to the output file `path`;
-  /// `replace`: start a new file (the run's first record) instead.
-  static void append(const Comm& comm, const std::string& path, const OasisField& field,
-                     double time, const Layout& layout, const void* data, bool replace);
+  /// Appends one time record of `field` at `time` to the output file `path`, the
+  /// values gathered by `gather` (collective over its communicator; kept by the caller
+  /// so that every record reuses its exchange); `replace`: start a new file (the
+  /// run's first record) instead.
+  static void append(RootGather& gather, const std::string& path, const OasisField& field,
+                     double time, const void* data, bool replace);
 };
 
 }  // namespace ferry::coupling
