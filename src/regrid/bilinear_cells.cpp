@@ -178,24 +178,24 @@ CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoint
                 sources.end());
   const NeighbourLists lists =
       find_nearest(comm, sources, located_points(dst, true), kNearest);
-  std::vector<std::int64_t> cell_start{0};
-  std::vector<std::int64_t> cells;
-  for (std::size_t q = 0; q < lists.queries.size(); ++q) {
-    const auto first = static_cast<std::ptrdiff_t>(cells.size());
-    for (int n = 0; n < kNearest; ++n)
-      cells_around(lists.neighbours[q * kNearest + static_cast<std::size_t>(n)].id, nx, ny,
-                   periodic, cells);
-    std::sort(cells.begin() + first, cells.end());
-    cells.erase(std::unique(cells.begin() + first, cells.end()), cells.end());
-    cell_start.push_back(static_cast<std::int64_t>(cells.size()));
-  }
-  // The corners of the candidate cells, and the nearest points (for the misses).
-  std::vector<std::int64_t> needed;
-  for (const Neighbour& n : lists.neighbours) needed.push_back(n.id);
-  for (std::int64_t cell : cells) {
-    std::int64_t corner[4];
-    cell_corners(cell, nx, corner);
-    needed.insert(needed.end(), corner, corner + 4);
+  // The nearest points (for the misses) and the corners of every cell around them,
+  // which hold the corners of every query's candidate cells: found from the distinct
+  // nearest points, a few per source point, not from every query's cells.
+  std::vector<std::int64_t> nearest_ids;
+  nearest_ids.reserve(lists.neighbours.size());
+  for (const Neighbour& n : lists.neighbours) nearest_ids.push_back(n.id);
+  std::sort(nearest_ids.begin(), nearest_ids.end());
+  nearest_ids.erase(std::unique(nearest_ids.begin(), nearest_ids.end()), nearest_ids.end());
+  std::vector<std::int64_t> needed = nearest_ids;
+  std::vector<std::int64_t> around;
+  for (std::int64_t id : nearest_ids) {
+    around.clear();
+    cells_around(id, nx, ny, periodic, around);
+    for (std::int64_t cell : around) {
+      std::int64_t corner[4];
+      cell_corners(cell, nx, corner);
+      needed.insert(needed.end(), corner, corner + 4);
+    }
   }
   std::sort(needed.begin(), needed.end());
   needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
@@ -209,11 +209,17 @@ CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoint
     const LocatedPoint& p = lists.queries[q];
     const double plat = p.lat * kRadiansPerDegree;
     const double plon = p.lon * kRadiansPerDegree;
+    // The candidate cells: those around its nearest points, by ascending cell id.
+    around.clear();
+    for (int n = 0; n < kNearest; ++n)
+      cells_around(lists.neighbours[q * kNearest + static_cast<std::size_t>(n)].id, nx, ny,
+                   periodic, around);
+    std::sort(around.begin(), around.end());
+    around.erase(std::unique(around.begin(), around.end()), around.end());
     bool hit_valid = false;
-    for (auto c = static_cast<std::size_t>(cell_start[q]);
-         c < static_cast<std::size_t>(cell_start[q + 1]); ++c) {
+    for (std::int64_t cell : around) {
       CellHit hit{p.point.id, {}, 0, 0};
-      cell_corners(cells[c], nx, hit.corner);
+      cell_corners(cell, nx, hit.corner);
       const SourcePoint* corner[4] = {corner_of(hit.corner[0]), corner_of(hit.corner[1]),
                                  corner_of(hit.corner[2]), corner_of(hit.corner[3])};
       if (!position_in_cell(corner, plon, plat, hit.a, hit.b)) continue;
