@@ -5,6 +5,7 @@
 #include <limits>
 #include <utility>
 
+#include "regrid/sphere_vector.hpp"
 #include "util/check.hpp"
 
 namespace ferry::regrid::detail {
@@ -16,6 +17,12 @@ constexpr std::uint32_t kLeafSize = 12;
 // its bounds must never drop a point at exactly that distance.
 constexpr double kPruneSlack = 1 + 1e-12;
 constexpr double kAngleSlack = 1e-12;
+// Rounding of the bound below (a few 1e-16 in chord2): subtracted so that the bound
+// stays below every true distance.
+constexpr double kChord2Slack = 1e-14;
+// The deepest a stack of nodes to visit gets: one per level, and the tree has at most
+// 32 levels (2^32 points).
+constexpr std::size_t kMaxStack = 64;
 
 // The angle between two unit vectors, accurate for small angles too.
 double angle(const double a[3], const double b[3]) {
@@ -32,7 +39,7 @@ PointTree::PointTree(std::vector<SpherePoint> points) : points_(std::move(points
 
 std::uint32_t PointTree::build(std::uint32_t begin, std::uint32_t end) {
   const auto index = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.push_back({begin, end, -1, 0.0, 0, 0, {1, 0, 0}, 4});
+  nodes_.push_back({begin, end, -1, 0.0, 0, 0, {1, 0, 0}, -1, 0});  // the whole sphere
   {
     double sum[3] = {0, 0, 0};
     for (std::uint32_t i = begin; i < end; ++i)
@@ -44,7 +51,11 @@ std::uint32_t PointTree::build(std::uint32_t begin, std::uint32_t end) {
       for (int a = 0; a < 3; ++a) node.centre[a] = sum[a] / norm;
       for (std::uint32_t i = begin; i < end; ++i)
         radius = std::max(radius, angle(node.centre, points_[i].xyz));
-      node.radius = radius;
+      radius += kAngleSlack;
+      if (radius < kPi) {
+        node.cos_radius = std::cos(radius);
+        node.sin_radius = std::sin(radius);
+      }
     }
   }
   if (end - begin <= kLeafSize) return index;
@@ -75,10 +86,17 @@ std::uint32_t PointTree::build(std::uint32_t begin, std::uint32_t end) {
 }
 
 double PointTree::floor2(const Node& node, const double query[3]) const {
-  const double gap = angle(node.centre, query) - node.radius - kAngleSlack;
-  if (gap <= 0) return 0;
-  const double chord = 2 * std::sin(gap / 2);
-  return chord * chord;
+  // The query at angle t from the centre, outside the cap of radius r: the nearest
+  // point of the cap is at angle t - r, chord2 = 2 - 2 cos(t - r), with cos t the dot
+  // product and sin t the cross product's length (no trigonometric call).
+  const double* c = node.centre;
+  const double cos_t = c[0] * query[0] + c[1] * query[1] + c[2] * query[2];
+  if (cos_t >= node.cos_radius) return 0;
+  const double cross[3] = {c[1] * query[2] - c[2] * query[1], c[2] * query[0] - c[0] * query[2],
+                           c[0] * query[1] - c[1] * query[0]};
+  const double sin_t = std::sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
+  const double cos_gap = cos_t * node.cos_radius + sin_t * node.sin_radius;
+  return std::max(0.0, 2 - 2 * cos_gap - kChord2Slack);
 }
 
 void PointTree::nearest(const double query[3], int k, double bound2,
@@ -91,10 +109,11 @@ void PointTree::nearest(const double query[3], int k, double bound2,
   auto worst2 = [&] { return best.size() < full ? bound2 : best.front().d2; };
 
   // Nodes to visit with a lower bound of chord2 to their points, nearest on top.
-  std::vector<std::pair<std::uint32_t, double>> stack{{0u, floor2(nodes_[0], query)}};
-  while (!stack.empty()) {
-    const auto [index, bound] = stack.back();
-    stack.pop_back();
+  std::pair<std::uint32_t, double> stack[kMaxStack];
+  std::size_t depth = 0;
+  stack[depth++] = {0u, floor2(nodes_[0], query)};
+  while (depth > 0) {
+    const auto [index, bound] = stack[--depth];
     if (bound > worst2() * kPruneSlack) continue;
     const Node& node = nodes_[index];
     if (node.axis < 0) {
@@ -118,12 +137,13 @@ void PointTree::nearest(const double query[3], int k, double bound2,
     const double far_bound =
         std::max({bound, gap * gap, floor2(nodes_[far_child], query)});
     // The nearer child first: its candidates make the bound that prunes the other.
+    FERRY_ASSERT(depth + 2 <= kMaxStack, "PointTree: a stack of ", depth, " nodes");
     if (far_bound < near_bound) {
-      stack.emplace_back(near_child, near_bound);
-      stack.emplace_back(far_child, far_bound);
+      stack[depth++] = {near_child, near_bound};
+      stack[depth++] = {far_child, far_bound};
     } else {
-      stack.emplace_back(far_child, far_bound);
-      stack.emplace_back(near_child, near_bound);
+      stack[depth++] = {far_child, far_bound};
+      stack[depth++] = {near_child, near_bound};
     }
   }
   std::sort_heap(best.begin(), best.end(), nearer);

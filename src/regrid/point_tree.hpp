@@ -46,15 +46,16 @@ class PointTree {
 
  private:
   // Every point of a node lies within the angle `radius` of the unit vector
-  // `centre`. Planes alone prune badly for a query far from a node: its chord
-  // distances then hardly depend on the coordinates the node is split on.
+  // `centre` (kept as its cosine and sine). Planes alone prune badly for a query far
+  // from a node: its chord distances then hardly depend on the coordinates the node is
+  // split on.
   struct Node {
     std::uint32_t begin, end;  // points_[begin, end)
     std::int32_t axis;         // split axis, -1 for a leaf
     double split;              // points of the left child have coordinate <= split
     std::uint32_t left, right;
     double centre[3];
-    double radius;
+    double cos_radius, sin_radius;
   };
   std::uint32_t build(std::uint32_t begin, std::uint32_t end);
   // A lower bound of chord2 from `query` to any point of the node.
