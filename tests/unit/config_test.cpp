@@ -228,7 +228,8 @@ TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
   expect_parse_error(one_exchange("    frobnicate: 1\n"),
                      R"(^c\.yaml:8:5: unknown key "frobnicate" in exchange "sst"; valid keys: name, )"
                      R"(source, target, period, lag, sequence, transform, engine, engine_options, )"
-                     R"(output, check_in, check_out, restart, weights, method, map_on, mode, fill, conservation, sum$)");
+                     R"(output, check_in, check_out, source_factor, source_offset, target_factor, )"
+                     R"(target_offset, restart, weights, method, map_on, mode, fill, conservation, sum$)");
 }
 
 TEST(Config, ImbalanceTimerIsAnOutputSwitchThatRoundTrips) {
