@@ -115,6 +115,14 @@ struct RegridConfig {
   bool enabled() const noexcept { return source != WeightSource::None; }
 };
 
+/// value * factor + offset, on every value of the fields on one side of an exchange
+/// (the OASIS BLASOLD on the source before remapping, BLASNEW on the target after).
+struct Scaling {
+  double factor = 1;
+  double offset = 0;
+  bool identity() const noexcept { return factor == 1 && offset == 0; }
+};
+
 /// One `exchanges:` entry.
 struct ExchangeConfig {
   std::string name;        ///< unique; defaults to "<first source field>-><first target field>"
@@ -132,6 +140,8 @@ struct ExchangeConfig {
   bool output = false;     ///< write every exchanged field to NetCDF (like OASIS EXPOUT)
   bool check_in = false;   ///< log the minimum, maximum and sum of each field sent (OASIS CHECKIN)
   bool check_out = false;  ///< the same for each field received (OASIS CHECKOUT)
+  Scaling source_scaling;  ///< applied to each value sent, before remapping (OASIS BLASOLD)
+  Scaling target_scaling;  ///< applied to each value received, after remapping (OASIS BLASNEW)
   std::string restart;     ///< restart file name; "" = "<name>_restart.nc" in the output directory
   RegridConfig regrid;
   SourceLocation where;    ///< the entry, for errors found at enddef

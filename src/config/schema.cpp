@@ -37,6 +37,22 @@ Key in_seconds(Key key, Bound bound) {
   return bounded(std::move(key), bound);
 }
 
+// `<side>_factor` and `<side>_offset`: value * factor + offset on one side of an exchange.
+Key scaling_factor(const std::string& side, const std::string& values, const std::string& when,
+                   const std::string& oasis) {
+  return optional(side + "_factor", KeyType::Number, "1",
+                  "Every value " + values + " is multiplied by this number, then `" + side +
+                      "_offset` is added, " + when + " (the OASIS " + oasis +
+                      "). Computed in double precision, point by point; float64 and float32 "
+                      "fields only.");
+}
+
+Key scaling_offset(const std::string& side, const std::string& values, const std::string& oasis) {
+  return optional(side + "_offset", KeyType::Number, "0",
+                  "Added to every value " + values + " after `" + side + "_factor` (the OASIS " +
+                      oasis + " CONSTANT).");
+}
+
 Key with_children(Key key, std::vector<Key> children) {
   key.children = std::move(children);
   return key;
@@ -237,6 +253,12 @@ Key exchanges_key() {
        optional("check_out", KeyType::Boolean, "false",
                 "Log the global minimum, maximum and sum of every field received, at each "
                 "coupling time (info level; the OASIS CHECKOUT)."),
+       scaling_factor("source", "sent", "after the time transform and before any remapping",
+                      "BLASOLD"),
+       scaling_offset("source", "sent", "BLASOLD"),
+       scaling_factor("target", "received", "after any remapping, conservation and fill",
+                      "BLASNEW"),
+       scaling_offset("target", "received", "BLASNEW"),
        restart, weights_key(), method_key(),
        regridding(choice("map_on", {"dst", "src"},
               "Where the sparse product of a regridded exchange runs: `dst` moves the source "

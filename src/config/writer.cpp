@@ -133,6 +133,10 @@ void write_exchange(YAML::Emitter& out, const ExchangeConfig& x) {
   if (x.output != defaults.output) boolean_entry(out, "output", x.output);
   if (x.check_in) boolean_entry(out, "check_in", true);
   if (x.check_out) boolean_entry(out, "check_out", true);
+  if (x.source_scaling.factor != 1) entry(out, "source_factor", x.source_scaling.factor);
+  if (x.source_scaling.offset != 0) entry(out, "source_offset", x.source_scaling.offset);
+  if (x.target_scaling.factor != 1) entry(out, "target_factor", x.target_scaling.factor);
+  if (x.target_scaling.offset != 0) entry(out, "target_offset", x.target_scaling.offset);
   if (x.restart != defaults.restart) entry(out, "restart", x.restart);
   write_regrid(out, x.regrid);
   out << YAML::EndMap;

@@ -124,6 +124,8 @@ ExchangeConfig build_exchange(const CheckedMapping& entry) {
   x.output = entry.boolean("output");
   x.check_in = entry.boolean("check_in");
   x.check_out = entry.boolean("check_out");
+  x.source_scaling = {entry.number("source_factor"), entry.number("source_offset")};
+  x.target_scaling = {entry.number("target_factor"), entry.number("target_offset")};
   x.restart = entry.text("restart");
   x.regrid = build_regrid(entry);
   x.where = entry.where();

@@ -374,9 +374,14 @@ LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
                 ": source grid \"", s.grid, "\" has ", s.grid_size, " points and target grid \"", t.grid,
                 "\" has ", t.grid_size, "; exchanges between different grids need regridding: give "
                 "\"weights\" (a file) or \"method\"");
-    FERRY_CHECK(!e.regrid.enabled() || s.type == Datatype::Float64 || s.type == Datatype::Float32,
-                Errc::Arg, where(e), ": field \"", s.field, "\" is ", datatype_name(s.type),
+    const bool real = s.type == Datatype::Float64 || s.type == Datatype::Float32;
+    FERRY_CHECK(!e.regrid.enabled() || real, Errc::Arg, where(e), ": field \"", s.field, "\" is ",
+                datatype_name(s.type),
                 "; regridding sums weighted values, so regridded fields are float64 or float32");
+    FERRY_CHECK((e.source_scaling.identity() && e.target_scaling.identity()) || real, Errc::Arg,
+                where(e), ": field \"", s.field, "\" is ", datatype_name(s.type),
+                "; source_factor, source_offset, target_factor and target_offset (BLASOLD, "
+                "BLASNEW) scale real values, so scaled fields are float64 or float32");
     spec.specs.push_back({s.type, s.bundle});
     spec.source_names.push_back(s.field);
     spec.target_names.push_back(t.field);

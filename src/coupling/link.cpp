@@ -24,6 +24,19 @@ using detail::TimerCategory;
 
 constexpr double kNever = -std::numeric_limits<double>::infinity();
 
+// `values` (n of `type`, float64 or float32) times the factor plus the offset of
+// `scaling`, in double precision as OASIS computes BLASOLD and BLASNEW.
+void scale_values(const config::Scaling& scaling, Datatype type, void* values, std::size_t n) {
+  if (type == Datatype::Float32) {
+    auto* v = static_cast<float*>(values);
+    for (std::size_t i = 0; i < n; ++i)
+      v[i] = static_cast<float>(static_cast<double>(v[i]) * scaling.factor + scaling.offset);
+  } else {
+    auto* v = static_cast<double*>(values);
+    for (std::size_t i = 0; i < n; ++i) v[i] = v[i] * scaling.factor + scaling.offset;
+  }
+}
+
 // Waits under `watchdog` until `request` completes; returns the seconds waited.
 double wait_for(const Watchdog& watchdog, MPI_Request& request,
                 const std::function<std::string()>& what) {
@@ -70,10 +83,11 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
     const config::CouplingEngine engine = config::coupling_engine(c);
     exchange_ = std::make_unique<Exchange>(route_->link.get(), route_->plan, spec_.specs,
                                            engine.name, engine.options);
-    // Output files and CHECKIN/CHECKOUT need every field's values at once, which the
-    // engine does not show; a product reads and writes whole fields too.
+    // Output files, CHECKIN/CHECKOUT and scaling need every field's values at once,
+    // which the engine does not show; a product reads and writes whole fields too.
     engine_holds_ = exchange_->capabilities().holds_fields && !c.output && !c.regrid.enabled() &&
-                    !c.check_in && !c.check_out;
+                    !c.check_in && !c.check_out && c.source_scaling.identity() &&
+                    c.target_scaling.identity();
   }
   regrid_before_ = regrid_ && c.regrid.map_on == MapOn::Src;
   regrid_after_ = regrid_ && c.regrid.map_on == MapOn::Dst;
@@ -85,8 +99,8 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
   receive_into_.assign(fields, nullptr);
 
   if (spec_.source_member) {
-    sends_caller_array_ =
-        !engine_holds_ && fields == 1 && c.transform == config::Transform::Instant && c.lag <= 0;
+    sends_caller_array_ = !engine_holds_ && fields == 1 && c.transform == config::Transform::Instant &&
+                          c.lag <= 0 && c.source_scaling.identity();
     if (c.transform != config::Transform::Instant) {
       std::size_t largest = 0;
       for (std::size_t f = 0; f < fields; ++f) {
@@ -102,7 +116,8 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
   }
   if (spec_.target_member) {
     // A regridded field gets its masked points filled in these copies.
-    if (!engine_holds_ && (fields > 1 || spec_.source_member || c.regrid.enabled()))
+    if (!engine_holds_ && (fields > 1 || spec_.source_member || c.regrid.enabled() ||
+                           !c.target_scaling.identity()))
       for (std::size_t f = 0; f < fields; ++f)
         received_.emplace_back(value_count(spec_.target_layout, f) * datatype_size(spec_.specs[f].type));
     next_get_.assign(fields, clock_.first_get_time());
@@ -226,6 +241,7 @@ int Link::put(std::size_t index, double time, const void* data, const PutExtras&
 
   int status = output_only() ? kStatusNothing : kStatusSent;
   if (clock_.received_in_run(target)) {
+    scale_sent();
     if (spec_.config->check_in)
       check_values(source_holders(), "CHECKIN", next_put_, send_values(), spec_.source_names,
                    *spec_.source_layout);
@@ -381,6 +397,7 @@ int Link::get(std::size_t index, double time, void* data) {
     std::vector<const void*> values;
     for (std::size_t f = 0; f < spec_.specs.size(); ++f)
       values.push_back(received_.empty() ? data : received_[f].data());
+    scale_received();
     if (spec_.config->check_out)
       check_values(target_holders(), "CHECKOUT", time, values, spec_.target_names,
                    *spec_.target_layout);
@@ -453,6 +470,24 @@ void Link::finish_arrival() {
   if (regrid_after_) regrid_->apply(regrid_->block().data(), values.data());
   for (std::size_t f = 0; f < values.size(); ++f)
     fill_points(spec_.specs[f], values[f], masked_targets_, regrid.fill);
+}
+
+void Link::scale_sent() {
+  const config::Scaling& scaling = spec_.config->source_scaling;
+  if (scaling.identity()) return;  // as OASIS, which leaves the values alone then
+  ScopedTimer timer(timers_, name(), TimerCategory::Transform);
+  // The link's copies: the constructor makes the link copy the puts when it scales.
+  for (std::size_t f = 0; f < spec_.specs.size(); ++f)
+    scale_values(scaling, spec_.specs[f].type, staging(f), value_count(spec_.source_layout, f));
+}
+
+void Link::scale_received() {
+  const config::Scaling& scaling = spec_.config->target_scaling;
+  if (scaling.identity()) return;
+  ScopedTimer timer(timers_, name(), TimerCategory::Transform);
+  for (std::size_t f = 0; f < received_.size(); ++f)
+    scale_values(scaling, spec_.specs[f].type, received_[f].data(),
+                 value_count(spec_.target_layout, f));
 }
 
 std::vector<const void*> Link::send_values() {
@@ -571,6 +606,7 @@ void Link::read_restart() {
                         *spec_.source_layout, staging(f));
         hand_over(f, staging(f), engine_holds_);
       }
+      scale_sent();
       send(clock_.start());
       if (engine_holds_) staging_ = {};  // the engine holds the values now
       next_put_ = clock_.next(next_put_);
@@ -622,6 +658,7 @@ void Link::read_oasis_restart() {
       }
       hand_over(f, values, engine_holds_);
     }
+    scale_sent();
     if (c.output) output_source(next_put_);
     send(clock_.start());
     if (engine_holds_) staging_ = {};

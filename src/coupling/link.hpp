@@ -161,6 +161,10 @@ class Link {
   void receive(double time, std::size_t index, void* data);
   void point_arrivals(std::size_t index, void* data);
   void finish_arrival();
+  // BLASOLD on the values to send (before CHECKIN, output and the product), and
+  // BLASNEW on the values received (after the product and the fill).
+  void scale_sent();
+  void scale_received();
   int output(const Comm& comm, const char* side, double time, const std::vector<const void*>& data,
              const std::vector<std::string>& names, const std::string& grid, std::int64_t grid_size,
              const Layout& layout);

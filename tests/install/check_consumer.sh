@@ -100,18 +100,15 @@ if [[ -n "$fc" ]]; then
   cmake --build "$work_dir/fortran-consumer-build"
   "${launch[@]}" "$work_dir/fortran-consumer-build/fortran_consumer"
   # The OASIS API: with CMake (find_package(ferry COMPONENTS oasis)), run on 1 + 1 ranks
-  # from the namcouple the program expects; and with pkg-config (ferry-oasis.pc).
+  # from the namcouple the program expects (the OASIS tests'); and with pkg-config
+  # (ferry-oasis.pc).
   oasis_dir="$(dirname "$consumer_dir")/oasis_consumer"
   rm -rf "$work_dir/oasis-consumer-build"
   cmake -S "$oasis_dir" -B "$work_dir/oasis-consumer-build" \
     -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_Fortran_COMPILER="$fc" -DCMAKE_PREFIX_PATH="$prefix"
   cmake --build "$work_dir/oasis-consumer-build"
   (cd "$work_dir/oasis-consumer-build" &&
-     printf '%s\n' '$NFIELDS' ' 4' '$RUNTIME' ' 3600' '$NNOREST' ' T' '$STRINGS' \
-       'F1S F1D 1 1200 0 r1.nc EXPORTED' '12 8 12 8 zoo1 zoo2' \
-       'F2S F2D 1 1200 1 r2.nc EXPOUT' '12 8 12 8 zoo1 zoo2 LAG=+600' 'LOCTRANS' 'AVERAGE' \
-       'F3S F3S 1 1800 1 r3.nc OUTPUT' 'zoo1 zoo1' 'LOCTRANS' 'T_MAX' \
-       'F4S:F5S F4D:F5D 1 600 0 r4.nc EXPORTED' 'zoo1 zoo2 SEQ=+2' >namcouple &&
+     cp "$oasis_dir/../../oasis/namcouple_zoo" namcouple &&
      "$mpiexec" -n 2 ./partition_zoo 1 apple points)
   PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --exists ferry-oasis
   # shellcheck disable=SC2046

@@ -3,13 +3,18 @@
 ! names (serial, apple, box, orange, points; apple leaves world-rank 1 of a component
 ! of 3 or more ranks empty, and the last rank takes the rest). Every received value is
 ! checked against the formula of its global index, and every kinfo against the table
-! the namcouple (zoo_namcouple in CMakeLists.txt) and UG2 give:
+! the namcouple (namcouple_zoo beside it) and UG2 give:
 !   F1   period 1200, EXPORTED, real(8)                   put Sent/Ok, get Recvd/Ok
 !   F2   period 1200, LAG=+600, LOCTRANS AVERAGE, EXPOUT, real(4) bundle of 2,
 !        $NNOREST (the first value is zero)               put LocTrans/SentOut/ToRestOut,
 !                                                          get RecvOut/Ok
 !   F3   OUTPUT period 1800, LOCTRANS T_MAX                put Output/LocTrans
 !   F4:F5 one entry (grouped), period 600, SEQ=2           put Waitgroup then Sent, get Recvd
+!   F6   period 1200, LOCTRANS ACCUMUL, BLASOLD x2 +1.5, BLASNEW x0.5 -3, CHECKIN,
+!        CHECKOUT, real(4) bundle of 2: the sum of the period's puts, scaled once
+!                                                          put Sent/LocTrans, get Recvd/Ok
+!   F7   period 1200, BLASOLD x0.1 +273.15, BLASNEW x3, real(8): OASIS's formula to the
+!        last bit                                          put Sent/Ok, get Recvd/Ok
 ! and oasis_get_multi_intracomm's communicator of both components and root ranks.
 ! usage: partition_zoo N1 SRC_FORM DST_FORM
 program partition_zoo
@@ -20,11 +25,11 @@ program partition_zoo
   character(len=16) :: arg, form
   character(len=8) :: component
   integer :: n1, ierror, compid, local, rank, nranks, world_rank, part, t, k, i, kinfo, failures
-  integer :: v1, v2, v3, v4, v5
+  integer :: v1, v2, v3, v4, v5, v6, v7
   integer, allocatable :: ig_paral(:), ids(:)
   integer :: nodims(2)
-  double precision, allocatable :: f1(:), f4(:), f5(:)
-  real, allocatable :: f2(:, :)
+  double precision, allocatable :: f1(:), f4(:), f5(:), f7(:)
+  real, allocatable :: f2(:, :), f6(:, :)
   ! kinfo tables, by step (dates 0, 600, ..., 3000)
   integer, parameter :: put1(steps) = [OASIS_Sent, OASIS_Ok, OASIS_Sent, OASIS_Ok, OASIS_Sent, OASIS_Ok]
   integer, parameter :: get1(steps) = [OASIS_Recvd, OASIS_Ok, OASIS_Recvd, OASIS_Ok, OASIS_Recvd, OASIS_Ok]
@@ -33,6 +38,8 @@ program partition_zoo
   integer, parameter :: get2(steps) = [OASIS_RecvOut, OASIS_Ok, OASIS_RecvOut, OASIS_Ok, OASIS_RecvOut, OASIS_Ok]
   integer, parameter :: put3(steps) = [OASIS_Output, OASIS_LocTrans, OASIS_LocTrans, OASIS_Output, &
                                        OASIS_LocTrans, OASIS_LocTrans]
+  integer, parameter :: put6(steps) = [OASIS_Sent, OASIS_LocTrans, OASIS_Sent, OASIS_LocTrans, &
+                                       OASIS_Sent, OASIS_LocTrans]
 
   call get_command_argument(1, arg)
   read (arg, *) n1
@@ -48,22 +55,27 @@ program partition_zoo
   call partition(trim(form), rank, nranks, ig_paral, ids)
   call oasis_def_partition(part, ig_paral, ierror, nx * ny)
   failures = 0
-  allocate (f1(size(ids)), f4(size(ids)), f5(size(ids)), f2(size(ids), 2))
+  allocate (f1(size(ids)), f4(size(ids)), f5(size(ids)), f7(size(ids)), f2(size(ids), 2), &
+            f6(size(ids), 2))
   if (component == 'src') then
     nodims = [1, 1]
     call oasis_def_var(v1, 'F1S', part, nodims, OASIS_Out, [1], OASIS_Real, ierror)
     call oasis_def_var(v3, 'F3S', part, nodims, OASIS_Out, [1], OASIS_Real, ierror)
     call oasis_def_var(v4, 'F4S', part, nodims, OASIS_Out, [1], OASIS_Real, ierror)
     call oasis_def_var(v5, 'F5S', part, nodims, OASIS_Out, [1], OASIS_Real, ierror)
+    call oasis_def_var(v7, 'F7S', part, nodims, OASIS_Out, [1], OASIS_Double, ierror)
     nodims = [1, 2]
     call oasis_def_var(v2, 'F2S', part, nodims, OASIS_Out, [1], OASIS_Real, ierror)
+    call oasis_def_var(v6, 'F6S', part, nodims, OASIS_Out, [1], OASIS_Real, ierror)
   else
     nodims = [1, 1]
     call oasis_def_var(v1, 'F1D', part, nodims, OASIS_In, [1], OASIS_Real, ierror)
     call oasis_def_var(v4, 'F4D', part, nodims, OASIS_In, [1], OASIS_Real, ierror)
     call oasis_def_var(v5, 'F5D', part, nodims, OASIS_In, [1], OASIS_Real, ierror)
+    call oasis_def_var(v7, 'F7D', part, nodims, OASIS_In, [1], OASIS_Double, ierror)
     nodims = [1, 2]
     call oasis_def_var(v2, 'F2D', part, nodims, OASIS_In, [1], OASIS_Real, ierror)
+    call oasis_def_var(v6, 'F6D', part, nodims, OASIS_In, [1], OASIS_Real, ierror)
     ! A field the namcouple does not name gets id -1.
     call oasis_def_var(v3, 'UNUSED', part, nodims, OASIS_In, [1], OASIS_Real, ierror)
     call expect(v3 == -1, 'var_id of a field the namcouple does not name')
@@ -91,6 +103,13 @@ program partition_zoo
       call expect(kinfo == OASIS_Waitgroup, 'oasis_put F4S')
       call oasis_put(v5, t, f5, kinfo)
       call expect(kinfo == OASIS_Sent, 'oasis_put F5S')
+      do i = 1, 2
+        f6(:, i) = real(values(t, i))
+      end do
+      call oasis_put(v6, t, f6, kinfo)
+      call expect(kinfo == put6(k), 'oasis_put F6S')
+      call oasis_put(v7, t, f1, kinfo)
+      call expect(kinfo == put1(k), 'oasis_put F7S')
     else
       f1 = -1
       f2 = -1
@@ -113,6 +132,23 @@ program partition_zoo
       call expect(kinfo == OASIS_Recvd, 'oasis_get F5D')
       call expect(all(f4 == values(t, 0) + 0.25d0), 'F4D values')
       call expect(all(f5 == values(t, 0) + 0.5d0), 'F5D values')
+      f6 = -1
+      f7 = -1
+      call oasis_get(v6, t, f6, kinfo)
+      call expect(kinfo == get1(k), 'oasis_get F6D')
+      ! BLASOLD on the sum of the puts at t - 600 and t (at 0: the put at 0), then BLASNEW;
+      ! integers and halves: exact in real(4) at every step.
+      if (kinfo == OASIS_Recvd) then
+        do i = 1, 2
+          f7 = values(t, i)
+          if (t > 0) f7 = f7 + values(t - 600, i)
+          call expect(all(f6(:, i) == real((f7 * 2 + 1.5d0) * 0.5d0 - 3)), 'F6D values')
+        end do
+      end if
+      call oasis_get(v7, t, f7, kinfo)
+      call expect(kinfo == get1(k), 'oasis_get F7D')
+      if (kinfo == OASIS_Recvd) &
+        call expect(all(f7 == (values(t, 0) * 0.1d0 + 273.15d0) * 3.0d0), 'F7D values')
     end if
   end do
   call check_multi_intracomm()

@@ -228,7 +228,8 @@ TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
   expect_parse_error(one_exchange("    frobnicate: 1\n"),
                      R"(^c\.yaml:8:5: unknown key "frobnicate" in exchange "sst"; valid keys: name, )"
                      R"(source, target, period, lag, sequence, transform, engine, engine_options, )"
-                     R"(output, check_in, check_out, restart, weights, method, map_on, mode, fill, conservation, sum$)");
+                     R"(output, check_in, check_out, source_factor, source_offset, target_factor, )"
+                     R"(target_offset, restart, weights, method, map_on, mode, fill, conservation, sum$)");
 }
 
 TEST(Config, ImbalanceTimerIsAnOutputSwitchThatRoundTrips) {
@@ -548,6 +549,11 @@ TEST(Namcouple, ConvertsTheSupportedKeywordsAndListsTheRest) {
   EXPECT_FALSE(c.exchanges[2].regrid.enabled());
   EXPECT_EQ(c.exchanges[3].transform, Transform::Max);
   EXPECT_EQ(c.exchanges[3].lag, 0);
+  // BLASNEW: the factor and the CONSTANT; BLASOLD's factor 1.0 (its term is not converted).
+  EXPECT_EQ(c.exchanges[3].target_scaling.factor, 2.0);
+  EXPECT_EQ(c.exchanges[3].target_scaling.offset, 273.15);
+  EXPECT_TRUE(c.exchanges[3].source_scaling.identity());
+  EXPECT_TRUE(c.exchanges[0].target_scaling.identity());
   EXPECT_EQ(imported.notes.differences,
             (std::vector<std::string>{
                 "line 39: MAPPING rmp_lmdz_to_torc_CONSERV_FRACAREA.nc opt: written as bfb, "
@@ -555,10 +561,10 @@ TEST(Namcouple, ConvertsTheSupportedKeywordsAndListsTheRest) {
   EXPECT_EQ(imported.notes.not_converted,
             (std::vector<std::string>{
                 "line 18: $NLOGPRT 1 0 (no ferry equivalent)",
-                "line 47: LAG=-3600 (ferry lags are >= 0; the exchange was written without a lag)",
-                "line 50: BLASNEW: 1.0 1",
-                "line 51: BLASNEW: CONSTANT 0.0",
-                "line 54: SOSSTSST -> SOSSTSST with status OUTPUT (ferry converts EXPORTED and "
+                "line 48: LAG=-3600 (ferry lags are >= 0; the exchange was written without a lag)",
+                "line 54: BLASOLD: COZOTAUX 1.0 (OASIS3-MCT 4.0 adds only a CONSTANT; a "
+                "combination with other fields is no longer possible)",
+                "line 57: SOSSTSST -> SOSSTSST with status OUTPUT (ferry converts EXPORTED and "
                 "EXPOUT entries)"}));
   EXPECT_NE(imported.yaml.find("#   - Converted, but ferry does it differently:\n"
                                "#       line 39: MAPPING"),
@@ -701,6 +707,58 @@ TEST(Namcouple, ErrorsNameTheLine) {
   expect_import_error(entry("CONSERV\n GLOBAL exact"),
                       R"(^nc:8: the CONSERV sum takes one of bfb, opt, gather, lsum8, lsum16, )"
                       R"(ddpdd, reprosum; got "exact"$)");
+  expect_import_error(entry("BLASOLD\n 1.0"),
+                      R"(^nc:8: BLASOLD takes a factor and a number of terms \(0 or 1\), )"
+                      R"(followed by one line per term, as in "1.0 1" then "CONSTANT 273.15"; )"
+                      R"(got "1.0"$)");
+  expect_import_error(entry("BLASNEW\n x2 0"), R"(^nc:8: BLASNEW takes a factor and )");
+  expect_import_error(entry("BLASNEW\n 1.0 2\n CONSTANT 1"),
+                      R"(^nc:8: BLASNEW takes a factor and a number of terms)");
+  expect_import_error(entry("BLASOLD\n 1.0 1\n CONSTANT one"),
+                      R"(^nc:9: BLASOLD CONSTANT takes the real number to add, as in )"
+                      R"("CONSTANT 273.15"; got "CONSTANT one"$)");
+}
+
+// BLASOLD and BLASNEW as a run reads them: the factor and the CONSTANT (Fortran reals
+// with E or D exponents); what OASIS3-MCT 4.0 refuses is refused with its line.
+TEST(Namcouple, ReadsBlasoldAndBlasnewForARun) {
+  const std::string head = " $RUNTIME\n 100\n $STRINGS\n";
+  const std::string text =
+      head + " A B 1 10 3 r.nc EXPORTED\n go ga\n LOCTRANS BLASOLD BLASNEW\n AVERAGE\n"
+             " 0.5D0 1\n CONSTANT -2.5e1\n 3 0\n C D 1 10 1 r.nc EXPORTED\n go ga\n"
+             " BLASNEW\n 1.0 1\n CONSTANT 273.15\n";
+  const NamcoupleRead read = read_namcouple(text, "nc");
+  ASSERT_EQ(read.config.exchanges.size(), 2u);
+  EXPECT_TRUE(read.config.refused.empty());
+  const ExchangeConfig& a = read.config.exchanges[0];
+  EXPECT_EQ(a.transform, Transform::Average);
+  EXPECT_EQ(a.source_scaling.factor, 0.5);
+  EXPECT_EQ(a.source_scaling.offset, -25.0);
+  EXPECT_EQ(a.target_scaling.factor, 3.0);
+  EXPECT_EQ(a.target_scaling.offset, 0.0);
+  EXPECT_TRUE(read.config.exchanges[1].source_scaling.identity());
+  EXPECT_EQ(read.config.exchanges[1].target_scaling.offset, 273.15);
+  // Converted to YAML and read back: the same numbers.
+  const NamcoupleImport imported = import_namcouple(text, "nc");
+  EXPECT_TRUE(imported.notes.not_converted.empty());
+  const Config again = parse_config(imported.yaml, "again.yaml");
+  EXPECT_EQ(again.exchanges[0].source_scaling.offset, -25.0);
+  EXPECT_EQ(again.exchanges[0].target_scaling.factor, 3.0);
+  EXPECT_EQ(again.exchanges[1].target_scaling.offset, 273.15);
+
+  const NamcoupleRead refused = read_namcouple(
+      head + " A B 1 10 1 r.nc EXPORTED\n go ga\n BLASOLD\n 1.0 2\n CONSTANT 1\n SST 2.0\n"
+             " S S 1 10 1 OUTPUT\n go go\n BLASNEW\n 2.0 0\n",
+      "nc");
+  std::vector<std::string> texts;
+  for (const Problem& p : refused.config.refused) texts.push_back(problem_text(p));
+  EXPECT_EQ(texts, (std::vector<std::string>{
+                       "nc:7:1: BLASOLD with 2 terms (OASIS3-MCT 4.0 takes 0, or 1 for a "
+                       "CONSTANT added to the field)",
+                       "nc:9:1: BLASOLD: SST 2.0 (OASIS3-MCT 4.0 adds only a CONSTANT; a "
+                       "combination with other fields is no longer possible)",
+                       "nc:10:1: an OUTPUT entry with a remapping, BLASOLD or BLASNEW (OASIS "
+                       "allows only LOCTRANS on OUTPUT entries)"}));
 }
 
 namespace {

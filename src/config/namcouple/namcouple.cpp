@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -438,15 +439,47 @@ class Importer {
         (name == "CHECKIN" ? x.check_in : x.check_out) = true;
         continue;
       }
-      report(config, name + ": " + config.text);
-      if (name != "BLASOLD" && name != "BLASNEW") continue;
-      const auto terms = config.words.size() == 2 ? detail::parse_integer(config.words[1])
-                                                  : std::nullopt;
-      if (!terms || *terms < 0 || static_cast<std::size_t>(*terms) > lines.size() - next)
-        fail(config.number, name + " takes a factor and a number of terms, followed by one line "
-                                   "per term; got \"" + config.text + "\"");
-      for (long long t = 0; t < *terms; ++t, ++next)
-        report(lines[next], name + ": " + lines[next].text);
+      // BLASOLD and BLASNEW: "FACTOR TERMS", then TERMS lines "CONSTANT VALUE".
+      Scaling& scaling = name == "BLASOLD" ? x.source_scaling : x.target_scaling;
+      next = blas(name, config, lines, next, scaling);
+    }
+    return next;
+  }
+
+  // A real as OASIS reads it (Fortran also writes the exponent with D).
+  static std::optional<double> fortran_real(std::string word) {
+    std::replace(word.begin(), word.end(), 'D', 'E');
+    std::replace(word.begin(), word.end(), 'd', 'e');
+    return detail::parse_number(word);
+  }
+
+  // The configuration line `config` of BLASOLD or BLASNEW (`name`) and its term lines
+  // from lines[next]; sets `scaling` and returns the index after the terms. OASIS3-MCT
+  // 4.0 adds one constant at most: a linear combination with other fields is gone.
+  std::size_t blas(const std::string& name, const Line& config, const std::vector<Line>& lines,
+                   std::size_t next, Scaling& scaling) {
+    const auto factor = config.words.size() == 2 ? fortran_real(config.words[0]) : std::nullopt;
+    const auto terms = config.words.size() == 2 ? detail::parse_integer(config.words[1])
+                                                : std::nullopt;
+    if (!factor || !terms || *terms < 0 || static_cast<std::size_t>(*terms) > lines.size() - next)
+      fail(config.number, name + " takes a factor and a number of terms (0 or 1), followed by "
+                                 "one line per term, as in \"1.0 1\" then \"CONSTANT 273.15\"; "
+                                 "got \"" + config.text + "\"");
+    scaling.factor = *factor;
+    if (*terms > 1)
+      report(config, name + " with " + config.words[1] + " terms (OASIS3-MCT 4.0 takes 0, or 1 "
+                            "for a CONSTANT added to the field)");
+    for (long long t = 0; t < *terms; ++t, ++next) {
+      const Line& term = lines[next];
+      const auto value = term.words.size() == 2 ? fortran_real(term.words[1]) : std::nullopt;
+      if (term.words[0] != "CONSTANT")
+        report(term, name + ": " + term.text + " (OASIS3-MCT 4.0 adds only a CONSTANT; a "
+                            "combination with other fields is no longer possible)");
+      else if (!value)
+        fail(term.number, name + " CONSTANT takes the real number to add, as in \"CONSTANT "
+                                 "273.15\"; got \"" + term.text + "\"");
+      else
+        scaling.offset = *value;
     }
     return next;
   }
@@ -516,9 +549,10 @@ class Importer {
     } else {
       x.regrid = remapping.regrid(sizes, notes_);
     }
-    if (output_only && x.regrid.enabled())
-      report(header, "an OUTPUT entry with a remapping (OASIS allows only LOCTRANS on OUTPUT "
-                     "entries)");
+    if (output_only && (x.regrid.enabled() || !x.source_scaling.identity() ||
+                        !x.target_scaling.identity()))
+      report(header, "an OUTPUT entry with a remapping, BLASOLD or BLASNEW (OASIS allows only "
+                     "LOCTRANS on OUTPUT entries)");
     x.name = unique_name(x.source.fields.front() + "->" + x.target.fields.front());
     config_.exchanges.push_back(std::move(x));
   }

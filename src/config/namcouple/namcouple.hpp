@@ -28,13 +28,16 @@ struct NamcoupleImport {
 /// Converted: $RUNTIME (run length) and every $STRINGS entry with status EXPORTED
 /// or EXPOUT: source and target names (colon-separated lists become `fields`),
 /// coupling period, restart file, EXPOUT (`output: true`), LAG=, SEQ=, the LOCTRANS
-/// operation (INSTANT, ACCUMUL, AVERAGE, T_MIN, T_MAX) and the remapping: SCRIPR
+/// operation (INSTANT, ACCUMUL, AVERAGE, T_MIN, T_MAX), BLASOLD and BLASNEW (a
+/// factor and a CONSTANT: `source_factor`, `source_offset`, `target_factor`,
+/// `target_offset`), CHECKIN and CHECKOUT, and the remapping: SCRIPR
 /// (DISTWGT, GAUSWGT, BILINEAR, BICUBIC, CONSERV) becomes `method`, MAPPING
 /// `weights`, `map_on` and `mode`, CONSERV `conservation` and `sum` (see
 /// NamcoupleRemapping). Where ferry does something differently (nearest-neighbour
 /// fill, MAPPING's opt, ...) a note goes to `notes.differences`. Everything else —
-/// other statuses, BILINEAR and BICUBIC on grids other than LR, BLASOLD/BLASNEW, CHECKIN/CHECKOUT,
-/// negative lags, other blocks such as $NLOGPRT — goes to `notes.not_converted`.
+/// other statuses, BILINEAR and BICUBIC on grids other than LR, BLASOLD/BLASNEW terms
+/// other than one CONSTANT, negative lags, other blocks such as $NLOGPRT — goes to
+/// `notes.not_converted`.
 ///
 /// Components: namcouple entries name grids, not components. The component of a
 /// side is `grid_components[grid]`, or the grid name itself; the YAML's comment then

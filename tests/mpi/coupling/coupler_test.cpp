@@ -222,6 +222,76 @@ TEST_F(CouplerTest, BundlesAndAggregatedFields) {
   c.finalize();
 }
 
+// source_factor and source_offset scale what the source sends, after the time
+// transform (the OASIS BLASOLD); target_factor and target_offset what the target
+// receives (BLASNEW); both in double precision, then in the field's type.
+TEST_F(CouplerTest, ScalingOfTheValuesSentAndReceived) {
+  const auto path = write_config(
+      dir_, "c.yaml",
+      header(dir_, 0, 600) +
+          exchange("d", "field: d_atm", "field: d_ocn", 200,
+                   "    source_factor: 0.1\n    source_offset: 273.15\n    target_factor: 3\n") +
+          exchange("f", "field: f_atm", "field: f_ocn", 200,
+                   "    transform: accumulate\n    source_factor: 2\n    source_offset: 1.5\n"
+                   "    target_factor: 0.5\n    target_offset: -3\n"));
+  Coupler c(MPI_COMM_WORLD, who_.names(), path);
+  Grids g = define_grids(c, who_);
+  FieldId d, f, d_in, f_in;
+  if (who_.atm) {
+    d = c.def_field(g.atm, "d_atm", FieldDirection::Out, Datatype::Float64);
+    f = c.def_field(g.atm, "f_atm", FieldDirection::Out, Datatype::Float32);
+  }
+  if (who_.ocn) {
+    d_in = c.def_field(g.ocn, "d_ocn", FieldDirection::In, Datatype::Float64);
+    f_in = c.def_field(g.ocn, "f_ocn", FieldDirection::In, Datatype::Float32);
+  }
+  c.enddef();
+  for (double t = 0; t < 600; t += 100) {
+    if (who_.atm) {
+      const auto v = values(g.atm_layout, t);
+      const std::vector<float> v32(v.begin(), v.end());  // integers: exact
+      c.put(d, t, v.data());
+      c.put(f, t, v32.data());
+    }
+    if (who_.ocn && static_cast<int>(t) % 200 == 0) {
+      const auto n = static_cast<std::size_t>(g.ocn_layout.local_size());
+      std::vector<double> got(n, -1.0);
+      std::vector<float> got32(n, -1.0F);
+      EXPECT_EQ(c.get(d_in, t, got.data()), ferry::kStatusReceived);
+      EXPECT_EQ(c.get(f_in, t, got32.data()), ferry::kStatusReceived);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t id = g.ocn_layout.ids()[i];
+        ASSERT_EQ(got[i], (value_at(id, t) * 0.1 + 273.15) * 3) << id << " at " << t;
+        // The sum of the puts of (t - 200, t] (at 0, the put at 0), scaled once.
+        double sum = static_cast<double>(static_cast<float>(value_at(id, t)));
+        if (t > 0) sum += static_cast<double>(static_cast<float>(value_at(id, t - 100)));
+        const auto sent = static_cast<float>(sum * 2 + 1.5);
+        ASSERT_EQ(got32[i], static_cast<float>(static_cast<double>(sent) * 0.5 - 3)) << id << " at " << t;
+      }
+    }
+  }
+  c.finalize();
+}
+
+// Scaling multiplies real values: an integer field is refused at enddef on every rank.
+TEST_F(CouplerTest, IntegerFieldsAreNotScaled) {
+  const auto path = write_config(dir_, "c.yaml",
+                                 header(dir_, 0, 600) + exchange("n", "field: n_atm", "field: n_ocn",
+                                                                 200, "    target_offset: 1\n"));
+  expect_same_error_everywhere(
+      [&] {
+        Coupler c(MPI_COMM_WORLD, who_.names(), path);
+        Grids g = define_grids(c, who_);
+        if (who_.atm) c.def_field(g.atm, "n_atm", FieldDirection::Out, Datatype::Int32);
+        if (who_.ocn) c.def_field(g.ocn, "n_ocn", FieldDirection::In, Datatype::Int32);
+        c.enddef();
+      },
+      ferry::Errc::Arg,
+      "exchange \"n\": field \"n_atm\" is int32; source_factor, source_offset, target_factor "
+      "and target_offset \\(BLASOLD, BLASNEW\\) scale real values, so scaled fields are float64 "
+      "or float32");
+}
+
 TEST_F(CouplerTest, TargetPartitionOnASubsetOfRanks) {
   // Only the first ocn rank holds the target partition (the whole grid, e.g. for I/O).
   const auto path = write_config(dir_, "c.yaml", header(dir_, 0, 300) +
