@@ -13,7 +13,7 @@ namespace ferry::regrid::detail {
 /// Not collective, not thread-safe (it keeps its clipping buffers). Overlaps of the
 /// cells of a source and a destination grid:
 /// - two rectangles overlap in a rectangle, of exact area (lonlat_cell.hpp);
-/// - cells whose caps are apart do not overlap;
+/// - cells whose caps are apart, or whose boxes are apart, do not overlap;
 /// - otherwise the cell with parallels (a rectangle), or else the source cell, is
 ///   clipped by the other, a convex polygon with great-circle edges; if nothing of it
 ///   is cut away, the overlap is that cell, of its own area.

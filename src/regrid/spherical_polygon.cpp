@@ -150,12 +150,15 @@ bool parallel_may_cross(const Vec3& p, const Vec3& q, const Vec3& normal, Side s
     const double to_q = ux * q.y - uy * q.x;
     return turn >= 0 ? from_p > 0 && to_q > 0 : from_p < 0 && to_q < 0;
   };
+  // Both out: does the edge reach in where it is nearest? Else: does it reach out where
+  // it is farthest? Most edges do not pass that point at all: the direction test comes
+  // first, so that they cost no square root.
+  const bool out = sa == Side::Out;
+  if (out ? !within(normal.x, normal.y) : !within(-normal.x, -normal.y)) return false;
   const double c = std::sqrt((1 - p.z) * (1 + p.z));
   const double amplitude = c * std::hypot(normal.x, normal.y);
   const double offset = normal.z * p.z;
-  if (sa == Side::Out)  // both out: does the edge reach in where it is nearest?
-    return within(normal.x, normal.y) && amplitude + offset > kOnPlane;
-  return within(-normal.x, -normal.y) && offset - amplitude < -kOnPlane;
+  return out ? amplitude + offset > kOnPlane : offset - amplitude < -kOnPlane;
 }
 
 // Whether the corners bound a region: 3 or more, or 2 joined by a parallel and a great
