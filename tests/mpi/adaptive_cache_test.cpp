@@ -143,6 +143,19 @@ class AdaptiveCache : public testing::Test {
     write_cache(cache);
   }
 
+  // Replaces the conditions part of the one entry (after its last " | ").
+  void rewrite_conditions(const std::string& conditions) {
+    std::string cache;
+    if (world_rank() == 0) {
+      cache = read_text(path_);
+      const auto line_end = cache.find('\n', cache.find("\nranks=") + 1);
+      const auto last_bar = cache.rfind(" | ", line_end);
+      cache = cache.substr(0, last_bar + 3) + conditions +
+              (line_end == std::string::npos ? "" : cache.substr(line_end));
+    }
+    write_cache(cache);
+  }
+
   // The options with the re-check of a cached choice turned off.
   ferry::EngineOptions unchecked() const {
     ferry::EngineOptions o = options();
@@ -461,6 +474,16 @@ class ProbedCachedChoice : public InjectedTiming {
     o.values["candidates"] = "p2p,alltoallv,rma";
     return o;
   }
+  // The entry's conditions rewritten, then all faster than cached (alltoallv 0.5 ms,
+  // p2p 0.3 ms, the faster one now).
+  Reports run_faster_than_record(const std::string& conditions) {
+    rewrite_conditions(conditions);
+    times_.ms["alltoallv"] = 0.5;
+    times_.ms["p2p"] = 0.3;
+    const Reports r = run(opts());
+    EXPECT_TRUE(same_on_all_ranks(r.last.text)) << r.last.text;
+    return r;
+  }
 };
 
 TEST_F(ProbedCachedChoice, ARightCachedChoiceMatchingItsRecordIsKeptWithoutChallengers) {
@@ -503,18 +526,31 @@ TEST_F(ProbedCachedChoice, ACachedChoiceSlowerThanItsRecordIsChallenged) {
   EXPECT_EQ(times_.exchanges.count("rma"), 0u);
 }
 
-TEST_F(ProbedCachedChoice, ACachedChoiceFasterThanItsRecordIsChallengedAndReplaced) {
-  // The entry was measured under conditions this run does not have (all faster now,
-  // and p2p the faster one): its comparison may not hold, so p2p is timed and wins.
-  times_.ms["alltoallv"] = 0.5;
-  times_.ms["p2p"] = 0.3;
-  const Reports r = run(opts());
+TEST_F(ProbedCachedChoice, ACachedChoiceFasterThanItsRecordUnderAGoneLoadIsReplaced) {
+  // The entry was measured under a load this run does not have (1000 per core; all
+  // faster now, and p2p the faster one): its comparison may not hold, so p2p is timed
+  // and wins.
+  const Reports r = run_faster_than_record("when=2025-06-01T12:00:00Z load=1000.00 cores=1");
   EXPECT_EQ(r.last.choice, "p2p") << r.last.text;
-  EXPECT_TRUE(same_on_all_ranks(r.last.text)) << r.last.text;
+  EXPECT_NE(r.last.text.find("and measured under a load gone since: challengers timed"),
+            std::string::npos)
+      << r.last.text;
   EXPECT_NE(r.last.text.find("clearly faster than alltoallv"), std::string::npos) << r.last.text;
   // The probe's 6, then 1 warm-up and 5 used rounds of 2 candidates: 18 exchanges.
   EXPECT_EQ(times_.exchanges["alltoallv"], 6 + 6);
   EXPECT_EQ(times_.exchanges["p2p"], 6 + 1);
+}
+
+TEST_F(ProbedCachedChoice, ACachedChoiceFasterThanItsRecordWithoutAGoneLoadIsKept) {
+  // The entry was measured on an idle machine (load 0): a faster cached choice means a
+  // quicker machine now, not a comparison made under load, so no challenger is timed.
+  const Reports r = run_faster_than_record("when=2025-06-01T12:00:00Z load=0.00 cores=2");
+  EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
+  EXPECT_NE(r.last.text.find("(faster, and the entry was not measured under a load gone since"),
+            std::string::npos)
+      << r.last.text;
+  EXPECT_EQ(times_.exchanges["alltoallv"], 6 + 1);
+  EXPECT_EQ(times_.exchanges.count("p2p"), 0u);
 }
 
 TEST_F(ProbedCachedChoice, AChallengerAsFastAsTheCachedChoiceStopsAfterFiveUsedRounds) {

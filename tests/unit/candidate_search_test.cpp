@@ -1,5 +1,6 @@
 // The adaptive engine's search: interleaved rounds, the interval of the median of paired
-// ratios, the p2p guard, the re-check of a cached choice; all on injected times.
+// ratios, the p2p guard, the re-check of a cached choice; all on injected times. And
+// the rule on a cache entry's conditions that the re-check applies.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -9,6 +10,7 @@
 
 #include "engines/tuning/candidate_search.hpp"
 #include "engines/tuning/paired_statistics.hpp"
+#include "engines/tuning/tuning_cache.hpp"
 
 using ferry::detail::Candidate;
 using ferry::detail::CandidateSearch;
@@ -243,4 +245,44 @@ TEST(CandidateSearch, AClearlyFasterChallengerIsNotDroppedAsNotFaster) {
     return (l == "rma" ? 0.8 : 1.0) * noise(l, round, 0.05, false);
   });
   EXPECT_EQ(search.choice().label(), "rma") << search.reason();
+}
+
+namespace {
+
+ferry::detail::MeasuredUnder under(double load, int cores) {
+  ferry::detail::MeasuredUnder u;
+  u.load_average = load;
+  u.cores = cores;
+  return u;
+}
+
+}  // namespace
+
+TEST(LoadGoneSince, OnlyALoadOverTheCoresThatHalvedPerCoreCounts) {
+  using ferry::detail::load_gone_since;
+  EXPECT_TRUE(load_gone_since(under(8, 2), under(1, 2)));
+  EXPECT_TRUE(load_gone_since(under(8, 2), under(3.9, 2)));
+  EXPECT_FALSE(load_gone_since(under(8, 2), under(4, 2)));    // half as much: still there
+  EXPECT_FALSE(load_gone_since(under(2, 2), under(0, 2)));    // not over the cores then
+  EXPECT_FALSE(load_gone_since(under(0.5, 2), under(0, 2)));
+  EXPECT_FALSE(load_gone_since(under(6, 2), under(20, 8)));   // per core: 3 then, 2.5 now
+  EXPECT_TRUE(load_gone_since(under(6, 2), under(8, 8)));     // 3 then, 1 now
+}
+
+TEST(LoadGoneSince, UnknownConditionsMayHaveChanged) {
+  using ferry::detail::load_gone_since;
+  EXPECT_TRUE(load_gone_since(ferry::detail::MeasuredUnder{}, under(1, 2)));
+  EXPECT_TRUE(load_gone_since(under(1, 2), ferry::detail::MeasuredUnder{}));
+  EXPECT_TRUE(load_gone_since(under(1, 0), under(1, 2)));
+}
+
+TEST(LoadGoneSince, ConditionsReadBackAsWritten) {
+  const auto u = ferry::detail::MeasuredUnder::parse("when=2025-06-01T12:00:00Z load=3.25 cores=4");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->when, "2025-06-01T12:00:00Z");
+  EXPECT_EQ(u->load_average, 3.25);
+  EXPECT_EQ(u->cores, 4);
+  EXPECT_EQ(u->text(), "when=2025-06-01T12:00:00Z load=3.25 cores=4");
+  EXPECT_FALSE(ferry::detail::MeasuredUnder::parse("load=x"));
+  EXPECT_FALSE(ferry::detail::MeasuredUnder::parse("speed=3"));
 }

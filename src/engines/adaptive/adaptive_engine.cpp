@@ -171,6 +171,7 @@ std::vector<std::string> split_lines(const std::string& text) {
 
 constexpr const char* kEntryWord = "entry ";
 constexpr const char* kNoteWord = "note ";
+constexpr const char* kNowWord = "now ";
 
 std::string ms(double seconds) {
   char text[32];
@@ -398,14 +399,27 @@ void AdaptiveEngine::finish_probe() {
   const std::string timed_alone =
       cat(cached_->choice.label(), " timed alone: median ", ms(median), " ms over ", used.size(),
           " exchanges, x", ratio2(ratio), " its cached ", ms(recorded), " ms");
+  const std::string kept = cat("re-checked in ", batch_.size(), " exchanges: ", timed_alone);
+  const std::string close = cat(", and cached within x", kKeepWithinRatio,
+                                " of the lowest median; no challenger timed");
   if (ratio <= kRecordMatchRatio && ratio >= 1 / kRecordMatchRatio) {
     chosen_ = cached_->choice;
-    decide(cat("re-checked in ", batch_.size(), " exchanges: ", timed_alone,
-               " (within x", kRecordMatchRatio, "), and cached within x", kKeepWithinRatio,
-               " of the lowest median; no challenger timed"));
+    decide(cat(kept, " (within x", kRecordMatchRatio, ")", close));
     return;
   }
-  probe_note_ = cat(timed_alone, ", not within x", kRecordMatchRatio, ": challengers timed");
+  // Faster than its record: the machine is quicker now than when the entry was
+  // measured (another run's first exchanges, a neighbour's job gone). The entry's
+  // comparison is in doubt only if it was measured under a load this run does not have.
+  const bool gone = load_gone_since(cached_->under, now_);
+  if (ratio < 1 / kRecordMatchRatio && !gone) {
+    chosen_ = cached_->choice;
+    decide(cat(kept, " (faster, and the entry was not measured under a load gone since: ",
+               cached_->under.text(), ", now ", now_.text(), ")", close));
+    return;
+  }
+  probe_note_ = cat(timed_alone, ", not within x", kRecordMatchRatio,
+                    gone && ratio < 1 ? " and measured under a load gone since" : "",
+                    ": challengers timed");
   start_challenge();
 }
 
@@ -433,6 +447,8 @@ std::string AdaptiveEngine::read_cache(const std::string& cache_option, bool ret
     return text + "\n" + kNoteWord + "retune=true: profiling even if the cache has an entry";
   const CacheLookup lookup = find_entries(path, signature_filter(*plan_, *comm_, point_bytes));
   for (const CacheEntry& entry : lookup.entries) text += "\n" + (kEntryWord + format_entry(entry));
+  // Rank 0's conditions, which the re-check compares with the entry's.
+  text += "\n" + (kNowWord + MeasuredUnder::now().text());
   for (const std::string& warning : lookup.warnings) {
     FERRY_LOG_WARN(0, "adaptive: ", warning);
     text += "\n" + (kNoteWord + ("warning: " + warning));
@@ -449,6 +465,12 @@ std::optional<CacheEntry> AdaptiveEngine::use_cache(const std::string& text, boo
     const std::string& line = lines[i];
     if (line.rfind(kNoteWord, 0) == 0) {
       cache_notes_.push_back(line.substr(std::strlen(kNoteWord)));
+      continue;
+    }
+    if (line.rfind(kNowWord, 0) == 0) {
+      const auto now = MeasuredUnder::parse(line.substr(std::strlen(kNowWord)));
+      FERRY_ASSERT(now, "conditions formatted by rank 0 do not parse: ", line);
+      now_ = *now;
       continue;
     }
     std::string why;

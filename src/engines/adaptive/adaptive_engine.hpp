@@ -46,7 +46,8 @@ namespace ferry::detail {
 /// `check` (default), re-checked on the first exchanges at a bounded cost. A choice
 /// cached within kKeepWithinRatio of the lowest cached median is first timed alone
 /// (warmup + samples exchanges, one reduction) and kept if its median is within
-/// kRecordMatchRatio of its cached one. Otherwise a search with the cached choice as
+/// kRecordMatchRatio of its cached one, or faster than that unless the entry was
+/// measured under a load gone since (load_gone_since). Otherwise a search with the cached choice as
 /// the reference (a challenger must be clearly faster than it, by the same intervals
 /// as the full search), over only the candidates whose cached median is within
 /// kCheckCloseRatio of the lowest (all of them if the entry has no medians), where a
@@ -175,6 +176,7 @@ class AdaptiveEngine final : public Engine {
   bool probing_ = false;              // the batch times cached_'s choice alone
   std::vector<Candidate> challengers_;  // of the re-check, the cached choice first
   std::string probe_note_;            // why the probe did not keep the choice
+  MeasuredUnder now_;                 // rank 0's conditions when it read the cache
 };
 
 }  // namespace ferry::detail

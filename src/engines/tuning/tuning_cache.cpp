@@ -144,6 +144,20 @@ MeasuredUnder MeasuredUnder::now() {
   return under;
 }
 
+std::optional<MeasuredUnder> MeasuredUnder::parse(const std::string& text) {
+  MeasuredUnder under;
+  if (!parse_conditions(text, under)) return std::nullopt;
+  return under;
+}
+
+bool load_gone_since(const MeasuredUnder& then, const MeasuredUnder& now) {
+  if (then.load_average < 0 || then.cores <= 0 || now.load_average < 0 || now.cores <= 0)
+    return true;
+  const double then_per_core = then.load_average / then.cores;
+  const double now_per_core = now.load_average / now.cores;
+  return then_per_core > 1 && now_per_core < then_per_core / 2;
+}
+
 std::string MeasuredUnder::text() const {
   std::string out;
   auto add = [&out](const std::string& word) { out += (out.empty() ? "" : " ") + word; };

@@ -24,7 +24,14 @@ struct MeasuredUnder {
   static MeasuredUnder now();
   /// "when=... load=... cores=...", the unknown parts left out.
   std::string text() const;
+  /// Parses text(); nullopt if a word is not one of its parts.
+  static std::optional<MeasuredUnder> parse(const std::string& text);
 };
+
+/// Whether `then` (an entry's conditions) had a load that `now` does not: more
+/// runnable processes than cores then, and now under half as many per core. True if
+/// either load or core count is unknown, since nothing then says the load stayed.
+bool load_gone_since(const MeasuredUnder& then, const MeasuredUnder& now);
 
 /// One decision: for plans of this signature, `choice` was fastest.
 struct CacheEntry {
