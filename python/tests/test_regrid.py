@@ -152,7 +152,7 @@ def test_masked_neighbours_dropped_gives_short_and_nearest_valid_rows(comm):
     their valid ones of the 4 nearest, rows deep in it take the nearest valid point."""
     src, dst = layouts(comm)
     lon, lat = centres(SRC_NX, SRC_NY)
-    mask = (lat[src.ids] > -30).astype(np.int32)
+    mask = (lat[src.ids] > -30 + lon[src.ids] % 360 / 10).astype(np.int32)  # a slanted coast
     source = ferry.GridPoints(src, lon[src.ids], lat[src.ids], mask=mask)
     target = points(dst, DST_NX, DST_NY)
     skipped = ferry.nearest_neighbour_weights(comm, source, target)
