@@ -39,9 +39,11 @@ double gaussian_scale2(const Comm& comm, const std::vector<LocatedPoint>& source
   return variance * mean * mean;
 }
 
-// The links of every destination point answered here, its neighbours in order.
-std::vector<WeightLink> weigh(const NeighbourLists& lists, NeighbourWeighting weighting,
-                              double scale2) {
+// The links of every destination point answered here, its neighbours in order: each
+// neighbour's share of the row is share_of(row, i), none where that is negative; the
+// source id is the neighbour's shifted right by `id_shift`.
+template <class Share>
+std::vector<WeightLink> weigh_rows(const NeighbourLists& lists, Share share_of, int id_shift) {
   const auto k = static_cast<std::size_t>(lists.k);
   std::vector<WeightLink> links;
   links.reserve(lists.neighbours.size());
@@ -50,20 +52,31 @@ std::vector<WeightLink> weigh(const NeighbourLists& lists, NeighbourWeighting we
     const regrid::detail::Neighbour* row = &lists.neighbours[q * k];
     double total = 0;
     for (std::size_t i = 0; i < k; ++i) {
-      if (weighting == NeighbourWeighting::InverseDistance) {
-        const double d = std::sqrt(row[i].d2);
-        share[i] = 1 / (d > 0 ? d : kZeroDistance);
-      } else {
-        // Relative to the nearest neighbour, so far rows never underflow to 0 / 0.
-        share[i] = std::exp(-(row[i].d2 - row[0].d2) / (2 * scale2));
-      }
-      total += share[i];
+      share[i] = share_of(row, i);
+      if (share[i] >= 0) total += share[i];
     }
     for (std::size_t i = 0; i < k; ++i)
-      links.push_back({lists.queries[q].point.id, row[i].id, share[i] / total,
-                       static_cast<std::int64_t>(i)});
+      if (share[i] >= 0)
+        links.push_back({lists.queries[q].point.id, row[i].id >> id_shift, share[i] / total,
+                         static_cast<std::int64_t>(i)});
   }
   return links;
+}
+
+// Every neighbour of a row, weighted by `weighting`.
+std::vector<WeightLink> weigh(const NeighbourLists& lists, NeighbourWeighting weighting,
+                              double scale2) {
+  return weigh_rows(
+      lists,
+      [&](const regrid::detail::Neighbour* row, std::size_t i) {
+        if (weighting == NeighbourWeighting::InverseDistance) {
+          const double d = std::sqrt(row[i].d2);
+          return 1 / (d > 0 ? d : kZeroDistance);
+        }
+        // Relative to the nearest neighbour, so far rows never underflow to 0 / 0.
+        return std::exp(-(row[i].d2 - row[0].d2) / (2 * scale2));
+      },
+      0);
 }
 
 // SCRIP's guard against a zero distance in DISTWGT: Fortran's epsilon(1.0d0).
@@ -89,26 +102,14 @@ std::vector<LocatedPoint> marked_sources(const GridPoints& src) {
 // (marked) source points less the masked ones, by inverse arc. Rows whose k are all
 // masked get none here.
 std::vector<WeightLink> weigh_unmasked(const NeighbourLists& lists) {
-  const auto k = static_cast<std::size_t>(lists.k);
-  std::vector<WeightLink> links;
-  links.reserve(lists.neighbours.size());
-  std::vector<double> share(k);
-  for (std::size_t q = 0; q < lists.queries.size(); ++q) {
-    const regrid::detail::Neighbour* row = &lists.neighbours[q * k];
-    double total = 0;
-    for (std::size_t i = 0; i < k; ++i) {
-      share[i] = 0;
-      if (row[i].id % 2 != 0) continue;
-      const double arc = 2 * std::asin(std::min(1.0, std::sqrt(row[i].d2) / 2));
-      share[i] = 1 / (arc + kScripEpsilon);
-      total += share[i];
-    }
-    for (std::size_t i = 0; i < k; ++i)
-      if (row[i].id % 2 == 0)
-        links.push_back({lists.queries[q].point.id, row[i].id / 2, share[i] / total,
-                         static_cast<std::int64_t>(i)});
-  }
-  return links;
+  return weigh_rows(
+      lists,
+      [](const regrid::detail::Neighbour* row, std::size_t i) {
+        if (row[i].id % 2 != 0) return -1.0;
+        const double arc = 2 * std::asin(std::min(1.0, std::sqrt(row[i].d2) / 2));
+        return 1 / (arc + kScripEpsilon);
+      },
+      1);
 }
 
 }  // namespace
