@@ -33,6 +33,18 @@ enum class NeighbourWeighting : int {
   Gaussian = 1,
 };
 
+/// Which source points a destination point's k nearest are taken from.
+enum class MaskedNeighbours : int {
+  /// The k nearest valid source points; distances are chords.
+  Skipped = 0,
+  /// OASIS's (SCRIP's) DISTWGT: the k nearest source points, masked or not, by
+  /// great-circle arc (ties to the lower id); the masked ones get no link and the rest
+  /// w_i = (1 / (d_i + 2^-52)) / sum_j (1 / (d_j + 2^-52)), d the arc in radians. A
+  /// destination point whose k nearest are all masked takes its nearest valid source
+  /// point with weight 1. Inverse-distance weighting only.
+  Dropped = 1,
+};
+
 /// Logically collective: the same on every rank.
 struct NearestNeighbourOptions {
   /// Source points per destination point (k).
@@ -40,10 +52,12 @@ struct NearestNeighbourOptions {
   NeighbourWeighting weighting = NeighbourWeighting::InverseDistance;
   /// Gaussian only: the variance in units of the mean source spacing squared (> 0).
   double gaussian_variance = 0.1;
+  MaskedNeighbours masked = MaskedNeighbours::Skipped;
 };
 
 /// Collective over `comm`. Weights from every valid destination point to its k
-/// nearest valid source points on the unit sphere: distances are chords (straight
+/// nearest valid source points on the unit sphere (or, with MaskedNeighbours::Dropped,
+/// OASIS's rule above): distances are chords (straight
 /// lines through the sphere, as CDO measures them), ties are broken by the lower
 /// source global id, and each row's links are ordered nearest first. Masked
 /// destination points get no links (Remap gives them its fill value). The result
@@ -59,8 +73,9 @@ struct NearestNeighbourOptions {
 /// Raises on every rank alike: Errc::ArgSize (lon, lat or mask not of the layout's
 /// local size), Errc::ArgRange (a global id outside its grid), Errc::Arg (grid sizes
 /// that differ between ranks, a coordinate that is not finite or a latitude outside
-/// -90..90, neighbours < 1 or more than the valid source points, gaussian_variance
-/// <= 0 or fewer than 2 valid source points with Gaussian weighting),
+/// -90..90, neighbours < 1 or more than the valid source points (than the source
+/// points with Dropped), gaussian_variance <= 0 or fewer than 2 valid source points
+/// with Gaussian weighting, Gaussian weighting with MaskedNeighbours::Dropped),
 /// Errc::Duplicate (a global id given twice).
 Weights nearest_neighbour_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
                                   const NearestNeighbourOptions& options = {});

@@ -102,7 +102,8 @@ auto agreed_weights(nb::handle comm, const char* function, Prepare&& prepare,
 }
 
 Weights nearest_neighbour(nb::handle comm, const GridPoints& src, const GridPoints& dst,
-                          int neighbours, nb::handle weighting, double gaussian_variance) {
+                          int neighbours, nb::handle weighting, double gaussian_variance,
+                          nb::handle masked_neighbours) {
   NearestNeighbourOptions options;
   return agreed_weights(
       comm, "nearest_neighbour_weights",
@@ -114,6 +115,10 @@ Weights nearest_neighbour(nb::handle comm, const GridPoints& src, const GridPoin
              {"gaussian", NeighbourWeighting::Gaussian}},
             "nearest_neighbour_weights: weighting");
         options.gaussian_variance = gaussian_variance;
+        options.masked = enum_from_python<MaskedNeighbours>(
+            masked_neighbours,
+            {{"skip", MaskedNeighbours::Skipped}, {"drop", MaskedNeighbours::Dropped}},
+            "nearest_neighbour_weights: masked_neighbours");
       },
       [&](MPI_Comm c) { return nearest_neighbour_weights(c, src, dst, options); });
 }
@@ -464,10 +469,12 @@ void bind_regrid(nb::module_& m) {
 
   m.def("nearest_neighbour_weights", &nearest_neighbour, "comm"_a, "src"_a, "dst"_a,
         "neighbours"_a = 4, "weighting"_a = "inverse_distance", "gaussian_variance"_a = 0.1,
+        "masked_neighbours"_a = "skip",
         "Collective: weights from every valid destination point to its `neighbours`\n"
         "nearest valid source points (GridPoints), weighted \"inverse_distance\" (OASIS\n"
-        "DISTWGT, CDO gendis) or \"gaussian\" (OASIS GAUSWGT). The same bits for any\n"
-        "number of ranks and layouts.");
+        "DISTWGT, CDO gendis) or \"gaussian\" (OASIS GAUSWGT). masked_neighbours \"drop\":\n"
+        "the nearest source points masked or not, the masked ones dropped (OASIS DISTWGT).\n"
+        "The same bits for any number of ranks and layouts.");
   m.def("bilinear_weights", &bilinear, "comm"_a, "src"_a, "dst"_a, "nx"_a, "periodic"_a = true,
         "unmapped"_a = "fill",
         "Collective: bilinear weights (as CDO genbil) from a logically rectangular source\n"

@@ -147,6 +147,33 @@ def test_nearest_neighbour_on_the_same_points_copies_every_value(comm):
     np.testing.assert_array_equal(remapped(comm, weights, src, dst), field(dst.ids))
 
 
+def test_masked_neighbours_dropped_gives_short_and_nearest_valid_rows(comm):
+    """masked_neighbours="drop" (OASIS's DISTWGT): rows by the masked south keep only
+    their valid ones of the 4 nearest, rows deep in it take the nearest valid point."""
+    src, dst = layouts(comm)
+    lon, lat = centres(SRC_NX, SRC_NY)
+    mask = (lat[src.ids] > -30 + lon[src.ids] % 360 / 10).astype(np.int32)  # a slanted coast
+    source = ferry.GridPoints(src, lon[src.ids], lat[src.ids], mask=mask)
+    target = points(dst, DST_NX, DST_NY)
+    skipped = ferry.nearest_neighbour_weights(comm, source, target)
+    dropped = ferry.nearest_neighbour_weights(comm, source, target, masked_neighbours="drop")
+    assert np.all(np.diff(skipped.row_start) == 4)
+    counts = np.diff(dropped.row_start)
+    assert comm.allreduce(int(np.sum((counts > 1) & (counts < 4)))) > 0
+    assert comm.allreduce(int(np.sum(counts == 1))) > 0
+    valid = np.zeros(SRC_NX * SRC_NY, dtype=bool)
+    for ids, m in comm.allgather((src.ids, mask)):
+        valid[ids] = m != 0
+    assert np.all(valid[dropped.cols])
+    sums = np.add.reduceat(dropped.values, dropped.row_start[:-1]) if dropped.row_count else []
+    np.testing.assert_allclose(sums, 1.0, rtol=1e-14)
+    raises_everywhere(
+        ferry.Errc.ARG,
+        "masked_neighbours is 'maybe'",
+        lambda: ferry.nearest_neighbour_weights(comm, source, target, masked_neighbours="maybe"),
+    )
+
+
 def test_gaussian_weights_of_a_row_add_up_to_one(comm):
     src, dst = layouts(comm)
     weights = ferry.nearest_neighbour_weights(

@@ -100,6 +100,8 @@ struct RegridConfig {
   std::string weights;       ///< File: the SCRIP or ESMF weight file
   int neighbours = 4;        ///< Nearest, Gaussian: source points per destination point
   double variance = 0.1;     ///< Gaussian: in units of the mean source spacing squared
+  /// Nearest: whether masked source points count among the k nearest (then dropped)
+  MaskedNeighbours masked_neighbours = MaskedNeighbours::Skipped;
   bool periodic = true;      ///< Bilinear, bicubic: the source grid wraps around in longitude
   /// Conservative: what the weights of a target cell add up to
   ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;

@@ -138,6 +138,13 @@ Key method_key() {
                                     "point."),
                            Bound::Positive),
                    {"nearest", "gaussian"}),
+       for_methods(choice("masked_neighbours", {"skip", "drop"},
+                          "`nearest`: `skip` takes the nearest valid source points; "
+                          "`drop` takes the nearest source points, masked or not, "
+                          "gives the valid ones inverse great-circle distance weights and the "
+                          "masked ones none, and gives a target point whose nearest are all "
+                          "masked its nearest valid source point (OASIS SCRIPR DISTWGT)."),
+                   {"nearest"}),
        for_methods(bounded(optional("variance", KeyType::Number, "0.1",
                                     "`gaussian`: the variance of the Gaussian in units of the "
                                     "mean source spacing squared."),

@@ -80,6 +80,8 @@ void method_mapping(YAML::Emitter& out, const RegridConfig& r) {
   const bool neighbours = r.source == WeightSource::Nearest || r.source == WeightSource::Gaussian;
   if (neighbours && r.neighbours != defaults.neighbours)
     integer_entry(out, "neighbours", r.neighbours);
+  if (r.source == WeightSource::Nearest && r.masked_neighbours != defaults.masked_neighbours)
+    entry(out, "masked_neighbours", "drop");
   if (r.source == WeightSource::Gaussian && r.variance != defaults.variance)
     entry(out, "variance", r.variance);
   const bool rectangular = r.source == WeightSource::Bilinear || r.source == WeightSource::Bicubic;

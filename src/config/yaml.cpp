@@ -86,6 +86,8 @@ RegridConfig build_regrid(const CheckedMapping& entry) {
                                     : WeightSource::Conservative;
     r.neighbours = static_cast<int>(method.integer("neighbours"));
     r.variance = method.number("variance");
+    r.masked_neighbours = method.text("masked_neighbours") == "drop" ? MaskedNeighbours::Dropped
+                                                                     : MaskedNeighbours::Skipped;
     r.periodic = method.boolean("periodic");
     r.normalisation = method.text("normalisation") == "destarea"
                           ? ConservativeNormalisation::DestArea

@@ -7,6 +7,7 @@
 
 #include "ferry/global_sum.hpp"
 #include "regrid/grid_input.hpp"
+#include "regrid/nearest_fill.hpp"
 #include "regrid/neighbour_search.hpp"
 #include "regrid/weights_builder.hpp"
 #include "util/agree.hpp"
@@ -38,9 +39,11 @@ double gaussian_scale2(const Comm& comm, const std::vector<LocatedPoint>& source
   return variance * mean * mean;
 }
 
-// The links of every destination point answered here, its neighbours in order.
-std::vector<WeightLink> weigh(const NeighbourLists& lists, NeighbourWeighting weighting,
-                              double scale2) {
+// The links of every destination point answered here, its neighbours in order: each
+// neighbour's share of the row is share_of(row, i), none where that is negative; the
+// source id is the neighbour's shifted right by `id_shift`.
+template <class Share>
+std::vector<WeightLink> weigh_rows(const NeighbourLists& lists, Share share_of, int id_shift) {
   const auto k = static_cast<std::size_t>(lists.k);
   std::vector<WeightLink> links;
   links.reserve(lists.neighbours.size());
@@ -49,20 +52,64 @@ std::vector<WeightLink> weigh(const NeighbourLists& lists, NeighbourWeighting we
     const regrid::detail::Neighbour* row = &lists.neighbours[q * k];
     double total = 0;
     for (std::size_t i = 0; i < k; ++i) {
-      if (weighting == NeighbourWeighting::InverseDistance) {
-        const double d = std::sqrt(row[i].d2);
-        share[i] = 1 / (d > 0 ? d : kZeroDistance);
-      } else {
-        // Relative to the nearest neighbour, so far rows never underflow to 0 / 0.
-        share[i] = std::exp(-(row[i].d2 - row[0].d2) / (2 * scale2));
-      }
-      total += share[i];
+      share[i] = share_of(row, i);
+      if (share[i] >= 0) total += share[i];
     }
     for (std::size_t i = 0; i < k; ++i)
-      links.push_back({lists.queries[q].point.id, row[i].id, share[i] / total,
-                       static_cast<std::int64_t>(i)});
+      if (share[i] >= 0)
+        links.push_back({lists.queries[q].point.id, row[i].id >> id_shift, share[i] / total,
+                         static_cast<std::int64_t>(i)});
   }
   return links;
+}
+
+// Every neighbour of a row, weighted by `weighting`.
+std::vector<WeightLink> weigh(const NeighbourLists& lists, NeighbourWeighting weighting,
+                              double scale2) {
+  return weigh_rows(
+      lists,
+      [&](const regrid::detail::Neighbour* row, std::size_t i) {
+        if (weighting == NeighbourWeighting::InverseDistance) {
+          const double d = std::sqrt(row[i].d2);
+          return 1 / (d > 0 ? d : kZeroDistance);
+        }
+        // Relative to the nearest neighbour, so far rows never underflow to 0 / 0.
+        return std::exp(-(row[i].d2 - row[0].d2) / (2 * scale2));
+      },
+      0);
+}
+
+// SCRIP's guard against a zero distance in DISTWGT: Fortran's epsilon(1.0d0).
+constexpr double kScripEpsilon = 0x1p-52;
+
+// With MaskedNeighbours::Dropped every source point takes part in the search, its
+// mask carried in the lowest bit of its id: the order of ids, and so the ties, stays.
+// A point on a pole is placed there whatever its longitude: SCRIP's arcs do not tell a
+// pole row's copies apart (cos 90 degrees is below their rounding), so the lowest ids win.
+std::vector<LocatedPoint> marked_sources(const GridPoints& src) {
+  std::vector<LocatedPoint> points;
+  points.reserve(src.lon.size());
+  for (std::size_t i = 0; i < src.lon.size(); ++i) {
+    const bool masked = !src.mask.empty() && src.mask[i] == 0;
+    const double lon = std::abs(src.lat[i]) == 90 ? 0 : src.lon[i];
+    points.push_back(regrid::detail::locate(lon, src.lat[i],
+                                            2 * src.layout.ids()[i] + (masked ? 1 : 0)));
+  }
+  return points;
+}
+
+// OASIS's DISTWGT links of every destination point answered here: its k nearest
+// (marked) source points less the masked ones, by inverse arc. Rows whose k are all
+// masked get none here.
+std::vector<WeightLink> weigh_unmasked(const NeighbourLists& lists) {
+  return weigh_rows(
+      lists,
+      [](const regrid::detail::Neighbour* row, std::size_t i) {
+        if (row[i].id % 2 != 0) return -1.0;
+        const double arc = 2 * std::asin(std::min(1.0, std::sqrt(row[i].d2) / 2));
+        return 1 / (arc + kScripEpsilon);
+      },
+      1);
 }
 
 }  // namespace
@@ -72,12 +119,16 @@ Weights nearest_neighbour_weights(MPI_Comm user_comm, const GridPoints& src, con
   const Comm comm = Comm::dup(user_comm);
   const int k = options.neighbours;
   const bool gaussian = options.weighting == NeighbourWeighting::Gaussian;
+  const bool dropped = options.masked == MaskedNeighbours::Dropped;
   detail::agree_on(comm, [&] {
     FERRY_CHECK(k >= 1, Errc::Arg, kCaller, ": neighbours is ", k, "; give 1 or more");
     FERRY_CHECK(!gaussian || (options.gaussian_variance > 0 &&
                               std::isfinite(options.gaussian_variance)),
                 Errc::Arg, kCaller, ": gaussian_variance is ", options.gaussian_variance,
                 "; give a finite number > 0 (OASIS GAUSWGT uses values near 0.1 to 1)");
+    FERRY_CHECK(!gaussian || !dropped, Errc::Arg, kCaller,
+                ": masked neighbours dropped (OASIS's DISTWGT rule) takes inverse-distance "
+                "weighting; give MaskedNeighbours::Skipped for Gaussian weighting");
   });
   regrid::detail::check_grids(comm, kCaller, src, dst);
 
@@ -86,9 +137,14 @@ Weights nearest_neighbour_weights(MPI_Comm user_comm, const GridPoints& src, con
   std::int64_t valid = 0;
   FERRY_CALL_MPI(MPI_Allreduce(&local_valid, &valid, 1, MPI_INT64_T, MPI_SUM, comm.get()));
   detail::agree_on(comm, [&] {
-    FERRY_CHECK(k <= valid, Errc::Arg, kCaller, ": neighbours is ", k, " but the source grid has ",
-                valid, " valid (unmasked) points. Ask for at most ", valid,
-                " neighbours, or check the source mask");
+    if (dropped)
+      FERRY_CHECK(k <= src.layout.global_size(), Errc::Arg, kCaller, ": neighbours is ", k,
+                  " but the source grid has ", src.layout.global_size(),
+                  " points. Ask for at most ", src.layout.global_size(), " neighbours");
+    else
+      FERRY_CHECK(k <= valid, Errc::Arg, kCaller, ": neighbours is ", k,
+                  " but the source grid has ", valid, " valid (unmasked) points. Ask for at most ",
+                  valid, " neighbours, or check the source mask");
     FERRY_CHECK(!gaussian || valid >= 2, Errc::Arg, kCaller,
                 ": Gaussian weighting needs 2 or more valid source points to measure their "
                 "spacing; the source grid has ", valid);
@@ -96,8 +152,17 @@ Weights nearest_neighbour_weights(MPI_Comm user_comm, const GridPoints& src, con
 
   const double scale2 =
       gaussian ? gaussian_scale2(comm, sources, valid, options.gaussian_variance) : 0;
-  const NeighbourLists lists = regrid::detail::find_nearest(comm, sources, regrid::detail::located_points(dst, true), k);
-  std::vector<WeightLink> links = weigh(lists, options.weighting, scale2);
+  const std::vector<LocatedPoint> targets = regrid::detail::located_points(dst, true);
+  std::vector<WeightLink> links;
+  if (dropped) {
+    links = weigh_unmasked(regrid::detail::find_nearest(comm, marked_sources(src), targets, k));
+    const std::vector<WeightLink> fill = regrid::detail::nearest_fill(
+        comm, sources, targets, dst.layout.global_size(), links);
+    links.insert(links.end(), fill.begin(), fill.end());
+  } else {
+    links = weigh(regrid::detail::find_nearest(comm, sources, targets, k), options.weighting,
+                  scale2);
+  }
 
   Weights weights = WeightsBuilder::distribute(comm, kCaller, src.layout.global_size(),
                                                dst.layout.global_size(), std::move(links));
@@ -105,7 +170,8 @@ Weights nearest_neighbour_weights(MPI_Comm user_comm, const GridPoints& src, con
       weights, {}, {},
       detail::cat("ferry nearest neighbours: ", k, gaussian ? ", gaussian, variance " : "",
                   gaussian ? detail::cat(options.gaussian_variance) : std::string(),
-                  gaussian ? "" : ", inverse distance"));
+                  gaussian ? "" : ", inverse distance",
+                  dropped ? ", masked neighbours dropped" : ""));
   return weights;
 }
 

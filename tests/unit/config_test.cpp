@@ -220,6 +220,20 @@ TEST(Config, ReadsBicubic) {
   expect_parse_error(one_exchange("    method: {name: bicubic, order: 2}\n"), R"(order)");
 }
 
+TEST(Config, ReadsMaskedNeighbours) {
+  const auto masked = [](const std::string& method) {
+    return parse_config(one_exchange("    method: " + method + "\n"), "c.yaml")
+        .exchanges[0]
+        .regrid.masked_neighbours;
+  };
+  EXPECT_EQ(masked("{name: nearest}"), ferry::MaskedNeighbours::Skipped);
+  EXPECT_EQ(masked("{name: nearest, masked_neighbours: drop}"), ferry::MaskedNeighbours::Dropped);
+  expect_parse_error(one_exchange("    method: {name: nearest, masked_neighbours: maybe}\n"),
+                     R"(masked_neighbours)");
+  expect_parse_error(one_exchange("    method: {name: gaussian, masked_neighbours: drop}\n"),
+                     R"(masked_neighbours)");
+}
+
 TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
   expect_parse_error(one_exchange("    enigne: p2p\n"),
                      R"(^c\.yaml:8:5: unknown key "enigne" in exchange "sst"; did you mean "engine"\?$)");
@@ -582,6 +596,9 @@ TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
   const auto regrid = [&](std::size_t i) { return c.exchanges[i].regrid; };
   EXPECT_EQ(regrid(0).source, WeightSource::Nearest);
   EXPECT_EQ(regrid(0).neighbours, 6);
+  EXPECT_EQ(regrid(0).masked_neighbours, ferry::MaskedNeighbours::Dropped);  // SCRIP's rule
+  EXPECT_NE(imported.yaml.find("method: {name: nearest, neighbours: 6, masked_neighbours: drop}"),
+            std::string::npos);
   EXPECT_FALSE(regrid(0).conservation);
   EXPECT_EQ(regrid(1).source, WeightSource::Gaussian);
   EXPECT_EQ(regrid(1).neighbours, 9);

@@ -469,6 +469,7 @@ def nearest_neighbour_weights(
     neighbours: int = 4,
     weighting: str = "inverse_distance",
     gaussian_variance: float = 0.1,
+    masked_neighbours: str = "skip",
 ) -> Weights: ...
 def bilinear_weights(
     comm: Comm,

@@ -188,6 +188,11 @@ void NamcoupleRemapping::set_method(RegridConfig& r, NamcoupleNotes& notes) cons
     r.source = s.method == "DISTWGT" ? WeightSource::Nearest : WeightSource::Gaussian;
     r.neighbours = s.neighbours;
     if (s.method == "GAUSWGT") r.variance = s.variance;
+    // DISTWGT counts masked source points among the nearest, then drops them; its
+    // target points whose nearest are all masked take the nearest valid one (SCRIP's
+    // remap_dist_gaus_wgt). DISTWGTNF would leave those unfilled, which ferry cannot yet:
+    // it keeps the nearest valid source points.
+    if (s.method == "DISTWGT" && s.fill_nearest) r.masked_neighbours = MaskedNeighbours::Dropped;
   } else if (s.method == "BILINEAR" || s.method == "BICUBIC") {
     const bool bicubic = s.method == "BICUBIC";
     if (s.grid_type != "LR") {

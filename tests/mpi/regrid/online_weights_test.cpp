@@ -26,6 +26,7 @@ using ferry::BilinearOptions;
 using ferry::Errc;
 using ferry::GridPoints;
 using ferry::Layout;
+using ferry::MaskedNeighbours;
 using ferry::NearestNeighbourOptions;
 using ferry::NeighbourWeighting;
 using ferry::Weights;
@@ -167,6 +168,34 @@ Rows reference(const Grid& src, const Grid& dst, const NearestNeighbourOptions& 
   return rows;
 }
 
+// OASIS's DISTWGT (MaskedNeighbours::Dropped): the k nearest of all source points,
+// the masked ones dropped, inverse arcs guarded by 2^-52; rows whose k are all
+// masked take the nearest valid point. A source point on a pole sits there at longitude 0.
+Rows reference_dropped(const Grid& src, const Grid& dst, std::size_t k) {
+  Grid unmasked = src;
+  unmasked.mask.clear();
+  for (std::size_t j = 0; j < unmasked.lon.size(); ++j)
+    if (std::abs(unmasked.lat[j]) == 90) unmasked.lon[j] = 0;
+  Rows rows;
+  for (std::int64_t i = 0; i < dst.size(); ++i) {
+    if (!dst.valid(i)) continue;
+    const double lon = dst.lon[static_cast<std::size_t>(i)];
+    const double lat = dst.lat[static_cast<std::size_t>(i)];
+    std::vector<double> share;
+    std::vector<std::int64_t> cols;
+    double total = 0;
+    for (const auto& [d2, id] : nearest_by_brute_force(unmasked, lon, lat, k)) {
+      if (!src.valid(id)) continue;
+      share.push_back(1 / (2 * std::asin(std::min(1.0, std::sqrt(d2) / 2)) + 0x1p-52));
+      cols.push_back(id);
+      total += share.back();
+    }
+    for (std::size_t n = 0; n < cols.size(); ++n) rows[i].push_back({cols[n], share[n] / total});
+    if (cols.empty()) rows[i].push_back({nearest_by_brute_force(src, lon, lat, 1)[0].second, 1.0});
+  }
+  return rows;
+}
+
 // The matrix of a SCRIP file, row by row, links in file order.
 Rows rows_of(const regrid_test::SerialMatrix& m) {
   Rows rows;
@@ -193,7 +222,10 @@ void expect_reference_bits(const NearestNeighbourOptions& options, std::uint64_t
   ScratchFile file("reference");
   w.write_scrip(MPI_COMM_WORLD, file.path());
 
-  const Rows expected = reference(src, dst, options);
+  const Rows expected =
+      options.masked == MaskedNeighbours::Dropped
+          ? reference_dropped(src, dst, static_cast<std::size_t>(options.neighbours))
+          : reference(src, dst, options);
   const Rows got = rows_of(regrid_test::read_scrip(file.path()));
   ASSERT_EQ(got.size(), expected.size()) << "rows with links (valid destination points)";
   for (const auto& [row, links] : expected) {
@@ -218,6 +250,24 @@ TEST(OnlineWeights, InverseDistanceEqualsSerialReferenceBitForBit) {
   expect_reference_bits(options, 11);
   options.neighbours = 1;
   expect_reference_bits(options, 12);
+}
+
+// OASIS's DISTWGT rule: short rows where masked points are among the nearest, and
+// rows of the nearest valid point where all are (inside the masked continent).
+TEST(OnlineWeights, MaskedNeighboursDroppedEqualsSerialReferenceBitForBit) {
+  NearestNeighbourOptions options;
+  options.masked = MaskedNeighbours::Dropped;
+  const Grid src = masked_source();
+  const Grid dst = probing_destination();
+  const Rows rows = reference_dropped(src, dst, 4);
+  const auto count = [&](auto keep) {
+    return std::count_if(rows.begin(), rows.end(), [&](const auto& r) { return keep(r.second); });
+  };
+  ASSERT_GT(count([](const auto& links) { return links.size() > 1 && links.size() < 4; }), 0);
+  ASSERT_GT(count([](const auto& links) { return links.size() == 1; }), 0);
+  expect_reference_bits(options, 31);
+  options.neighbours = 1;
+  expect_reference_bits(options, 32);
 }
 
 TEST(OnlineWeights, GaussianEqualsSerialReferenceBitForBit) {
@@ -357,6 +407,16 @@ TEST(OnlineWeights, BadInputFailsEverywhere) {
   flat.gaussian_variance = 0;
   ferry_test::expect_same_error_everywhere(run(good_src, good_dst, flat), Errc::Arg,
                                            "gaussian_variance is 0");
+  NearestNeighbourOptions gaussian_dropped;
+  gaussian_dropped.weighting = NeighbourWeighting::Gaussian;
+  gaussian_dropped.masked = MaskedNeighbours::Dropped;
+  ferry_test::expect_same_error_everywhere(run(good_src, good_dst, gaussian_dropped), Errc::Arg,
+                                           "takes inverse-distance weighting");
+  NearestNeighbourOptions too_many_of_all;
+  too_many_of_all.masked = MaskedNeighbours::Dropped;
+  too_many_of_all.neighbours = static_cast<int>(good_src.layout.global_size()) + 1;
+  ferry_test::expect_same_error_everywhere(run(good_src, good_dst, too_many_of_all), Errc::Arg,
+                                           "neighbours is " + std::to_string(too_many_of_all.neighbours));
 }
 
 // Bilinear weights of CDO 2.1's genbil on its own grids (r36x18 -> n16). CDO gives
