@@ -7,6 +7,7 @@
 #include "ferry/plan.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -26,30 +27,30 @@ using detail::route;
 
 // A run of consecutive ids held at consecutive local positions of one rank's layout,
 // registered at the home of its ids (runs are split where homes change).
+// 24 bytes, as a single point's registration was: a layout of single points (a
+// round-robin over several ranks) costs what it did before runs.
 struct Registration {
   std::int64_t id;     // first id of the run
-  std::int64_t count;  // ids first .. first + count - 1
   std::int64_t local;  // index of the first id in the registering rank's layout
-  std::int32_t kind;   // kSource or kDestination
-  std::int32_t rank;   // the registering rank
+  std::int32_t count;  // ids id .. id + count - 1 (longer runs are split)
+  std::uint32_t rank : 31;  // the registering rank
+  std::uint32_t kind : 1;   // kSource or kDestination
 };
 
-// A home's answer to rank `to`: "exchange your points local .. local + count - 1 (ids
-// id .. id + count - 1) with rank `peer`", on the source side (kind kSource) or on the
-// destination side (kDestination). `order` is the destination's local index of the
-// first id: it orders a destination rank's repeated ids on both sides alike.
+// A home's answer to rank `to`: "exchange your points local .. local + count - 1 with
+// rank `peer`", on the source side (kind kSource) or on the destination side
+// (kDestination).
 struct Answer {
-  std::int64_t id;
-  std::int64_t count;
   std::int64_t local;
-  std::int64_t order;
+  std::int32_t count;
+  std::int32_t kind;
   std::int32_t peer;
   std::int32_t to;
-  std::int64_t kind;
 };
 
-constexpr std::int32_t kSource = 0;
-constexpr std::int32_t kDestination = 1;
+constexpr std::uint32_t kSource = 0;
+constexpr std::uint32_t kDestination = 1;
+constexpr std::int64_t kLongestRun = std::numeric_limits<std::int32_t>::max();
 
 std::int64_t end_of(const Registration& r) noexcept { return r.id + r.count; }
 
@@ -57,15 +58,16 @@ std::int64_t end_of(const Registration& r) noexcept { return r.id + r.count; }
 // crossing a home boundary) to `runs`. A block layout is a few runs per row; one rank
 // holding a whole grid in order is one run per home.
 void append_runs(std::vector<Registration>& runs, const std::vector<std::int64_t>& ids,
-                 std::int32_t kind, std::int32_t rank, const IdHomes& homes) {
+                 std::uint32_t kind, int rank, const IdHomes& homes) {
   for (std::size_t i = 0; i < ids.size();) {
     const std::int64_t first = ids[i];
     // Ids left in first's home, counted from first (an end id could overflow near 2^63).
-    const std::int64_t room = homes.width() - (first - homes.first(homes.home(first)));
+    const std::int64_t room = std::min(
+        kLongestRun, homes.width() - (first - homes.first(homes.home(first))));
     std::size_t j = i + 1;
     while (j < ids.size() && ids[j] == ids[j - 1] + 1 && ids[j] - first < room) ++j;
-    runs.push_back({first, static_cast<std::int64_t>(j - i), static_cast<std::int64_t>(i),
-                    kind, rank});
+    runs.push_back({first, static_cast<std::int64_t>(i), static_cast<std::int32_t>(j - i),
+                    static_cast<std::uint32_t>(rank), kind});
     i = j;
   }
 }
@@ -108,9 +110,9 @@ std::optional<Error> duplicate_source(const std::vector<Registration>& sources, 
   for (std::size_t k = 0; k < sources.size(); ++k) {
     if (k > 0 && sources[k].id < reach) {
       const std::int64_t id = sources[k].id;
-      std::vector<std::int32_t> holders;
+      std::vector<int> holders;
       for (const Registration& s : sources)
-        if (s.id <= id && id < end_of(s)) holders.push_back(s.rank);
+        if (s.id <= id && id < end_of(s)) holders.push_back(static_cast<int>(s.rank));
       std::sort(holders.begin(), holders.end());
       return Error(Errc::Duplicate,
                    detail::cat("Plan::build: id ", id, " is held by source ranks ", holders[0],
@@ -124,12 +126,40 @@ std::optional<Error> duplicate_source(const std::vector<Registration>& sources, 
   return std::nullopt;
 }
 
+// True if some rank's destination runs (sorted by first id) overlap: that rank holds
+// an id twice, and its runs' answers would interleave ids.
+bool repeats_ids(const std::vector<Registration>& destinations, int p) {
+  std::vector<std::int64_t> reach(static_cast<std::size_t>(p), 0);
+  for (const Registration& d : destinations) {
+    std::int64_t& r = reach[d.rank];
+    if (d.id < r) return true;
+    r = end_of(d);
+  }
+  return false;
+}
+
+// The runs as single points ordered by (id, rank, local): the order a point-by-point
+// build answers a rank's repeated ids in.
+std::vector<Registration> single_points(const std::vector<Registration>& runs) {
+  std::vector<Registration> points;
+  for (const Registration& r : runs)
+    for (std::int32_t k = 0; k < r.count; ++k)
+      points.push_back({r.id + k, r.local + k, 1, r.rank, r.kind});
+  std::sort(points.begin(), points.end(), [](const Registration& x, const Registration& y) {
+    return std::make_tuple(x.id, std::uint32_t{x.rank}, x.local) <
+           std::make_tuple(y.id, std::uint32_t{y.rank}, y.local);
+  });
+  return points;
+}
+
 // The ids the source runs cover, as disjoint runs in id order.
 std::vector<Registration> covered_ids(const std::vector<Registration>& sources) {
   std::vector<Registration> merged;
   for (const Registration& s : sources) {
-    if (!merged.empty() && s.id <= end_of(merged.back()))
-      merged.back().count = std::max(end_of(merged.back()), end_of(s)) - merged.back().id;
+    // Merge only overlaps (not adjacent runs), so a merged run stays within kLongestRun.
+    if (!merged.empty() && s.id < end_of(merged.back()))
+      merged.back().count = static_cast<std::int32_t>(
+          std::max(end_of(merged.back()), end_of(s)) - merged.back().id);
     else
       merged.push_back(s);
   }
@@ -158,9 +188,11 @@ void match(const std::vector<Registration>& sources, const std::vector<Registrat
       const std::int64_t hi = std::min(end_of(s), end_of(d));
       if (lo > next) note_missing(lo);
       if (answer) {
-        const std::int64_t order = d.local + (lo - d.id);
-        outgoing.push_back({lo, hi - lo, s.local + (lo - s.id), order, d.rank, s.rank, kSource});
-        outgoing.push_back({lo, hi - lo, order, order, s.rank, d.rank, kDestination});
+        const auto count = static_cast<std::int32_t>(hi - lo);
+        const auto s_rank = static_cast<std::int32_t>(s.rank);
+        const auto d_rank = static_cast<std::int32_t>(d.rank);
+        outgoing.push_back({s.local + (lo - s.id), count, kSource, d_rank, s_rank});
+        outgoing.push_back({d.local + (lo - d.id), count, kDestination, s_rank, d_rank});
       }
       next = hi;
     }
@@ -171,49 +203,11 @@ void match(const std::vector<Registration>& sources, const std::vector<Registrat
   if (missing.size() > 8) missing.resize(8);
 }
 
-// One point of a plan side, for the rare side where a destination rank holds an id twice.
-struct SidePoint {
-  std::int64_t id;
-  std::int64_t order;
-  std::int64_t local;
-  std::int32_t peer;
-};
-
-// Expands answer runs to single points ordered by (peer, id, destination position): the
-// order the run answers give directly unless a destination rank repeats ids.
-std::vector<Answer> points_in_order(const std::vector<Answer>& answers, std::int64_t kind) {
-  std::vector<SidePoint> points;
-  for (const Answer& a : answers)
-    if (a.kind == kind)
-      for (std::int64_t k = 0; k < a.count; ++k)
-        points.push_back({a.id + k, a.order + k, a.local + k, a.peer});
-  std::sort(points.begin(), points.end(), [](const SidePoint& x, const SidePoint& y) {
-    return std::tie(x.peer, x.id, x.order) < std::tie(y.peer, y.id, y.order);
-  });
-  std::vector<Answer> single;
-  single.reserve(points.size());
-  for (const SidePoint& q : points) single.push_back({q.id, 1, q.local, q.order, q.peer, 0, kind});
-  return single;
-}
-
-// True if, for every peer, the answer runs of one kind arrive in increasing disjoint id
-// order (always so unless a destination rank holds some id twice).
-bool runs_in_id_order(const std::vector<Answer>& answers, std::int64_t kind, int p) {
-  std::vector<std::int64_t> reach(static_cast<std::size_t>(p), 0);
-  for (const Answer& a : answers) {
-    if (a.kind != kind) continue;
-    std::int64_t& r = reach[static_cast<std::size_t>(a.peer)];
-    if (a.id < r) return false;
-    r = a.id + a.count;
-  }
-  return true;
-}
-
-// Fills one plan side from the answer runs of one kind, each peer's already in order:
+// Fills one plan side from the answer runs of one kind, each peer's in id order:
 // a stable counting sort by peer gives the (peer, id) order both sides agree on; the
 // rank's own points go to `self_index` instead.
-void fill_side_in_order(PlanSide& side, std::vector<std::int64_t>& self_index,
-                        const std::vector<Answer>& answers, std::int64_t kind, int me, int p) {
+void fill_side(PlanSide& side, std::vector<std::int64_t>& self_index,
+               const std::vector<Answer>& answers, std::int32_t kind, int me, int p) {
   const auto ranks = static_cast<std::size_t>(p);
   std::vector<std::int64_t> start(ranks + 1, 0);
   for (const Answer& a : answers)
@@ -240,14 +234,6 @@ void fill_side_in_order(PlanSide& side, std::vector<std::int64_t>& self_index,
     for (std::int64_t k = 0; k < a.count; ++k) out[k] = a.local + k;
     (q == self ? own : fill[q]) += a.count;
   }
-}
-
-void fill_side(PlanSide& side, std::vector<std::int64_t>& self_index,
-               const std::vector<Answer>& answers, std::int64_t kind, int me, int p) {
-  if (runs_in_id_order(answers, kind, p))
-    fill_side_in_order(side, self_index, answers, kind, me, p);
-  else
-    fill_side_in_order(side, self_index, points_in_order(answers, kind), kind, me, p);
 }
 
 }  // namespace
@@ -305,11 +291,13 @@ Plan PlanBuilder::build(const Comm& comm, const Layout& src, const Layout& dst) 
   // 3. Match destinations with their source at the home: runs sorted by first id
   // (stably, so equal ids stay in rank order), then one sweep of the destination runs
   // over the source runs. Answers go out in id order for each pair of ranks.
-  sort_by_id(at_home, homes.first(me), homes.width());
   std::vector<Registration> sources;
   std::vector<Registration> destinations;
   for (const Registration& r : at_home) (r.kind == kSource ? sources : destinations).push_back(r);
   std::vector<Registration>().swap(at_home);
+  sort_by_id(sources, homes.first(me), homes.width());
+  sort_by_id(destinations, homes.first(me), homes.width());
+  if (repeats_ids(destinations, p)) destinations = single_points(destinations);
   std::optional<Error> home_error = duplicate_source(sources, me);
   if (home_error) sources = covered_ids(sources);
   std::vector<Answer> outgoing;
