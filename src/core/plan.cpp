@@ -1,9 +1,13 @@
-// Plan construction by distributed rendezvous.
+// Plan construction by distributed rendezvous of runs of ids: a rank registers each
+// run of consecutive ids at consecutive positions of its layout with the home of the
+// ids, a home matches source and destination runs, and answers with runs.
 //
 // Memory bound (checked by tests/mpi/plan_memory_test.cpp): every array below is
-// sized by this rank's own ids, by the registrations it receives as a home, or by P
-// (counts). Nothing is sized by N, by the width of a home's id range, or by P^2, so
-// a balanced layout pair costs O(N/P + P) per rank and sparse ids cost what they hold.
+// sized by this rank's own ids, by the registrations it receives as a home (runs, or
+// in the one case of a destination rank holding an id twice, the ids of that home's
+// destination runs, as many as a point-by-point registration held), or by P (counts).
+// Nothing is sized by N, by the width of a home's id range, or by P^2, so a balanced
+// layout pair costs O(N/P + P) per rank and sparse ids cost what they hold.
 #include "ferry/plan.hpp"
 
 #include <algorithm>

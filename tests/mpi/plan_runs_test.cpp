@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <tuple>
 #include <vector>
 
@@ -186,6 +187,38 @@ TEST(PlanRuns, SparseRunsAcrossHomesNearTwoToTheSixtyThree) {
   const Ids mine = held((r + 1) % p);
   check(n, held(r), concat({Ids(mine.begin() + mine.size() / 2, mine.end()),
                             Ids(mine.begin(), mine.begin() + mine.size() / 2)}));
+}
+
+TEST(PlanRuns, ExchangesShareTheCopiesOfOnePlan) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  const std::int64_t n = 37 * 11;
+  const Layout src = Layout::block(n, p, r), dst = Layout::round_robin(n, p, (r + 1) % p);
+  const ferry::Comm comm = ferry::Comm::dup(MPI_COMM_WORLD);
+  auto plan = std::make_shared<const ferry::Plan>(ferry::Plan::build(comm, src, dst));
+  // A copy shares the plan's cache but holds index lists of its own: its exchange must
+  // not read the lists of the original, destroyed first.
+  auto copy = std::make_shared<const ferry::Plan>(*plan);
+  auto value_of = [](std::int64_t id, int field) { return id * 1000 + field; };
+  auto exchange_and_check = [&](ferry::Exchange& exchange, int field) {
+    Ids out_values(src.ids().size()), in_values(dst.ids().size(), -1);
+    for (std::size_t i = 0; i < out_values.size(); ++i) out_values[i] = value_of(src.ids()[i], field);
+    const void* in[] = {out_values.data()};
+    void* out[] = {in_values.data()};
+    exchange.execute(in, out);
+    for (std::size_t j = 0; j < in_values.size(); ++j)
+      EXPECT_EQ(in_values[j], value_of(dst.ids()[j], field))
+          << "field " << field << ", id " << dst.ids()[j] << " on rank " << r;
+  };
+  const std::vector<ferry::FieldSpec> one{{ferry::Datatype::Int64, 1}};
+  ferry::Exchange from_copy(MPI_COMM_WORLD, copy, one, ferry_test::engine());
+  {
+    ferry::Exchange first(MPI_COMM_WORLD, plan, one, ferry_test::engine());
+    ferry::Exchange second(MPI_COMM_WORLD, plan, one, ferry_test::engine());
+    exchange_and_check(first, 1);
+    exchange_and_check(second, 2);
+  }
+  plan.reset();
+  exchange_and_check(from_copy, 3);
 }
 
 }  // namespace
