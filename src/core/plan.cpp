@@ -1,13 +1,19 @@
-// Plan construction by distributed rendezvous.
+// Plan construction by distributed rendezvous of runs of ids: a rank registers each
+// run of consecutive ids at consecutive positions of its layout with the home of the
+// ids, a home matches source and destination runs, and answers with runs.
 //
 // Memory bound (checked by tests/mpi/plan_memory_test.cpp): every array below is
-// sized by this rank's own ids, by the registrations it receives as a home, or by P
-// (counts). Nothing is sized by N, by the width of a home's id range, or by P^2, so
-// a balanced layout pair costs O(N/P + P) per rank and sparse ids cost what they hold.
+// sized by this rank's own ids, by the registrations it receives as a home (runs, or
+// in the one case of a destination rank holding an id twice, the ids of that home's
+// destination runs, as many as a point-by-point registration held), or by P (counts).
+// Nothing is sized by N, by the width of a home's id range, or by P^2, so a balanced
+// layout pair costs O(N/P + P) per rank and sparse ids cost what they hold.
 #include "ferry/plan.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "core/plan_cache.hpp"
@@ -23,27 +29,54 @@ namespace {
 using detail::IdHomes;
 using detail::route;
 
-// A source or destination id registered at its home rank.
+// A run of consecutive ids held at consecutive local positions of one rank's layout,
+// registered at the home of its ids (runs are split where homes change).
+// 24 bytes, as a single point's registration was: a layout of single points (a
+// round-robin over several ranks) costs what it did before runs.
 struct Registration {
-  std::int64_t id;
-  std::int64_t local;  // index in the registering rank's layout
-  std::int32_t kind;   // kSource or kDestination
-  std::int32_t rank;   // the registering rank
+  std::int64_t id;     // first id of the run
+  std::int64_t local;  // index of the first id in the registering rank's layout
+  std::int32_t count;  // ids id .. id + count - 1 (longer runs are split)
+  std::uint32_t rank : 31;  // the registering rank
+  std::uint32_t kind : 1;   // kSource or kDestination
 };
 
-// A home's answer to rank `to`: "exchange your point `local` with rank `peer`", on the
-// source side (kind kSource) or on the destination side (kDestination).
+// A home's answer to rank `to`: "exchange your points local .. local + count - 1 with
+// rank `peer`", on the source side (kind kSource) or on the destination side
+// (kDestination).
 struct Answer {
   std::int64_t local;
-  std::int64_t kind;
+  std::int32_t count;
+  std::int32_t kind;
   std::int32_t peer;
   std::int32_t to;
 };
 
-constexpr std::int32_t kSource = 0;
-constexpr std::int32_t kDestination = 1;
+constexpr std::uint32_t kSource = 0;
+constexpr std::uint32_t kDestination = 1;
+constexpr std::int64_t kLongestRun = std::numeric_limits<std::int32_t>::max();
 
-// Stable LSD radix sort of a home's registrations by id - first (< width). Digits are
+std::int64_t end_of(const Registration& r) noexcept { return r.id + r.count; }
+
+// Appends the maximal runs of `ids` (consecutive ids at consecutive positions, never
+// crossing a home boundary) to `runs`. A block layout is a few runs per row; one rank
+// holding a whole grid in order is one run per home.
+void append_runs(std::vector<Registration>& runs, const std::vector<std::int64_t>& ids,
+                 std::uint32_t kind, int rank, const IdHomes& homes) {
+  for (std::size_t i = 0; i < ids.size();) {
+    const std::int64_t first = ids[i];
+    // Ids left in first's home, counted from first (an end id could overflow near 2^63).
+    const std::int64_t room = std::min(
+        kLongestRun, homes.width() - (first - homes.first(homes.home(first))));
+    std::size_t j = i + 1;
+    while (j < ids.size() && ids[j] == ids[j - 1] + 1 && ids[j] - first < room) ++j;
+    runs.push_back({first, static_cast<std::int64_t>(i), static_cast<std::int32_t>(j - i),
+                    static_cast<std::uint32_t>(rank), kind});
+    i = j;
+  }
+}
+
+// Stable LSD radix sort of a home's runs by first id - first (< width). Digits are
 // as wide as a count table of at most max(64 Ki, 2 x records) entries allows, so memory
 // and time follow the registrations, never the width of the home's id range: a dense
 // home (width about the registrations) sorts in one counting pass, a sparse one in a
@@ -74,15 +107,115 @@ void sort_by_id(std::vector<Registration>& records, std::int64_t first, std::int
   }
 }
 
-// Fills one plan side from the answers of one kind, which arrive in id order: a stable
-// counting sort by peer gives the (peer, id) order both sides agree on; the rank's own
-// points go to `self_index` instead.
+// The error for the smallest id held by two source runs (sorted by first id), naming
+// the two lowest registering ranks that hold it, as a point-by-point scan would.
+std::optional<Error> duplicate_source(const std::vector<Registration>& sources, int me) {
+  std::int64_t reach = 0;
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    if (k > 0 && sources[k].id < reach) {
+      const std::int64_t id = sources[k].id;
+      std::vector<int> holders;
+      for (const Registration& s : sources)
+        if (s.id <= id && id < end_of(s)) holders.push_back(static_cast<int>(s.rank));
+      std::sort(holders.begin(), holders.end());
+      return Error(Errc::Duplicate,
+                   detail::cat("Plan::build: id ", id, " is held by source ranks ", holders[0],
+                               " and ", holders[1],
+                               "; every id must have exactly one source. Remove it from one "
+                               "of the source layouts"),
+                   me);
+    }
+    reach = std::max(reach, end_of(sources[k]));
+  }
+  return std::nullopt;
+}
+
+// True if some rank's destination runs (sorted by first id) overlap: that rank holds
+// an id twice, and its runs' answers would interleave ids.
+bool repeats_ids(const std::vector<Registration>& destinations, int p) {
+  std::vector<std::int64_t> reach(static_cast<std::size_t>(p), 0);
+  for (const Registration& d : destinations) {
+    std::int64_t& r = reach[d.rank];
+    if (d.id < r) return true;
+    r = end_of(d);
+  }
+  return false;
+}
+
+// The runs as single points ordered by (id, rank, local): the order a point-by-point
+// build answers a rank's repeated ids in.
+std::vector<Registration> single_points(const std::vector<Registration>& runs) {
+  std::vector<Registration> points;
+  for (const Registration& r : runs)
+    for (std::int32_t k = 0; k < r.count; ++k)
+      points.push_back({r.id + k, r.local + k, 1, r.rank, r.kind});
+  std::sort(points.begin(), points.end(), [](const Registration& x, const Registration& y) {
+    return std::make_tuple(x.id, std::uint32_t{x.rank}, x.local) <
+           std::make_tuple(y.id, std::uint32_t{y.rank}, y.local);
+  });
+  return points;
+}
+
+// The ids the source runs cover, as disjoint runs in id order.
+std::vector<Registration> covered_ids(const std::vector<Registration>& sources) {
+  std::vector<Registration> merged;
+  for (const Registration& s : sources) {
+    // Merge only overlaps (not adjacent runs), so a merged run stays within kLongestRun.
+    if (!merged.empty() && s.id < end_of(merged.back()))
+      merged.back().count = static_cast<std::int32_t>(
+          std::max(end_of(merged.back()), end_of(s)) - merged.back().id);
+    else
+      merged.push_back(s);
+  }
+  return merged;
+}
+
+// Matches a home's destination runs (sorted by first id, in registration order for
+// equal ids) with its disjoint source runs (sorted) by one sweep: every overlap becomes
+// a source-side answer to the source rank and a destination-side answer to the
+// destination rank, in id order for each pair of ranks. Counts the destination ids no
+// source holds and keeps the smallest few. With `answer` false only counts.
+void match(const std::vector<Registration>& sources, const std::vector<Registration>& destinations,
+           bool answer, std::vector<Answer>& outgoing, std::vector<std::int64_t>& missing,
+           std::int64_t& missing_count) {
+  std::size_t first_source = 0;
+  for (const Registration& d : destinations) {
+    while (first_source < sources.size() && end_of(sources[first_source]) <= d.id) ++first_source;
+    std::int64_t next = d.id;  // first id of d not yet matched
+    auto note_missing = [&](std::int64_t up_to) {
+      missing_count += up_to - next;
+      for (std::int64_t id = next; id < up_to && id < next + 8; ++id) missing.push_back(id);
+    };
+    for (std::size_t k = first_source; k < sources.size() && sources[k].id < end_of(d); ++k) {
+      const Registration& s = sources[k];
+      const std::int64_t lo = std::max(s.id, d.id);
+      const std::int64_t hi = std::min(end_of(s), end_of(d));
+      if (lo > next) note_missing(lo);
+      if (answer) {
+        const auto count = static_cast<std::int32_t>(hi - lo);
+        const auto s_rank = static_cast<std::int32_t>(s.rank);
+        const auto d_rank = static_cast<std::int32_t>(d.rank);
+        outgoing.push_back({s.local + (lo - s.id), count, kSource, d_rank, s_rank});
+        outgoing.push_back({d.local + (lo - d.id), count, kDestination, s_rank, d_rank});
+      }
+      next = hi;
+    }
+    if (next < end_of(d)) note_missing(end_of(d));
+  }
+  // Only the smallest 8 are reported; keep the list bounded by registrations.
+  std::sort(missing.begin(), missing.end());
+  if (missing.size() > 8) missing.resize(8);
+}
+
+// Fills one plan side from the answer runs of one kind, each peer's in id order:
+// a stable counting sort by peer gives the (peer, id) order both sides agree on; the
+// rank's own points go to `self_index` instead.
 void fill_side(PlanSide& side, std::vector<std::int64_t>& self_index,
-               const std::vector<Answer>& answers, std::int64_t kind, int me, int p) {
+               const std::vector<Answer>& answers, std::int32_t kind, int me, int p) {
   const auto ranks = static_cast<std::size_t>(p);
   std::vector<std::int64_t> start(ranks + 1, 0);
   for (const Answer& a : answers)
-    if (a.kind == kind) ++start[static_cast<std::size_t>(a.peer) + 1];
+    if (a.kind == kind) start[static_cast<std::size_t>(a.peer) + 1] += a.count;
   for (std::size_t q = 0; q < ranks; ++q) start[q + 1] += start[q];
   const auto self = static_cast<std::size_t>(me);
   const std::int64_t self_count = start[self + 1] - start[self];
@@ -97,14 +230,13 @@ void fill_side(PlanSide& side, std::vector<std::int64_t>& self_index,
     side.offsets.push_back(fill[q]);
   }
   side.offsets.push_back(static_cast<std::int64_t>(side.index.size()));
-  std::size_t own = 0;
+  std::int64_t own = 0;
   for (const Answer& a : answers) {
     if (a.kind != kind) continue;
     const auto q = static_cast<std::size_t>(a.peer);
-    if (q == self)
-      self_index[own++] = a.local;
-    else
-      side.index[static_cast<std::size_t>(fill[q]++)] = a.local;
+    std::int64_t* out = q == self ? self_index.data() + own : side.index.data() + fill[q];
+    for (std::int64_t k = 0; k < a.count; ++k) out[k] = a.local + k;
+    (q == self ? own : fill[q]) += a.count;
   }
 }
 
@@ -152,58 +284,30 @@ Plan PlanBuilder::build(const Comm& comm, const Layout& src, const Layout& dst) 
     }
   });
 
-  // 2. Register every id at its home rank.
+  // 2. Register every run of ids at the home of its ids.
   const IdHomes homes(n, p);
   std::vector<Registration> registrations;
-  registrations.reserve(src.ids().size() + dst.ids().size());
-  for (std::size_t i = 0; i < src.ids().size(); ++i)
-    registrations.push_back({src.ids()[i], static_cast<std::int64_t>(i), kSource, me});
-  for (std::size_t i = 0; i < dst.ids().size(); ++i)
-    registrations.push_back({dst.ids()[i], static_cast<std::int64_t>(i), kDestination, me});
+  append_runs(registrations, src.ids(), kSource, me, homes);
+  append_runs(registrations, dst.ids(), kDestination, me, homes);
   std::vector<Registration> at_home = route(
       comm, std::move(registrations), [&](const Registration& r) { return homes.home(r.id); });
 
-  // 3. Match destinations with their source at the home: sorted by id (stably, so
-  // each id's registrations stay in rank order), each run of one id holds its source
-  // and the destinations asking for it. Answers go out in id order; the source-side
-  // answer to the source rank, the destination-side one to the destination rank.
-  sort_by_id(at_home, homes.first(me), homes.width());
+  // 3. Match destinations with their source at the home: runs sorted by first id
+  // (stably, so equal ids stay in rank order), then one sweep of the destination runs
+  // over the source runs. Answers go out in id order for each pair of ranks.
+  std::vector<Registration> sources;
+  std::vector<Registration> destinations;
+  for (const Registration& r : at_home) (r.kind == kSource ? sources : destinations).push_back(r);
+  std::vector<Registration>().swap(at_home);
+  sort_by_id(sources, homes.first(me), homes.width());
+  sort_by_id(destinations, homes.first(me), homes.width());
+  if (repeats_ids(destinations, p)) destinations = single_points(destinations);
+  std::optional<Error> home_error = duplicate_source(sources, me);
+  if (home_error) sources = covered_ids(sources);
   std::vector<Answer> outgoing;
-  outgoing.reserve(2 * static_cast<std::size_t>(std::count_if(
-                           at_home.begin(), at_home.end(),
-                           [](const Registration& r) { return r.kind == kDestination; })));
   std::vector<std::int64_t> missing;
   std::int64_t missing_count = 0;
-  std::optional<Error> home_error;
-  for (std::size_t begin = 0, end = 0; begin < at_home.size(); begin = end) {
-    const std::int64_t id = at_home[begin].id;
-    const Registration* source = nullptr;
-    for (end = begin; end < at_home.size() && at_home[end].id == id; ++end) {
-      const Registration& r = at_home[end];
-      if (r.kind != kSource) continue;
-      if (source == nullptr) {
-        source = &r;
-      } else if (!home_error) {
-        home_error = Error(Errc::Duplicate,
-                           detail::cat("Plan::build: id ", id, " is held by source ranks ",
-                                       source->rank, " and ", r.rank,
-                                       "; every id must have exactly one source. Remove it "
-                                       "from one of the source layouts"),
-                           me);
-      }
-    }
-    for (std::size_t k = begin; k < end; ++k) {
-      const Registration& r = at_home[k];
-      if (r.kind != kDestination) continue;
-      if (source == nullptr) {
-        if (missing.size() < 8) missing.push_back(id);
-        ++missing_count;
-        continue;
-      }
-      outgoing.push_back({source->local, kSource, r.rank, source->rank});
-      outgoing.push_back({r.local, kDestination, source->rank, r.rank});
-    }
-  }
+  match(sources, destinations, !home_error, outgoing, missing, missing_count);
   std::int64_t missing_total = 0;
   FERRY_CALL_MPI(
       MPI_Allreduce(&missing_count, &missing_total, 1, MPI_INT64_T, MPI_SUM, comm.get()));
@@ -216,10 +320,11 @@ Plan PlanBuilder::build(const Comm& comm, const Layout& src, const Layout& dst) 
                                    "source layout"),
                        me);
   detail::agree(comm, home_error);
-  std::vector<Registration>().swap(at_home);
+  std::vector<Registration>().swap(sources);
+  std::vector<Registration>().swap(destinations);
 
   // 4. Homes answer. Homes cover increasing id ranges and each answers in id order,
-  // so what a rank receives is already ordered by id.
+  // so what a rank receives from each peer is already ordered by id.
   const std::vector<Answer> mine =
       route(comm, std::move(outgoing), [](const Answer& a) { return a.to; });
   fill_side(plan.send_, plan.self_src_, mine, kSource, me, p);

@@ -9,7 +9,7 @@ void FieldEngine::bind(const Plan& plan, const Comm& comm, std::size_t field_cou
               ": setup called twice. Make a new engine instead");
   plan_ = &plan;
   comm_ = &comm;
-  copies_ = PlanCopies(plan);
+  copies_ = PlanCopies::shared(plan, comm);
   src_.assign(field_count, nullptr);
   dst_.assign(field_count, nullptr);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -60,7 +61,7 @@ class FieldEngine : public Engine {
   MPI_Comm comm() const noexcept { return comm_->get(); }
   FieldSet& fields() noexcept { return fields_; }
   const FieldSet& fields() const noexcept { return fields_; }
-  const PlanCopies& copies() const noexcept { return copies_; }
+  const PlanCopies& copies() const noexcept { return *copies_; }
   /// Field pointers of the exchange in flight (null where the caller passed none).
   const char* const* src() const noexcept { return src_.data(); }
   char* const* dst() const noexcept { return dst_.data(); }
@@ -71,7 +72,8 @@ class FieldEngine : public Engine {
   const Plan* plan_ = nullptr;
   const Comm* comm_ = nullptr;
   FieldSet fields_;
-  PlanCopies copies_;
+  // Shared with the other engines set up over the same plan.
+  std::shared_ptr<const PlanCopies> copies_ = std::make_shared<const PlanCopies>();
   std::vector<const char*> src_;
   std::vector<char*> dst_;
   bool in_flight_ = false;

@@ -1,8 +1,14 @@
 #include "engines/plan_copies.hpp"
 
+#include <string_view>
+
+#include "core/plan_cache.hpp"
+
 namespace ferry::detail {
 
 namespace {
+
+constexpr std::string_view kCacheKey = "plan copies";
 
 // Where field f starts in a block of the runs' points.
 std::int64_t field_start(const CopyRuns& runs, const FieldSet& fields, std::size_t f) {
@@ -12,7 +18,9 @@ std::int64_t field_start(const CopyRuns& runs, const FieldSet& fields, std::size
 }  // namespace
 
 PlanCopies::PlanCopies(const Plan& plan)
-    : self_(plan.self_src().data(), plan.self_dst().data(),
+    : compiled_from_{plan.self_src().data(), plan.self_dst().data(), plan.send().index.data(),
+                     plan.recv().index.data()},
+      self_(plan.self_src().data(), plan.self_dst().data(),
             static_cast<std::int64_t>(plan.self_src().size())),
       self_to_block_(plan.self_src().data(), nullptr,
                      static_cast<std::int64_t>(plan.self_src().size())),
@@ -24,6 +32,23 @@ PlanCopies::PlanCopies(const Plan& plan)
   const PlanSide& recv = plan.recv();
   for (std::size_t k = 0; k < recv.peer_count(); ++k)
     recv_.emplace_back(nullptr, recv.index.data() + recv.offsets[k], recv.count(k));
+}
+
+bool PlanCopies::reads(const Plan& plan) const noexcept {
+  return compiled_from_[0] == plan.self_src().data() &&
+         compiled_from_[1] == plan.self_dst().data() &&
+         compiled_from_[2] == plan.send().index.data() &&
+         compiled_from_[3] == plan.recv().index.data();
+}
+
+std::shared_ptr<const PlanCopies> PlanCopies::shared(const Plan& plan, const Comm& comm) {
+  PlanCache& cache = plan_cache(plan);
+  auto found = std::static_pointer_cast<const PlanCopies>(cache.find(kCacheKey, comm.get()));
+  // A copy of the plan shares the cache but not the index lists the runs point into.
+  if (found && found->reads(plan)) return found;
+  auto made = std::make_shared<const PlanCopies>(plan);
+  cache.store(kCacheKey, comm.get(), made);
+  return made;
 }
 
 void PlanCopies::pack(std::size_t k, const FieldSet& fields, const char* const* src,

@@ -1,10 +1,12 @@
 // PlanCopies: every local copy an engine makes for a plan, compiled once.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "engines/copy_runs.hpp"
 #include "engines/field_set.hpp"
+#include "ferry/comm.hpp"
 #include "ferry/plan.hpp"
 
 namespace ferry::detail {
@@ -18,6 +20,11 @@ class PlanCopies {
  public:
   PlanCopies() = default;
   explicit PlanCopies(const Plan& plan);
+
+  /// The copies of `plan`, compiled by the first engine set up over it (or a copy of it
+  /// sharing its index lists) on the ranks of `comm` and kept in the plan's cache: the
+  /// entries of a coupler that share a plan compile it once. Local, no MPI traffic.
+  static std::shared_ptr<const PlanCopies> shared(const Plan& plan, const Comm& comm);
 
   /// Gathers send peer k's points of every active field into `block`.
   void pack(std::size_t k, const FieldSet& fields, const char* const* src, char* block) const;
@@ -40,6 +47,10 @@ class PlanCopies {
   std::int64_t self_count() const noexcept { return self_.count(); }
 
  private:
+  // True if these copies read the index lists of `plan` (they keep pointers into them).
+  bool reads(const Plan& plan) const noexcept;
+
+  const std::int64_t* compiled_from_[4] = {nullptr, nullptr, nullptr, nullptr};
   std::vector<CopyRuns> send_;
   std::vector<CopyRuns> recv_;
   CopyRuns self_;
