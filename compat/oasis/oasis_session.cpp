@@ -475,8 +475,9 @@ void Session::enddef() {
     const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
     if (v.input < 0) v.field = coupler->def_field(p.id, v.name, v.direction, Datatype::Float64, v.bundle);
   }
-  define_inputs();
   coupler->enddef();
+  // After the coupler's enddef, whose errors every rank shares: every rank gets here.
+  define_inputs();
   ended = true;
 }
 
