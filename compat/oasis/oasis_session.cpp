@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "config/namcouple/namcouple.hpp"
+#include "coupling/oasis_field_file.hpp"
 #include "ferry/coupler.hpp"
 #include "ferry_oasis.h"
 #include "oasis_grid_files.hpp"
@@ -32,7 +34,7 @@ using ferry::detail::cat;
 // mod_oasis_parameters' values (OASIS3-MCT 4.0 User Guide, section 2.2).
 enum Kinfo {
   kOk = 0, kRecvd = 3, kSent = 4, kLocTrans = 5, kToRest = 6, kOutput = 7, kSentOut = 8,
-  kToRestOut = 9, kRecvOut = 12, kWaitGroup = 14
+  kToRestOut = 9, kInput = 11, kRecvOut = 12, kWaitGroup = 14
 };
 constexpr int kOasisOut = 20;
 constexpr int kOasisIn = 21;
@@ -42,6 +44,7 @@ struct Partition {
   std::string name;
   std::vector<std::int64_t> ids;
   int isize = 0;                 // 0: not given
+  std::int64_t global_size = 0;  // after enddef, if a variable uses it
   ferry::PartitionId id;         // in the coupler, after enddef
 };
 
@@ -50,7 +53,10 @@ struct Variable {
   int partition = 0;  // index
   FieldDirection direction = FieldDirection::Out;
   int bundle = 1;
-  FieldId field;
+  FieldId field;       // in the coupler; none for an input field
+  int input = -1;      // index of its INPUT entry in Session::inputs, or -1
+  Comm readers;        // input fields: the ranks that defined it, which read it together
+  std::unique_ptr<Layout> layout;  // input fields: this rank's points
 };
 
 class Session {
@@ -67,6 +73,7 @@ class Session {
   int debug = 0;
   std::unique_ptr<Coupler> coupler;
   config::Config config;  // the namcouple, as the coupler reads it
+  std::vector<config::NamcoupleInput> inputs;  // its INPUT entries, which the session reads
   std::vector<Partition> partitions;
   std::vector<Variable> variables;
   GridWriter grids;
@@ -91,6 +98,8 @@ class Session {
   int put(int var_id, int date, const std::vector<const double*>& fields, bool write_restart);
   int get(int var_id, int date, double* field);
   int put_inquire(int var_id, int date);
+  // The periods of the couplings `v` takes part in with `direction`.
+  std::vector<double> periods(const Variable& v, FieldDirection direction) const;
   const Variable& variable(int var_id, const char* routine) const;
   std::int64_t points(const Variable& v) const {
     return static_cast<std::int64_t>(partitions[static_cast<std::size_t>(v.partition)].ids.size());
@@ -104,6 +113,8 @@ class Session {
   void assemble_pieces();
   void write_grids();
   void define_in_coupler();
+  void define_inputs();
+  int read_input(const Variable& v, int date, double* field);
   std::pair<std::int64_t, std::int64_t> grid_shape(int index, std::int64_t n) const;
   void set_grid_points();
 };
@@ -222,7 +233,9 @@ void Session::init(const std::string& name, bool couple, MPI_Comm user_world) {
   FERRY_CALL_MPI(MPI_Comm_split(world, couple ? 0 : MPI_UNDEFINED, 0, &coupled));
   if (!couple) return;
   coupler = std::make_unique<Coupler>(coupled, std::vector<std::string>{name}, kNamcouple);
-  config = config::read_namcouple(read_namcouple_text(coupled), kNamcouple).config;
+  config::NamcoupleRead read = config::read_namcouple(read_namcouple_text(coupled), kNamcouple);
+  config = std::move(read.config);
+  inputs = std::move(read.inputs);
   debug = coupler->debug_level();
 }
 
@@ -255,9 +268,16 @@ int Session::def_var(const std::string& name, int part_id, int bundle, int kinou
   const FieldDirection direction = kinout == kOasisOut ? FieldDirection::Out : FieldDirection::In;
   for (const Variable& v : variables)
     FERRY_CHECK(v.name != name, Errc::Arg, "variable \"", name, "\" is defined twice on this rank");
-  // As OASIS: a field the namcouple does not name gets id -1 and takes part in nothing.
-  if (coupler->field_periods(component, name, direction).empty()) return -1;
   Variable v;
+  for (std::size_t i = 0; i < inputs.size() && direction == FieldDirection::In; ++i) {
+    const auto& fields = inputs[i].fields;
+    if (std::find(fields.begin(), fields.end(), name) != fields.end()) v.input = static_cast<int>(i);
+  }
+  FERRY_CHECK(v.input < 0 || bundle <= 1, Errc::Arg, "variable \"", name, "\" of the INPUT entry on ",
+              "line ", v.input < 0 ? 0 : inputs[static_cast<std::size_t>(v.input)].line,
+              " of the namcouple is a bundle of ", bundle, " fields; input files hold single fields");
+  // As OASIS: a field the namcouple does not name gets id -1 and takes part in nothing.
+  if (v.input < 0 && coupler->field_periods(component, name, direction).empty()) return -1;
   v.name = name;
   v.partition = part_id - 1;
   v.direction = direction;
@@ -392,10 +412,14 @@ void Session::define_in_coupler() {
     top = std::max<std::int64_t>(top, std::stoll(line.substr(tab + 1)));
   }
   std::set<int> used;
-  for (const Variable& v : variables) used.insert(v.partition);
+  for (const Variable& v : variables) {
+    Partition& p = partitions[static_cast<std::size_t>(v.partition)];
+    p.global_size = std::max<std::int64_t>(global_size[component + "\t" + p.name], 1);
+    if (v.input < 0) used.insert(v.partition);
+  }
   for (int index : used) {
     Partition& p = partitions[static_cast<std::size_t>(index)];
-    const std::int64_t n = std::max<std::int64_t>(global_size[component + "\t" + p.name], 1);
+    const std::int64_t n = p.global_size;
     const auto [nx, ny] = grid_shape(index, n);
     const GridId grid = coupler->def_grid(component, p.name, nx, ny);
     p.id = coupler->def_partition(grid, p.name, Layout::points(n, p.ids));
@@ -449,9 +473,11 @@ void Session::enddef() {
   detail::agree_on(Comm::view(coupled), [&] { set_grid_points(); });
   for (Variable& v : variables) {
     const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
-    v.field = coupler->def_field(p.id, v.name, v.direction, Datatype::Float64, v.bundle);
+    if (v.input < 0) v.field = coupler->def_field(p.id, v.name, v.direction, Datatype::Float64, v.bundle);
   }
   coupler->enddef();
+  // After the coupler's enddef, whose errors every rank shares: every rank gets here.
+  define_inputs();
   ended = true;
 }
 
@@ -511,6 +537,7 @@ int Session::get(int var_id, int date, double* field) {
   const Variable& v = variable(var_id, "oasis_get");
   FERRY_CHECK(v.direction == FieldDirection::In, Errc::Arg, "variable \"", v.name,
               "\" was defined OASIS_Out; put it with oasis_put");
+  if (v.input >= 0) return read_input(v, date, field);
   double* into = field;
   if (v.bundle > 1) {
     scratch.resize(static_cast<std::size_t>(points(v) * v.bundle));
@@ -521,6 +548,42 @@ int Session::get(int var_id, int date, double* field) {
   if (v.bundle > 1) interleave(scratch.data(), field, points(v), v.bundle, false);
   // A lagged value read from the source's restart file arrives like any other: Recvd.
   return (status & kStatusOutput) ? kRecvOut : kRecvd;
+}
+
+// Collective over the coupled ranks: the ranks that defined each field of each INPUT
+// entry get it together (OASIS reads an input file on the component's root).
+void Session::define_inputs() {
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    for (const std::string& name : inputs[i].fields) {
+      auto v = std::find_if(variables.begin(), variables.end(), [&](const Variable& x) {
+        return x.input == static_cast<int>(i) && x.name == name;
+      });
+      MPI_Comm readers = MPI_COMM_NULL;
+      FERRY_CALL_MPI(MPI_Comm_split(coupled, v == variables.end() ? MPI_UNDEFINED : 0, 0, &readers));
+      if (v == variables.end()) continue;
+      const Partition& p = partitions[static_cast<std::size_t>(v->partition)];
+      v->readers = Comm::adopt(readers);
+      v->layout = std::make_unique<Layout>(Layout::points(p.global_size, p.ids));
+    }
+}
+
+// OASIS's INPUT: at every input period, the record of the get's date from the entry's
+// file (kinfo Input); between periods, nothing (Ok).
+int Session::read_input(const Variable& v, int date, double* field) {
+  const config::NamcoupleInput& input = inputs[static_cast<std::size_t>(v.input)];
+  if (std::fmod(static_cast<double>(date), input.period) != 0) return kOk;
+  coupling::OasisField f;
+  f.name = v.name;
+  coupling::OasisFieldFile::read_record(v.readers, input.file, f, *v.layout, date, field);
+  return kInput;
+}
+
+std::vector<double> Session::periods(const Variable& v, FieldDirection direction) const {
+  if (v.input >= 0)
+    return direction == FieldDirection::In
+               ? std::vector<double>{inputs[static_cast<std::size_t>(v.input)].period}
+               : std::vector<double>{};
+  return coupler->field_periods(component, v.name, direction);
 }
 
 int Session::put_inquire(int var_id, int date) {
@@ -736,7 +799,7 @@ int ferry_oasis_get_ncpl(int var_id, int* ncpl) {
     const auto& v = s.variables.at(static_cast<std::size_t>(std::max(var_id - 1, 0)));
     FERRY_CHECK(var_id >= 1 && var_id <= static_cast<int>(s.variables.size()), ferry::Errc::Arg,
                 "var_id ", var_id, " was not returned by oasis_def_var");
-    *ncpl = static_cast<int>(s.coupler->field_periods(s.component, v.name, v.direction).size());
+    *ncpl = static_cast<int>(s.periods(v, v.direction).size());
   });
 }
 
@@ -747,7 +810,7 @@ int ferry_oasis_get_freqs(int var_id, int mop, int ncpl, int* freqs) {
                 "var_id ", var_id, " was not returned by oasis_def_var");
     const auto& v = s.variables[static_cast<std::size_t>(var_id - 1)];
     const auto direction = mop == ferry::oasis::kOasisOut ? ferry::FieldDirection::Out : ferry::FieldDirection::In;
-    const std::vector<double> periods = s.coupler->field_periods(s.component, v.name, direction);
+    const std::vector<double> periods = s.periods(v, direction);
     FERRY_CHECK(ncpl == static_cast<int>(periods.size()), ferry::Errc::ArgSize, "ncpl is ",
                 ncpl, " but variable \"", v.name, "\" takes part in ", periods.size(),
                 " couplings (oasis_get_ncpl)");

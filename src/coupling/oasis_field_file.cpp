@@ -1,5 +1,6 @@
 #include "coupling/oasis_field_file.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <vector>
 
@@ -84,6 +85,30 @@ std::size_t product(const NetcdfFile& file, const std::vector<int>& dims, std::s
   return n;
 }
 
+// The values of `var` in the box start/count, as doubles: OASIS's files hold double,
+// float or (times) int values.
+std::vector<double> read_reals(const NetcdfFile& file, int var, const std::vector<std::size_t>& start,
+                               const std::vector<std::size_t>& count) {
+  std::size_t n = 1;
+  for (std::size_t c : count) n *= c;
+  std::vector<double> values(n);
+  const nc_type type = file.var_type(var);
+  const auto convert = [&](auto typed) {
+    file.get_vara(var, start, count, typed.data());
+    std::copy(typed.begin(), typed.end(), values.begin());
+  };
+  if (type == NC_DOUBLE)
+    file.get_vara(var, start, count, values.data());
+  else if (type == NC_FLOAT)
+    convert(std::vector<float>(n));
+  else if (type == NC_INT)
+    convert(std::vector<int>(n));
+  else
+    throw Error(Errc::Arg, cat(kCaller, ": a variable of \"", file.path(), "\" is of type ",
+                               file.type_name(type), "; OASIS files hold double, float or int values"));
+  return values;
+}
+
 }  // namespace
 
 bool OasisFieldFile::exists(const Comm& comm, const std::string& path) {
@@ -114,20 +139,51 @@ bool OasisFieldFile::read(const Comm& comm, const std::string& path, const Oasis
                 file.type_name(file.var_type(*var)), "; restart fields are double or float");
     std::vector<std::size_t> start(dims.size(), 0), count;
     for (int d : dims) count.push_back(file.dim_length(d));
-    whole.resize(n);
-    if (file.var_type(*var) == NC_DOUBLE) {
-      file.get_vara(*var, start, count, whole.data());
-    } else {
-      std::vector<float> single(n);
-      file.get_vara(*var, start, count, single.data());
-      for (std::size_t i = 0; i < n; ++i) whole[i] = single[i];
-    }
+    whole = read_reals(file, *var, start, count);
     whole = transpose(whole, static_cast<std::size_t>(size), field.components, false);
   });
   FERRY_CALL_MPI(MPI_Bcast(&found, 1, MPI_INT, 0, comm.get()));
   if (!found) return false;
   scatter(comm, field, layout, whole, data);
   return true;
+}
+
+void OasisFieldFile::read_record(const Comm& comm, const std::string& path,
+                                 const OasisField& field, const Layout& layout, double time,
+                                 void* data) {
+  const std::int64_t size = layout.global_size();
+  std::vector<double> whole;
+  agree_on(comm, [&] {
+    if (comm.rank() != 0) return;
+    FERRY_CHECK(std::filesystem::exists(path), Errc::Io, kCaller, ": input file \"", path,
+                "\" of field \"", field.name, "\" does not exist. Write it, or correct the "
+                "file name of the INPUT entry");
+    NetcdfFile file(kCaller, path, NetcdfFile::Mode::Read);
+    const auto var = file.find_var(field.name);
+    const auto time_var = file.find_var("time");
+    FERRY_CHECK(var && time_var, Errc::Io, kCaller, ": input file \"", path,
+                "\" has no variable \"", var ? "time" : field.name,
+                "\"; it holds the field's records and their times (seconds since the start)");
+    const std::vector<int> dims = file.var_dims(*var);
+    const std::size_t records = file.dim_length(file.var_dims(*time_var).front());
+    FERRY_CHECK(dims.size() >= 2 && dims.front() == file.var_dims(*time_var).front(), Errc::Io,
+                kCaller, ": variable \"", field.name, "\" of \"", path,
+                "\" must have the time dimension first (time, ny, nx)");
+    const std::vector<double> times = read_reals(file, *time_var, {0}, {records});
+    const auto record = std::find(times.begin(), times.end(), time);
+    FERRY_CHECK(record != times.end(), Errc::Io, kCaller, ": input file \"", path,
+                "\" has no record at time ", time, " of field \"", field.name,
+                "\"; give one at every input period");
+    const std::size_t n = product(file, dims, 1);
+    FERRY_CHECK(n == values_of(field, size), Errc::ArgSize, kCaller, ": variable \"", field.name,
+                "\" of \"", path, "\" has ", n, " values per record, expected ",
+                values_of(field, size), ". Check that the file was written for this grid");
+    std::vector<std::size_t> start(dims.size(), 0), count{1};
+    start[0] = static_cast<std::size_t>(record - times.begin());
+    for (std::size_t d = 1; d < dims.size(); ++d) count.push_back(file.dim_length(dims[d]));
+    whole = read_reals(file, *var, start, count);
+  });
+  scatter(comm, field, layout, whole, data);
 }
 
 void OasisFieldFile::write(const Comm& comm, const std::string& path, const OasisField& field,

@@ -34,6 +34,12 @@ class OasisFieldFile {
   /// rank, if the file has no such variable.
   static bool read(const Comm& comm, const std::string& path, const OasisField& field,
                    const Layout& layout, void* data);
+  /// Reads the record of `field` whose "time" value is `time` from the input file
+  /// `path` (OASIS's INPUT files: the field's variable of any real type and shape
+  /// (time, ...), "time" along the unlimited dimension) into `data`. Raises Errc::Io on
+  /// every rank if the file, the variable or the record is missing.
+  static void read_record(const Comm& comm, const std::string& path, const OasisField& field,
+                          const Layout& layout, double time, void* data);
   /// Writes `field` into `path`, creating the file or adding to it; a variable of that
   /// name is overwritten (so a restart file holds the last values of every field).
   static void write(const Comm& comm, const std::string& path, const OasisField& field,

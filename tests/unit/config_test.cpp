@@ -778,6 +778,39 @@ TEST(Namcouple, ReadsBlasoldAndBlasnewForARun) {
                        "allows only LOCTRANS on OUTPUT entries)"}));
 }
 
+// INPUT entries as a run reads them: the fields, the period and the file, apart from
+// the exchanges; a malformed one is an error naming its line.
+TEST(Namcouple, ReadsInputEntriesForARun) {
+  const std::string head = " $NFIELDS\n 2\n $RUNTIME\n 100\n $STRINGS\n";
+  const NamcoupleRead read = read_namcouple(
+      head + " A B 1 10 0 r.nc EXPORTED\n go ga\n SOALBEDO SOALBEDO 1 86400 0 alb.nc INPUT\n",
+      "nc");
+  EXPECT_TRUE(read.config.refused.empty());
+  ASSERT_EQ(read.config.exchanges.size(), 1u);
+  ASSERT_EQ(read.inputs.size(), 1u);
+  EXPECT_EQ(read.inputs[0].fields, std::vector<std::string>{"SOALBEDO"});
+  EXPECT_EQ(read.inputs[0].period, 86400.0);
+  EXPECT_EQ(read.inputs[0].file, "alb.nc");
+  EXPECT_EQ(read.inputs[0].line, 8);
+  const auto expect_read_error = [&](const std::string& entry, const std::string& pattern) {
+    try {
+      read_namcouple(head + entry, "nc");
+      ADD_FAILURE() << "no error for " << entry;
+    } catch (const ferry::Error& e) {
+      EXPECT_TRUE(std::regex_search(e.what(), std::regex(pattern))) << e.what();
+    }
+  };
+  expect_read_error(" A B 1 86400 0 alb.nc INPUT\n",
+                    R"(^nc:6: an INPUT entry is one line "FIELD FIELD 1 PERIOD 0 FILE INPUT")");
+  expect_read_error(" A A 1 86400 1 alb.nc INPUT\n", R"(^nc:6: an INPUT entry)");
+  expect_read_error(" A A 1 86400 0 INPUT\n", R"(^nc:6: an INPUT entry)");
+  expect_read_error(" A A 1 86400 0 alb.nc INPUT\n LOCTRANS\n",
+                    R"(^nc:7: an INPUT entry has one line only \(the entry on line 6\))");
+  // Imported into YAML, an INPUT entry is still listed as not converted.
+  const std::string entry = " $RUNTIME\n 100\n $STRINGS\n A A 1 86400 0 alb.nc INPUT\n";
+  EXPECT_EQ(import_namcouple(entry, "nc").notes.not_converted.size(), 1u);
+}
+
 namespace {
 
 std::vector<std::string> problem_texts(const std::string& yaml) {

@@ -144,7 +144,7 @@ class Importer {
       config_.watchdog_seconds = *seconds;
     }
     read(text);
-    return {config_, notes_};
+    return {config_, notes_, inputs_};
   }
 
  private:
@@ -491,10 +491,14 @@ class Importer {
                                : w.back() == "IGNOUT" ? "EXPOUT"
                                                       : w.back();
     const bool output_only = run_ && status == "OUTPUT";
+    if (run_ && status == "INPUT") {
+      input(header, lines);
+      return;
+    }
     if (status != "EXPORTED" && status != "EXPOUT" && !output_only) {
       report(header, w[0] + " -> " + w[1] + " with status " + status +
-                         (run_ ? " (ferry runs EXPORTED, EXPOUT, IGNORED, IGNOUT and OUTPUT "
-                                 "entries)"
+                         (run_ ? " (ferry runs EXPORTED, EXPOUT, IGNORED, IGNOUT, OUTPUT and "
+                                 "INPUT entries)"
                                : " (ferry converts EXPORTED and EXPOUT entries)"));
       return;
     }
@@ -557,6 +561,21 @@ class Importer {
     config_.exchanges.push_back(std::move(x));
   }
 
+  // "FIELD FIELD 1 PERIOD 0 FILE INPUT", the entry's only line.
+  void input(const Line& header, const std::vector<Line>& lines) {
+    const auto& w = header.words;
+    const auto period = detail::parse_integer(w[3]);
+    if (w.size() != 7 || w[0] != w[1] || w[4] != "0" || !period || *period <= 0)
+      fail(header.number, "an INPUT entry is one line \"FIELD FIELD 1 PERIOD 0 FILE INPUT\" "
+                          "(the target's field names twice, the input period in seconds > 0, "
+                          "no transformation, the input file); got \"" + header.text + "\"");
+    if (!lines.empty())
+      fail(lines[0].number, cat("an INPUT entry has one line only (the entry on line ",
+                                header.number, "); got \"", lines[0].text, "\""));
+    inputs_.push_back({field_names(header, w[0]), static_cast<double>(*period), w[5],
+                       header.number});
+  }
+
   std::string unique_name(const std::string& base) const {
     const auto used = [&](const std::string& name) {
       return std::any_of(config_.exchanges.begin(), config_.exchanges.end(),
@@ -615,6 +634,7 @@ class Importer {
   bool run_ = false;
   NamcoupleNotes notes_;
   Config config_;
+  std::vector<NamcoupleInput> inputs_;
   Block nfields_;
   long long entries_ = 0;
   std::vector<std::string> models_;

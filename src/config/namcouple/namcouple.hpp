@@ -54,9 +54,19 @@ NamcoupleImport import_namcouple(const std::string& text, const std::string& nam
 /// A namcouple read for a run (the OASIS face's oasis_init_comp reads "namcouple"
 /// from the working directory through this): the same Config the YAML gives,
 /// with `notes.differences` for what ferry does differently.
+/// An INPUT entry: the target component reads its fields from `file` every `period`
+/// seconds, below oasis_get (the record whose "time" is the get's date).
+struct NamcoupleInput {
+  std::vector<std::string> fields;
+  double period = 0;
+  std::string file;
+  int line = 0;  ///< of the entry in the namcouple
+};
+
 struct NamcoupleRead {
   Config config;
   NamcoupleNotes notes;
+  std::vector<NamcoupleInput> inputs;  ///< INPUT entries (not exchanges of `config`)
 };
 
 /// Reads the namcouple `text` (called `name` in messages) for a run. Unlike
@@ -68,7 +78,7 @@ struct NamcoupleRead {
 /// declaring each field, as OASIS matches fields by name); the grid names and
 /// sizes of each entry's second line go to FieldRef::grid, nx and ny; files are
 /// in the OASIS format; $NLOGPRT sets debug_level; OUTPUT entries become
-/// EntryKind::Output; IGNORED and IGNOUT are EXPORTED and EXPOUT, as in
+/// EntryKind::Output; INPUT entries go to `inputs`; IGNORED and IGNOUT are EXPORTED and EXPOUT, as in
 /// OASIS3-MCT. The keywords OASIS3-MCT itself no longer uses ($SEQMODE,
 /// $CHANNEL, $JOBNAME, $NBMODEL, $INIDATE, $MODINFO, $CALTYPE) are accepted.
 /// $END is optional after every block. Raises Errc::Arg "<name>:<line>: <what>"
