@@ -112,7 +112,8 @@ class Link {
   bool takes_gradients() const;
   /// If it does: raises Errc::Arg unless it can take `count` gradients of field
   /// `index` (their number, the mapping side, no lag nor time transform, float64);
-  /// changes nothing.
+  /// none (count 0) passes for a method that computes them, not for a weight file of
+  /// several columns, which takes exactly one per later column. Changes nothing.
   void check_gradients(std::size_t index, std::size_t count) const;
   /// Field `index` of the entry, on a source rank, after check_put (and
   /// check_gradients). Returns CouplingStatus flags. With extras.write_restart (OASIS
