@@ -568,8 +568,10 @@ int Link::output(const Comm& comm, const char* side, double time,
     records.push_back(r);
     layouts.push_back(&layout);
   }
-  FieldFile::append(comm, output_directory_ + "/" + name() + "_" + side + ".nc", records, layouts,
-                    data);
+  std::unique_ptr<FieldOutput>& file = outputs_[side[0] == 's' ? 0 : 1];
+  if (!file)
+    file = std::make_unique<FieldOutput>(comm, output_directory_ + "/" + name() + "_" + side + ".nc");
+  file->append(records, layouts, data);
   return kStatusOutput;
 }
 

@@ -194,6 +194,7 @@ class Link {
   bool zero_missing_restarts_ = false;
   std::vector<char> outputs_started_;  // OASIS format: per side (source, target), a file written
   std::unique_ptr<RootGather> output_gathers_[2];  // OASIS format: per side, built at its first record
+  std::unique_ptr<FieldOutput> outputs_[2];        // ferry format: per side, made at its first record
   Watchdog watchdog_;
   bool imbalance_timer_ = false;  // output.imbalance: a timed barrier before each exchange
   detail::Timers& timers_;
