@@ -48,12 +48,6 @@ bool parse(int argc, char** argv, Options& o) {
   return true;
 }
 
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
 double max_resident_mb() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -94,11 +88,11 @@ int run(int argc, char** argv) {
   std::vector<double> wall, cpu;
   for (int k = 0; k < o.repeat; ++k) {
     MPI_Barrier(comm.get());
-    const double cpu0 = cpu_seconds();
+    const double cpu0 = ferry::bench::process_cpu_seconds();
     const double wall0 = MPI_Wtime();
     { const ferry::Plan plan = ferry::Plan::build(comm, src, dst); }
     const double wall1 = MPI_Wtime();
-    const double cpu1 = cpu_seconds();
+    const double cpu1 = ferry::bench::process_cpu_seconds();
     wall.push_back(ferry::bench::max_over_ranks(comm, wall1 - wall0));
     cpu.push_back(ferry::bench::max_over_ranks(comm, cpu1 - cpu0));
   }

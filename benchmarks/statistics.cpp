@@ -1,6 +1,7 @@
 #include "statistics.hpp"
 
 #include <algorithm>
+#include <ctime>
 
 #include "util/mpi.hpp"
 
@@ -12,6 +13,12 @@ Summary summarize(std::vector<double> samples) {
   const std::size_t n = samples.size();
   const double median = n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
   return {median, samples.front(), samples.back()};
+}
+
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 double max_over_ranks(const Comm& comm, double value) {

@@ -18,6 +18,10 @@ struct Summary {
 /// Not collective. The median of an even count is the mean of the middle two.
 Summary summarize(std::vector<double> samples);
 
+/// This process's CPU time in seconds (CLOCK_PROCESS_CPUTIME_ID): unlike wall time,
+/// it leaves out the time the process waits, the steadier figure on a shared machine.
+double process_cpu_seconds();
+
 /// Collective over `comm`: the maximum of `value` over its ranks.
 double max_over_ranks(const Comm& comm, double value);
 

@@ -31,6 +31,15 @@ struct GridPointData {
   std::optional<std::vector<std::int32_t>> mask;
 };
 
+/// What Weights::read does with a link whose source or destination address lies
+/// outside its grid, a weight of a point that does not exist (OASIS3-MCT's $NWGTOPT).
+/// A link of weight 0 from or to address 0 pads some SCRIP files and is skipped alike.
+enum class BadWeightIndex {
+  Refuse,       ///< raise Errc::ArgRange naming the first such link (abort_on_bad_index)
+  Drop,         ///< drop such links and warn once: how many, and the first (ignore_bad_index)
+  DropQuietly,  ///< drop such links without a word (ignore_bad_index_silently)
+};
+
 /// A sparse remapping matrix of dst_size rows and src_size columns, distributed over
 /// the ranks of a communicator by blocks of rows: rank p holds rows
 /// first_row() .. first_row() + row_count() - 1 (the part p of Layout::block(dst_size,
@@ -51,11 +60,15 @@ class Weights {
   /// then the links travel to the ranks owning their rows. Only the first column of a
   /// SCRIP remap_matrix is used. Reads the optional point data (*_grid_area,
   /// *_grid_frac, *_grid_imask; area_a/b, frac_a/b, mask_a/b) by point block.
+  /// A link with an address outside its grid is refused or dropped as `bad` says;
+  /// the warning of Drop is printed by the rank that read the first such link.
   /// Raises on every rank alike: Errc::Io (file unreadable, a variable missing or of
-  /// the wrong type or shape, naming file and variable), Errc::ArgRange (an address
-  /// outside the grid, naming the first bad link and its values), Errc::Arg (a weight,
-  /// area or fraction that is not a finite number, naming the first bad entry).
-  static Weights read(MPI_Comm comm, const std::string& path);
+  /// the wrong type or shape, naming file and variable), Errc::ArgRange (with Refuse,
+  /// an address outside the grid, naming the first bad link and its values),
+  /// Errc::Arg (a weight, area or fraction that is not a finite number, naming the
+  /// first bad entry).
+  static Weights read(MPI_Comm comm, const std::string& path,
+                      BadWeightIndex bad = BadWeightIndex::Refuse);
 
   /// Collective over `comm`. Builds the matrix from links held anywhere (each rank
   /// passes any share of them, in any order); links move to the ranks owning their

@@ -78,6 +78,18 @@ const char* conservation_name(Conserve method) noexcept {
   return "";
 }
 
+const char* bad_index_name(BadWeightIndex bad) noexcept {
+  switch (bad) {
+    case BadWeightIndex::Refuse:
+      return "refuse";
+    case BadWeightIndex::Drop:
+      return "drop";
+    case BadWeightIndex::DropQuietly:
+      return "drop_quietly";
+  }
+  return "refuse";
+}
+
 SourceLocation value_location(const GivenKeys& given, const std::string& key,
                               const SourceLocation& entry) {
   const auto it = given.find(key);

@@ -12,6 +12,7 @@
 #include "ferry/grid_file.hpp"
 #include "ferry/online_weights.hpp"
 #include "ferry/remap.hpp"
+#include "ferry/weights.hpp"
 
 namespace ferry::config {
 
@@ -91,6 +92,9 @@ enum class WeightSource { None, File, Nearest, Gaussian, Bilinear, Bicubic, Cons
 /// "bicubic", "conservative"; "" for None and File.
 const char* method_name(WeightSource source) noexcept;
 
+/// How the configuration spells a `bad_weight_index`: "refuse", "drop", "drop_quietly".
+const char* bad_index_name(BadWeightIndex bad) noexcept;
+
 /// How the configuration spells a `conservation`: "global", "global_positive", ...
 const char* conservation_name(Conserve method) noexcept;
 
@@ -98,6 +102,8 @@ const char* conservation_name(Conserve method) noexcept;
 struct RegridConfig {
   WeightSource source = WeightSource::None;
   std::string weights;       ///< File: the SCRIP or ESMF weight file
+  /// File: what happens to links whose address lies outside its grid
+  BadWeightIndex bad_index = BadWeightIndex::Refuse;
   int neighbours = 4;        ///< Nearest, Gaussian: source points per destination point
   double variance = 0.1;     ///< Gaussian: in units of the mean source spacing squared
   /// Nearest: whether masked source points count among the k nearest (then dropped)

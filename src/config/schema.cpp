@@ -105,6 +105,21 @@ Key weights_key() {
   return weights;
 }
 
+Key bad_weight_index_key() {
+  Key key = optional(
+      "bad_weight_index", KeyType::Choice, "refuse",
+      "What happens to a link of the `weights` file whose source or destination address "
+      "lies outside its grid, a weight of a point that does not exist (the OASIS "
+      "$NWGTOPT): `refuse` stops enddef on every rank with the file and the first such "
+      "link (abort_on_bad_index); `drop` leaves such links out and warns once with their "
+      "number and the first one (ignore_bad_index); `drop_quietly` leaves them out without "
+      "a word (ignore_bad_index_silently).");
+  key.choices = {"refuse", "drop", "drop_quietly"};
+  key.needs_any = {"weights"};
+  key.needs_why = "says how the weight file is read";
+  return key;
+}
+
 // A key of `method` that only the methods `names` read.
 Key for_methods(Key key, std::vector<std::string> names) {
   key.only_when = "name";
@@ -266,7 +281,7 @@ Key exchanges_key() {
        scaling_factor("target", "received", "after any remapping, conservation and fill",
                       "BLASNEW"),
        scaling_offset("target", "received", "BLASNEW"),
-       restart, weights_key(), method_key(),
+       restart, weights_key(), bad_weight_index_key(), method_key(),
        regridding(choice("map_on", {"dst", "src"},
               "Where the sparse product of a regridded exchange runs: `dst` moves the source "
               "field to the target ranks and remaps there; `src` remaps on the source ranks "

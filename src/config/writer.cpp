@@ -100,10 +100,12 @@ void method_mapping(YAML::Emitter& out, const RegridConfig& r) {
 void write_regrid(YAML::Emitter& out, const RegridConfig& r) {
   if (!r.enabled()) return;
   const RegridConfig defaults;
-  if (r.source == WeightSource::File)
+  if (r.source == WeightSource::File) {
     entry(out, "weights", r.weights);
-  else
+    if (r.bad_index != defaults.bad_index) entry(out, "bad_weight_index", bad_index_name(r.bad_index));
+  } else {
     method_mapping(out, r);
+  }
   if (r.map_on != defaults.map_on) entry(out, "map_on", map_on_name(r.map_on));
   if (r.mode != defaults.mode) entry(out, "mode", remap_mode_name(r.mode));
   if (r.fill != defaults.fill) entry(out, "fill", r.fill);

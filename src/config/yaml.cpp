@@ -76,6 +76,9 @@ RegridConfig build_regrid(const CheckedMapping& entry) {
   if (entry.has("weights")) {
     r.source = WeightSource::File;
     r.weights = entry.text("weights");
+    r.bad_index = choice_of(entry, "bad_weight_index",
+                            {BadWeightIndex::Refuse, BadWeightIndex::Drop,
+                             BadWeightIndex::DropQuietly});
   } else if (entry.has("method")) {
     const CheckedMapping method = entry.mapping("method");
     const std::string name = method.text("name");

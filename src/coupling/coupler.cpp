@@ -768,7 +768,7 @@ int Coupler::put(FieldId field, double time, const void* data, const PutExtras& 
         bool gradients_taken = false;
         for (auto& [link, index] : s.field_links[static_cast<std::size_t>(field.value)]) {
           link->check_put(index, time);
-          if (extras.gradients.empty() || !link->takes_gradients()) continue;
+          if (!link->takes_gradients()) continue;
           link->check_gradients(index, extras.gradients.size());
           gradients_taken = true;
         }

@@ -28,7 +28,7 @@ auto in_entry(const std::string& where, const std::string& what, Call&& call) {
 
 Weights read_file(const config::RegridConfig& config, const RegridGrids& grids, const std::string& where) {
   Weights w = in_entry(where, "reading the weights", [&] {
-    return Weights::read(grids.product->get(), config.weights);
+    return Weights::read(grids.product->get(), config.weights, config.bad_index);
   });
   FERRY_CHECK(w.src_size() == grids.source_size && w.dst_size() == grids.target_size, Errc::ArgSize,
               where, ": weight file \"", config.weights, "\" maps ", w.src_size(),
@@ -197,7 +197,7 @@ std::vector<Weights> regrid_gradient_weights(const config::RegridConfig& config,
     if (config.map_on != MapOn::Src || !grids.product->valid()) return {};
     return in_entry(where, detail::cat("reading the weight file \"", config.weights, "\""), [&] {
       if (weight_columns(*grids.product, config.weights) <= 1) return std::vector<Weights>{};
-      return read_weight_columns(*grids.product, config.weights);
+      return read_weight_columns(*grids.product, config.weights, config.bad_index);
     });
   }
   if (gradient_count(config) == 0) return {};

@@ -209,24 +209,46 @@ Exchange group_exchange(const Comm& comm, const char* caller,
   }
 }
 
+}  // namespace
+
+// The exchanges that move fields from their layouts to this rank's slabs of a file:
+// one per group of fields that share a layout.
+struct SlabRoutes {
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<Layout> blocks;       // per group: this rank's slab
+  std::vector<Exchange> exchanges;  // per group
+};
+
+namespace {
+
+// Collective: the routes of `records` from `layouts` to the slabs.
+SlabRoutes slab_routes(const Comm& comm, const char* caller,
+                       const std::vector<FieldRecord>& records,
+                       const std::vector<const Layout*>& layouts) {
+  SlabRoutes routes;
+  routes.groups = layout_groups(comm, layouts);
+  for (const std::vector<std::size_t>& group : routes.groups) {
+    routes.blocks.push_back(block_of(comm, records[group.front()]));
+    routes.exchanges.push_back(
+        group_exchange(comm, caller, records, group, *layouts[group.front()], routes.blocks.back(),
+                       " (to be written, every point must be held by exactly one rank)"));
+  }
+  return routes;
+}
+
 // Moves every field from its layout to this rank's slab of the file. Collective.
-std::vector<Slab> to_slabs(const Comm& comm, const char* caller,
-                           const std::vector<FieldRecord>& records,
-                           const std::vector<const Layout*>& layouts,
+std::vector<Slab> to_slabs(SlabRoutes& routes, const std::vector<FieldRecord>& records,
                            const std::vector<const void*>& data) {
   std::vector<Slab> slabs(records.size());
-  for (const std::vector<std::size_t>& group : layout_groups(comm, layouts)) {
-    const Layout block = block_of(comm, records[group.front()]);
+  for (std::size_t g = 0; g < routes.groups.size(); ++g) {
     std::vector<const void*> from;
     std::vector<void*> to;
-    for (std::size_t f : group) {
-      slabs[f] = slab_of(block, records[f]);
+    for (std::size_t f : routes.groups[g]) {
+      slabs[f] = slab_of(routes.blocks[g], records[f]);
       from.push_back(data[f]);
       to.push_back(slabs[f].values.data());
     }
-    group_exchange(comm, caller, records, group, *layouts[group.front()], block,
-                   " (to be written, every point must be held by exactly one rank)")
-        .execute(from.data(), to.data());
+    routes.exchanges[g].execute(from.data(), to.data());
   }
   return slabs;
 }
@@ -391,7 +413,8 @@ void FieldFile::write_part(const Comm& user_comm, const std::string& path,
   const Comm comm = Comm::dup(user_comm.get());
   agree_on(comm, [&] { check_arguments(caller, records, layouts, data, comm.rank()); });
   check_same_records(comm, caller, records);
-  const std::vector<Slab> slabs = to_slabs(comm, caller, records, layouts, data);
+  SlabRoutes routes = slab_routes(comm, caller, records, layouts);
+  const std::vector<Slab> slabs = to_slabs(routes, records, data);
   const std::string partial = partial_path(path);
   agree_on(comm, [&] {
     if (comm.rank() != 0) return;
@@ -472,10 +495,21 @@ void FieldFile::append(const Comm& user_comm, const std::string& path,
                        const std::vector<FieldRecord>& records,
                        const std::vector<const Layout*>& layouts,
                        const std::vector<const void*>& data) {
-  const char* const caller = "FieldFile::append";
   const Comm comm = Comm::dup(user_comm.get());
-  agree_on(comm, [&] {
-    check_arguments(caller, records, layouts, data, comm.rank());
+  FieldOutput(comm, path).append(records, layouts, data);
+}
+
+FieldOutput::FieldOutput(const Comm& comm, std::string path)
+    : comm_(Comm::view(comm.get())), path_(std::move(path)) {}
+
+FieldOutput::~FieldOutput() = default;
+
+void FieldOutput::append(const std::vector<FieldRecord>& records,
+                         const std::vector<const Layout*>& layouts,
+                         const std::vector<const void*>& data) {
+  const char* const caller = "FieldFile::append";
+  agree_on(comm_, [&] {
+    check_arguments(caller, records, layouts, data, comm_.rank());
     for (const FieldRecord& r : records) {
       FERRY_CHECK(r.name != kTimeName, Errc::Arg, caller,
                   ": a field is named \"time\", the name of an output file's time coordinate. "
@@ -487,18 +521,30 @@ void FieldFile::append(const Comm& user_comm, const std::string& path,
                   "another call, to another file");
     }
   });
-  check_same_records(comm, caller, records);
-  const std::vector<Slab> slabs = to_slabs(comm, caller, records, layouts, data);
+  check_same_records(comm_, caller, records);
+  // The routes of the previous record serve while every rank gives the same layout
+  // objects and field types.
+  std::vector<std::pair<Datatype, int>> specs;
+  for (const FieldRecord& r : records) specs.emplace_back(r.type, r.components);
+  int changed = routes_ && layouts == layouts_ && specs == specs_ ? 0 : 1;
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_MAX, comm_.get()));
+  if (changed) {
+    routes_.reset();
+    routes_ = std::make_unique<SlabRoutes>(slab_routes(comm_, caller, records, layouts));
+    layouts_ = layouts;
+    specs_ = std::move(specs);
+  }
+  const std::vector<Slab> slabs = to_slabs(*routes_, records, data);
 
   std::int64_t slice = 0;
-  agree_on(comm, [&] {
-    if (comm.rank() != 0) return;
+  agree_on(comm_, [&] {
+    if (comm_.rank() != 0) return;
     std::error_code error;
-    slice = std::filesystem::exists(path, error) ? extend_output(caller, path, records)
-                                                 : create_output(caller, path, records);
+    slice = std::filesystem::exists(path_, error) ? extend_output(caller, path_, records)
+                                                  : create_output(caller, path_, records);
   });
-  FERRY_CALL_MPI(MPI_Bcast(&slice, 1, MPI_INT64_T, 0, comm.get()));
-  io::in_rank_order(comm, [&] { write_slabs(caller, path, records, slabs, slice); });
+  FERRY_CALL_MPI(MPI_Bcast(&slice, 1, MPI_INT64_T, 0, comm_.get()));
+  io::in_rank_order(comm_, [&] { write_slabs(caller, path_, records, slabs, slice); });
 }
 
 }  // namespace ferry::coupling

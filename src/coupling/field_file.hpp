@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ferry/comm.hpp"
@@ -81,13 +83,40 @@ class FieldFile {
   /// first call creates the file with an unlimited time dimension; later calls must
   /// give the same fields (names, grids, sizes, components, types) and a later
   /// time (Errc::Arg otherwise). All records of one call carry the same time. The
-  /// numbers are stored when the file is created.
+  /// numbers are stored when the file is created. Builds its exchanges for this one
+  /// record: a FieldOutput keeps them from record to record.
   static void append(const Comm& comm, const std::string& path,
                      const std::vector<FieldRecord>& records,
                      const std::vector<const Layout*>& layouts, const std::vector<const void*>& data);
 
  private:
   static std::string partial_path(const std::string& path);
+};
+
+struct SlabRoutes;
+
+/// An output file that FieldFile::append writes record after record, keeping the
+/// exchanges that move the fields to the file's slabs from one record to the next
+/// (built again only when a rank gives other layout objects or field types; the
+/// layouts must not change while they are the same objects).
+class FieldOutput {
+ public:
+  /// Keeps a view of `comm`, which must outlive the FieldOutput; builds nothing yet.
+  FieldOutput(const Comm& comm, std::string path);
+  ~FieldOutput();
+  FieldOutput(const FieldOutput&) = delete;
+  FieldOutput& operator=(const FieldOutput&) = delete;
+
+  /// FieldFile::append to the path, with the same arguments, checks and errors.
+  void append(const std::vector<FieldRecord>& records, const std::vector<const Layout*>& layouts,
+              const std::vector<const void*>& data);
+
+ private:
+  Comm comm_;
+  std::string path_;
+  std::unique_ptr<SlabRoutes> routes_;  // from layouts_ for fields of specs_
+  std::vector<const Layout*> layouts_;
+  std::vector<std::pair<Datatype, int>> specs_;
 };
 
 }  // namespace ferry::coupling

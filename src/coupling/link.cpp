@@ -183,11 +183,15 @@ void Link::check_gradients(std::size_t index, std::size_t count) const {
   const config::ExchangeConfig& c = *spec_.config;
   const std::size_t takes = gradients_taken();
   const bool file = c.regrid.source == config::WeightSource::File;
+  if (count == 0 && !file) return;  // computed from the field
   FERRY_CHECK(count == takes, Errc::Arg, "put(\"", spec_.source_names[index], "\"): ", count,
               " gradients given; exchange \"", name(), "\" (",
               file ? "weight file \"" + c.regrid.weights + "\", " + std::to_string(takes + 1) + " weights per link"
                    : std::string("method ") + config::method_name(c.regrid.source),
-              ") takes ", takes);
+              ") takes ", takes,
+              file ? ": one per weight column after the first, as OASIS3-MCT 4.0 requires (the "
+                     "fields given to oasis_put match the file's weights)"
+                   : "");
   FERRY_CHECK(c.regrid.map_on == MapOn::Src && c.lag <= 0 && c.transform == config::Transform::Instant &&
                   spec_.specs[index].type == Datatype::Float64,
               Errc::Arg, "put(\"", spec_.source_names[index], "\"): exchange \"", name(),
@@ -564,8 +568,10 @@ int Link::output(const Comm& comm, const char* side, double time,
     records.push_back(r);
     layouts.push_back(&layout);
   }
-  FieldFile::append(comm, output_directory_ + "/" + name() + "_" + side + ".nc", records, layouts,
-                    data);
+  std::unique_ptr<FieldOutput>& file = outputs_[side[0] == 's' ? 0 : 1];
+  if (!file)
+    file = std::make_unique<FieldOutput>(comm, output_directory_ + "/" + name() + "_" + side + ".nc");
+  file->append(records, layouts, data);
   return kStatusOutput;
 }
 

@@ -112,7 +112,8 @@ class Link {
   bool takes_gradients() const;
   /// If it does: raises Errc::Arg unless it can take `count` gradients of field
   /// `index` (their number, the mapping side, no lag nor time transform, float64);
-  /// changes nothing.
+  /// none (count 0) passes for a method that computes them, not for a weight file of
+  /// several columns, which takes exactly one per later column. Changes nothing.
   void check_gradients(std::size_t index, std::size_t count) const;
   /// Field `index` of the entry, on a source rank, after check_put (and
   /// check_gradients). Returns CouplingStatus flags. With extras.write_restart (OASIS
@@ -193,6 +194,7 @@ class Link {
   bool zero_missing_restarts_ = false;
   std::vector<char> outputs_started_;  // OASIS format: per side (source, target), a file written
   std::unique_ptr<RootGather> output_gathers_[2];  // OASIS format: per side, built at its first record
+  std::unique_ptr<FieldOutput> outputs_[2];        // ferry format: per side, made at its first record
   Watchdog watchdog_;
   bool imbalance_timer_ = false;  // output.imbalance: a timed barrier before each exchange
   detail::Timers& timers_;

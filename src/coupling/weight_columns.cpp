@@ -78,7 +78,8 @@ int weight_columns(const Comm& comm, const std::string& path) {
   return columns;
 }
 
-std::vector<Weights> read_weight_columns(const Comm& comm, const std::string& path) {
+std::vector<Weights> read_weight_columns(const Comm& comm, const std::string& path,
+                                         BadWeightIndex bad) {
   FileShape shape;
   std::vector<std::vector<WeightLink>> columns;
   detail::agree_on(comm, [&] {
@@ -102,8 +103,12 @@ std::vector<Weights> read_weight_columns(const Comm& comm, const std::string& pa
     columns.assign(width, {});
     for (std::size_t k = 0; k < span[0]; ++k) {
       // Links of weight 0 from or to address 0 pad some SCRIP files: skipped, as
-      // Weights::read does; from_links refuses any other address outside the grids.
+      // Weights::read does; from_links refuses any other address outside the grids,
+      // unless such links are to be dropped.
       const bool padding = src[k] == 0 || dst[k] == 0;
+      const bool outside = src[k] < 1 || src[k] > shape.src_size || dst[k] < 1 ||
+                           dst[k] > shape.dst_size;
+      if (outside && bad != BadWeightIndex::Refuse) continue;
       for (std::size_t c = 0; c < width; ++c) {
         const double w = weights[k * width + c];
         if (padding && w == 0) continue;

@@ -19,8 +19,11 @@ int weight_columns(const Comm& comm, const std::string& path);
 /// Collective over `comm`. One Weights per column of remap_matrix, the first being
 /// the file's matrix as Weights::read gives it (links in file order in every row, so
 /// that each column's product sums in the same order). Each rank reads a slab of
-/// about links / P links. Raises on every rank alike: Errc::Io (the file or a
-/// variable unreadable or of another type), and the errors of Weights::from_links.
-std::vector<Weights> read_weight_columns(const Comm& comm, const std::string& path);
+/// about links / P links. A link with an address outside its grid is left out of
+/// every column unless `bad` is Refuse (Weights::read of the same file warns of it).
+/// Raises on every rank alike: Errc::Io (the file or a variable unreadable or of
+/// another type), and the errors of Weights::from_links.
+std::vector<Weights> read_weight_columns(const Comm& comm, const std::string& path,
+                                         BadWeightIndex bad);
 
 }  // namespace ferry::coupling

@@ -129,7 +129,8 @@ std::optional<int> WeightFile::point_variable(const char* name, std::int64_t siz
   return varid;
 }
 
-std::vector<WeightLink> WeightFile::read_links(std::int64_t first, std::int64_t count) const {
+std::vector<WeightLink> WeightFile::read_links(std::int64_t first, std::int64_t count,
+                                               BadWeightIndex bad, DroppedLinks& dropped) const {
   const WeightFormat& f = *format_;
   const std::vector<std::size_t> start{static_cast<std::size_t>(first)};
   const std::vector<std::size_t> span{static_cast<std::size_t>(count)};
@@ -147,17 +148,25 @@ std::vector<WeightLink> WeightFile::read_links(std::int64_t first, std::int64_t 
     // SCRIP files may pad with links of weight 0 from or to address 0: they add
     // nothing, and OASIS3-MCT skips them too.
     if ((src[k] == 0 || dst[k] == 0) && weight[k] == 0) continue;
-    auto where = [&] {
-      return cat(file_.caller(), ": \"", file_.path(), "\": link ", n + 1, " of ", links_, " (",
-                 f.src_index, " ", src[k], ", ", f.dst_index, " ", dst[k], ", ", f.weight, " ",
-                 weight[k], ")");
+    auto link = [&] {
+      return cat("link ", n + 1, " of ", links_, " (", f.src_index, " ", src[k], ", ",
+                 f.dst_index, " ", dst[k], ", ", f.weight, " ", weight[k], ")");
     };
-    FERRY_CHECK(src[k] >= 1 && src[k] <= src_size_, Errc::ArgRange, where(), ": ", f.src_index,
-                " is outside 1..", src_size_, ", the source grid size. Check that the file is "
-                "complete and was made for these grids");
-    FERRY_CHECK(dst[k] >= 1 && dst[k] <= dst_size_, Errc::ArgRange, where(), ": ", f.dst_index,
-                " is outside 1..", dst_size_, ", the destination grid size. Check that the file "
-                "is complete and was made for these grids");
+    auto where = [&] { return cat(file_.caller(), ": \"", file_.path(), "\": ", link()); };
+    std::string outside;
+    if (src[k] < 1 || src[k] > src_size_)
+      outside = cat(f.src_index, " is outside 1..", src_size_, ", the source grid size");
+    else if (dst[k] < 1 || dst[k] > dst_size_)
+      outside = cat(f.dst_index, " is outside 1..", dst_size_, ", the destination grid size");
+    if (!outside.empty()) {
+      FERRY_CHECK(bad != BadWeightIndex::Refuse, Errc::ArgRange, where(), ": ", outside,
+                  ". Check that the file is complete and was made for these grids");
+      if (dropped.count++ == 0) {
+        dropped.first = n;
+        dropped.first_text = cat(link(), ": ", outside);
+      }
+      continue;
+    }
     FERRY_CHECK(std::isfinite(weight[k]), Errc::Arg, where(), ": the weight is not a finite "
                 "number. Make the weights again; check the grids' corners and masks");
     links.push_back({dst[k] - 1, src[k] - 1, weight[k], n});

@@ -61,6 +61,14 @@ void write_weight_file(const Weights& w, MPI_Comm comm, const std::string& path,
 /// Which grid of a weight file: 0 = source, 1 = destination.
 enum class Side : int { Src = 0, Dst = 1 };
 
+/// The links read_links dropped for an address outside its grid (BadWeightIndex::Drop
+/// and DropQuietly): how many, and the first one with what is wrong with it.
+struct DroppedLinks {
+  std::int64_t count = 0;
+  std::int64_t first = -1;  ///< 0-based position in the file; -1 when none
+  std::string first_text;   ///< "link N of M (...): <address> is outside 1..S, ..."
+};
+
 /// A weight file open on this rank, with its format recognised and every variable
 /// checked for type and shape. Not collective: each rank opens its own and finds the
 /// same. Errors (Errc::Io) name `caller`, the file, the variable and what is wrong.
@@ -75,9 +83,11 @@ class WeightFile {
   const std::string& method() const noexcept { return method_; }
 
   /// Links first .. first + count - 1 (0-based, order = position in the file), checked:
-  /// Errc::ArgRange for an address outside its grid, Errc::Arg for a weight that is not
-  /// finite, naming the first bad link with its values.
-  std::vector<WeightLink> read_links(std::int64_t first, std::int64_t count) const;
+  /// an address outside its grid raises Errc::ArgRange (`bad` = Refuse) or the link is
+  /// counted into `dropped` and left out; a weight that is not finite raises
+  /// Errc::Arg. Errors name the first bad link with its values.
+  std::vector<WeightLink> read_links(std::int64_t first, std::int64_t count, BadWeightIndex bad,
+                                     DroppedLinks& dropped) const;
   /// The point data of points first .. first + count - 1 of one grid; Errc::Arg for an
   /// area or fraction that is not finite.
   GridPointData read_points(Side side, std::int64_t first, std::int64_t count) const;

@@ -1,6 +1,7 @@
 #include "ferry/weights.hpp"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -9,6 +10,7 @@
 #include "regrid/weights_builder.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
+#include "util/log.hpp"
 #include "util/mpi.hpp"
 
 namespace ferry {
@@ -17,7 +19,26 @@ using regrid::detail::Blocks;
 using regrid::detail::Side;
 using regrid::detail::WeightFile;
 
-Weights Weights::read(MPI_Comm user_comm, const std::string& path) {
+namespace {
+
+// Collective: the one warning of BadWeightIndex::Drop, from the rank that read the
+// first dropped link (the slabs follow rank order, so the lowest such rank).
+void warn_of_dropped(const Comm& comm, const char* caller, const std::string& path,
+                     const regrid::detail::DroppedLinks& dropped, std::int64_t links) {
+  std::int64_t total = dropped.count;
+  std::int64_t first = dropped.count > 0 ? dropped.first : std::numeric_limits<std::int64_t>::max();
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, comm.get()));
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT64_T, MPI_MIN, comm.get()));
+  if (total > 0 && dropped.count > 0 && dropped.first == first)
+    FERRY_LOG_WARN(-1, caller, ": \"", path, "\": dropped ", total, " of ", links,
+                   " links whose address lies outside its grid (their weights are lost); the "
+                   "first is ", dropped.first_text,
+                   ". Check that the file is complete and was made for these grids");
+}
+
+}  // namespace
+
+Weights Weights::read(MPI_Comm user_comm, const std::string& path, BadWeightIndex bad) {
   const char* const caller = "Weights::read";
   const Comm comm = Comm::dup(user_comm);
   const int p = comm.size();
@@ -29,7 +50,11 @@ Weights Weights::read(MPI_Comm user_comm, const std::string& path) {
   // Slabs follow rank order, so the lowest failing rank holds the first bad link.
   const Blocks slabs(file->links(), p);
   std::vector<WeightLink> links;
-  detail::agree_on(comm, [&] { links = file->read_links(slabs.first(me), slabs.count(me)); });
+  regrid::detail::DroppedLinks dropped;
+  detail::agree_on(comm, [&] {
+    links = file->read_links(slabs.first(me), slabs.count(me), bad, dropped);
+  });
+  if (bad == BadWeightIndex::Drop) warn_of_dropped(comm, caller, path, dropped, file->links());
   const Blocks src_points(file->src_size(), p);
   const Blocks dst_points(file->dst_size(), p);
   GridPointData src;

@@ -199,6 +199,50 @@ TEST(FieldFile, RestartOnAnotherDecompositionIsBitIdentical) {
   }
 }
 
+// A FieldOutput keeps its exchanges from record to record (and builds them again for
+// other layout objects): its file holds the same bytes as FieldFile::append's.
+TEST(FieldFile, FieldOutputWritesWhatAppendWrites) {
+  const int p = size_of(MPI_COMM_WORLD);
+  const int r = rank_of(MPI_COMM_WORLD);
+  ScratchFile kept("output_kept");
+  ScratchFile each("output_each");
+  const Comm world = Comm::view(MPI_COMM_WORLD);
+  ferry::coupling::FieldOutput output(world, kept.path());
+  std::vector<FieldRecord> records = {record("sst", 41, 1, Datatype::Float64, 0),
+                                      record("wind", 41, 2, Datatype::Float32, 0)};
+  const Layout first = Layout::random(41, p, r, 7);
+  const Layout second = Layout::random(41, p, r, 8);
+  for (int slice = 0; slice < 4; ++slice) {
+    const Layout& layout = slice < 2 ? first : second;  // other layouts from the third record
+    std::vector<std::vector<unsigned char>> values;
+    std::vector<const void*> data;
+    for (std::size_t f = 0; f < records.size(); ++f) {
+      records[f].time = 600.0 * slice;
+      values.push_back(values_of(10 * slice + static_cast<int>(f), layout.ids(), records[f]));
+    }
+    for (const auto& v : values) data.push_back(v.data());
+    const std::vector<const Layout*> layouts = {&layout, &layout};
+    output.append(records, layouts, data);
+    FieldFile::append(world, each.path(), records, layouts, data);
+  }
+  if (r == 0) {
+    int a = 0, b = 0;
+    ASSERT_EQ(nc_open(kept.path().c_str(), NC_NOWRITE, &a), NC_NOERR);
+    ASSERT_EQ(nc_open(each.path().c_str(), NC_NOWRITE, &b), NC_NOERR);
+    for (const char* name : {"time", "sst", "wind"}) {
+      int va = 0, vb = 0;
+      ASSERT_EQ(nc_inq_varid(a, name, &va), NC_NOERR);
+      ASSERT_EQ(nc_inq_varid(b, name, &vb), NC_NOERR);
+      std::vector<unsigned char> got(4 * 41 * 2 * 8), want(got.size());
+      ASSERT_EQ(nc_get_var(a, va, got.data()), NC_NOERR);
+      ASSERT_EQ(nc_get_var(b, vb, want.data()), NC_NOERR);
+      EXPECT_TRUE(got == want) << name;
+    }
+    nc_close(a);
+    nc_close(b);
+  }
+}
+
 TEST(FieldFile, AppendGrowsOneTimeSlicePerCall) {
   // On a communicator in reversed rank order: nothing may assume MPI_COMM_WORLD.
   const int p = size_of(MPI_COMM_WORLD);

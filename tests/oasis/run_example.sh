@@ -27,6 +27,8 @@
 #       fails:REGEX                       the run fails, and its output matches REGEX
 #       lines:N:REGEX                     the run fails, and N lines of its output (one
 #                                         per rank) match REGEX
+#       count:N:REGEX                     exactly N lines of the output match REGEX
+#       absent:FILE                       the run wrote no file FILE
 #     COMPARE (environment) is the compare_fields program.
 # Exits 77 (skipped) when MATERIAL does not hold the OASIS examples.
 set -euo pipefail
@@ -140,6 +142,13 @@ case "$mode" in
             failed=1
           fi
           status=0 ;;
+        absent)
+          if [[ -e $a ]]; then echo "$a exists; expected none"; failed=1; else echo "no $a, as expected"; fi ;;
+        count)
+          regex=${check#count:*:}
+          found=$(grep -cE "$regex" run.log || true)
+          if [[ $found -eq $a ]]; then echo "$found lines match \"$regex\", as expected"
+          else echo "$found lines match \"$regex\", expected $a"; failed=1; fi ;;
         fails)
           regex=${check#fails:}
           if [[ $status -eq 0 ]]; then echo "the run succeeded; expected it to fail"; failed=1; fi

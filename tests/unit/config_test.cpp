@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <regex>
+#include <tuple>
 
 #include "config/config.hpp"
 #include "config/grid_checks.hpp"
@@ -20,6 +21,7 @@
 #include "test_support.hpp"
 
 using ferry::ConservativeNormalisation;
+using ferry::BadWeightIndex;
 using ferry::Conserve;
 using ferry::Errc;
 using ferry::MapOn;
@@ -243,7 +245,7 @@ TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
                      R"(^c\.yaml:8:5: unknown key "frobnicate" in exchange "sst"; valid keys: name, )"
                      R"(source, target, period, lag, sequence, transform, engine, engine_options, )"
                      R"(output, check_in, check_out, source_factor, source_offset, target_factor, )"
-                     R"(target_offset, restart, weights, method, map_on, mode, fill, conservation, sum$)");
+                     R"(target_offset, restart, weights, bad_weight_index, method, map_on, mode, fill, conservation, sum$)");
 }
 
 TEST(Config, ImbalanceTimerIsAnOutputSwitchThatRoundTrips) {
@@ -776,6 +778,65 @@ TEST(Namcouple, ReadsBlasoldAndBlasnewForARun) {
                        "combination with other fields is no longer possible)",
                        "nc:10:1: an OUTPUT entry with a remapping, BLASOLD or BLASNEW (OASIS "
                        "allows only LOCTRANS on OUTPUT entries)"}));
+}
+
+// $NWGTOPT: each of OASIS3-MCT 4.0's four values sets every MAPPING entry's
+// bad_weight_index, for a run and in the converted YAML (use_bad_index drops, with a
+// note); other entries keep the default, and another value is refused with its line.
+TEST(Namcouple, NwgtoptSetsTheBadWeightIndexOfMappingEntries) {
+  const auto text = [](const std::string& option) {
+    return " $NWGTOPT\n " + option + "\n $END\n $RUNTIME\n 100\n $STRINGS\n"
+           " A B 1 10 1 r.nc EXPORTED\n 4 3 2 3 go ga\n MAPPING\n w.nc src\n"
+           " C D 1 10 0 r.nc EXPORTED\n go ga\n";
+  };
+  for (const auto& [option, bad, yaml] :
+       {std::tuple{"abort_on_bad_index", BadWeightIndex::Refuse, ""},
+        std::tuple{"ignore_bad_index", BadWeightIndex::Drop, "bad_weight_index: drop"},
+        std::tuple{"ignore_bad_index_silently", BadWeightIndex::DropQuietly,
+                   "bad_weight_index: drop_quietly"},
+        std::tuple{"use_bad_index", BadWeightIndex::Drop, "bad_weight_index: drop"}}) {
+    const NamcoupleRead read = read_namcouple(text(option), "nc");
+    EXPECT_TRUE(read.config.refused.empty()) << option;
+    ASSERT_EQ(read.config.exchanges.size(), 2u);
+    EXPECT_EQ(read.config.exchanges[0].regrid.bad_index, bad) << option;
+    EXPECT_EQ(read.config.exchanges[1].regrid.bad_index, BadWeightIndex::Refuse) << option;
+    const NamcoupleImport imported = import_namcouple(text(option), "nc");
+    EXPECT_TRUE(imported.notes.not_converted.empty()) << option;
+    if (*yaml) EXPECT_NE(imported.yaml.find(yaml), std::string::npos) << imported.yaml;
+    EXPECT_EQ(imported.yaml.find("bad_weight_index: refuse"), std::string::npos);
+    EXPECT_EQ(parse_config(imported.yaml, "again.yaml").exchanges[0].regrid.bad_index, bad);
+    const bool noted = std::string(option) == "use_bad_index";
+    EXPECT_EQ(read.notes.differences,
+              noted ? std::vector<std::string>{
+                          "line 1: $NWGTOPT use_bad_index: the MAPPING entries drop the links "
+                          "whose address lies outside its grid, with a warning, as "
+                          "ignore_bad_index does (a point outside a grid holds no value)"}
+                    : std::vector<std::string>{});
+  }
+  const NamcoupleRead refused = read_namcouple(text("ignore_bad_indexes"), "nc");
+  ASSERT_EQ(refused.config.refused.size(), 1u);
+  EXPECT_EQ(problem_text(refused.config.refused[0]),
+            "nc:1:1: $NWGTOPT \"ignore_bad_indexes\"; did you mean \"ignore_bad_index\"?; "
+            "OASIS3-MCT 4.0 reads abort_on_bad_index, ignore_bad_index, "
+            "ignore_bad_index_silently, use_bad_index");
+}
+
+// `bad_weight_index` in YAML: read with `weights`, refused without.
+TEST(Config, BadWeightIndexGoesWithAWeightFile) {
+  const std::string head =
+      "version: 1\nrun: {length: 100}\nexchanges:\n"
+      "  - {source: {component: a, field: x}, target: {component: b, field: y}, period: 10";
+  const Config c = parse_config(head + ", weights: w.nc, bad_weight_index: drop_quietly}\n", "c.yaml");
+  EXPECT_EQ(c.exchanges[0].regrid.bad_index, BadWeightIndex::DropQuietly);
+  EXPECT_EQ(parse_config(head + ", weights: w.nc}\n", "c.yaml").exchanges[0].regrid.bad_index,
+            BadWeightIndex::Refuse);
+  const ConfigCheck check = check_config(head + ", bad_weight_index: drop}\n", "c.yaml");
+  ASSERT_EQ(check.problems.size(), 1u);
+  EXPECT_TRUE(std::regex_search(
+      check.problems[0].what,
+      std::regex("^\"bad_weight_index\" in exchange .* says how the weight file is read, but "
+                 "the exchange has no \"weights\"; give one, or remove \"bad_weight_index\"")))
+      << check.problems[0].what;
 }
 
 // INPUT entries as a run reads them: the fields, the period and the file, apart from

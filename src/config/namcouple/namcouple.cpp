@@ -165,6 +165,8 @@ class Importer {
         models(block);
       } else if (keyword == "$NFIELDS") {
         nfields_ = block;
+      } else if (keyword == "$NWGTOPT") {
+        bad_weight_index(block);
       } else if (run_) {
         run_keyword(block);
       } else {
@@ -176,6 +178,35 @@ class Importer {
               "\" $END\")");
     if (!have_strings) fail(0, "no $STRINGS block: there are no field entries to convert");
     check_nfields();
+    for (ExchangeConfig& x : config_.exchanges)
+      if (x.regrid.source == WeightSource::File) x.regrid.bad_index = bad_index_;
+  }
+
+  // $NWGTOPT: what the MAPPING entries do with weights of points outside their grids.
+  void bad_weight_index(const Block& block) {
+    const std::string value = block.lines.empty() ? std::string() : block.lines[0].words[0];
+    const std::vector<std::pair<std::string, BadWeightIndex>> options{
+        {"abort_on_bad_index", BadWeightIndex::Refuse},
+        {"ignore_bad_index", BadWeightIndex::Drop},
+        {"ignore_bad_index_silently", BadWeightIndex::DropQuietly},
+        {"use_bad_index", BadWeightIndex::Drop}};
+    const auto found = std::find_if(options.begin(), options.end(),
+                                    [&](const auto& o) { return o.first == value; });
+    if (found == options.end()) {
+      std::vector<std::string> names;
+      for (const auto& o : options) names.push_back(o.first);
+      report(block.keyword, "$NWGTOPT \"" + value + "\"" + detail::did_you_mean(value, names) +
+                                "; OASIS3-MCT 4.0 reads " + join(names, ", "));
+      return;
+    }
+    bad_index_ = found->second;
+    // OASIS tries to apply such weights, at the risk of reading or writing outside its
+    // arrays; a point outside a grid holds no value, so ferry drops them and says so.
+    if (value == "use_bad_index")
+      notes_.differences.push_back(cat("line ", block.keyword.number, ": $NWGTOPT use_bad_index: "
+                                       "the MAPPING entries drop the links whose address lies "
+                                       "outside its grid, with a warning, as ignore_bad_index "
+                                       "does (a point outside a grid holds no value)"));
   }
 
   // A first-section keyword other than $RUNTIME, $STRINGS, $NBMODEL and $NFIELDS, for a run.
@@ -194,12 +225,6 @@ class Importer {
       // The second number asks for timer files; ferry writes its own (ferry_timers_*.json).
       const auto timers = detail::parse_integer(value(1));
       config_.timers = timers && *timers != 0;
-    } else if (keyword == "$NWGTOPT") {
-      // ferry refuses weights with indices outside the grids: OASIS's default.
-      if (value(0) != "abort_on_bad_index")
-        report(block.keyword, "$NWGTOPT " + value(0) + " (ferry refuses weight files with "
-                              "indices outside the grids, as abort_on_bad_index does; correct "
-                              "the weight file and remove the keyword)");
     } else if (keyword == "$NNOREST") {
       const std::string v = value(0);
       const bool yes = !v.empty() && (v[0] == 'T' || v[0] == 't' || v.rfind(".T", 0) == 0 ||
@@ -637,6 +662,7 @@ class Importer {
   std::vector<NamcoupleInput> inputs_;
   Block nfields_;
   long long entries_ = 0;
+  BadWeightIndex bad_index_ = BadWeightIndex::Refuse;  // $NWGTOPT
   std::vector<std::string> models_;
   std::vector<std::string> grids_;
   std::vector<std::string> unnamed_grids_;

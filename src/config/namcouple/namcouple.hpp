@@ -33,7 +33,7 @@ struct NamcoupleImport {
 /// `target_offset`), CHECKIN and CHECKOUT, and the remapping: SCRIPR
 /// (DISTWGT, GAUSWGT, BILINEAR, BICUBIC, CONSERV) becomes `method`, MAPPING
 /// `weights`, `map_on` and `mode`, CONSERV `conservation` and `sum` (see
-/// NamcoupleRemapping). Where ferry does something differently (nearest-neighbour
+/// NamcoupleRemapping), $NWGTOPT every MAPPING entry's `bad_weight_index`. Where ferry does something differently (nearest-neighbour
 /// fill, MAPPING's opt, ...) a note goes to `notes.differences`. Everything else —
 /// other statuses, BILINEAR and BICUBIC on grids other than LR, BLASOLD/BLASNEW terms
 /// other than one CONSTANT, negative lags, other blocks such as $NLOGPRT — goes to

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -222,6 +223,40 @@ TEST(WeightsReadErrors, DestinationAddressOutOfRangeInEsmf) {
   expect_read_error(spec, Errc::ArgRange,
                     "link 3 of 20 \\(col 3, row 0, S 0.3\\): row is outside 1..4, the "
                     "destination grid size");
+}
+
+// $NWGTOPT ignore_bad_index and ignore_bad_index_silently: the links whose address
+// lies outside its grid are left out, the others read as from a file without them;
+// Drop prints one warning over all ranks (from the rank that read the first such
+// link), DropQuietly none. Refuse is the default (the two tests above).
+TEST(WeightsRead, BadAddressesDroppedWithOneWarningUnlessQuietly) {
+  FileSpec spec = good_spec();
+  spec.src[2] = 700;
+  spec.dst[16] = 9;
+  FileSpec kept = spec;
+  for (const std::size_t k : {std::size_t{16}, std::size_t{2}}) {
+    kept.src.erase(kept.src.begin() + static_cast<std::ptrdiff_t>(k));
+    kept.dst.erase(kept.dst.begin() + static_cast<std::ptrdiff_t>(k));
+    kept.weight.erase(kept.weight.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+  ScratchFile file("dropped");
+  write_file(file.path(), spec);
+  for (const auto bad : {ferry::BadWeightIndex::Drop, ferry::BadWeightIndex::DropQuietly}) {
+    testing::internal::CaptureStderr();
+    const Weights w = Weights::read(MPI_COMM_WORLD, file.path(), bad);
+    const std::string said = testing::internal::GetCapturedStderr();
+    expect_rows_of(w, kept);
+    const std::regex warning(
+        "Weights::read: \".*\": dropped 2 of 20 links whose address lies outside its grid "
+        "\\(their weights are lost\\); the first is link 3 of 20 \\(src_address 700, "
+        "dst_address 1, remap_matrix 0.3\\): src_address is outside 1..6, the source grid "
+        "size. Check that the file is complete and was made for these grids\n");
+    int mine = std::regex_search(said, warning) ? 1 : 0;
+    EXPECT_EQ(said.empty() ? 0 : 1, mine) << said;
+    int warnings = 0;
+    MPI_Allreduce(&mine, &warnings, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_EQ(warnings, bad == ferry::BadWeightIndex::Drop ? 1 : 0);
+  }
 }
 
 TEST(WeightsReadErrors, NanWeight) {
