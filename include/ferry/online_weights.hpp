@@ -230,6 +230,14 @@ struct ConservativeOptions {
   /// gradients in latitude and longitude, which conservative_weights computes from the
   /// field itself (see there); conservative_gradient_weights leaves them to the caller.
   int order = 1;
+  /// Second order with computed gradients: 0, or the source grid is logically
+  /// rectangular, nx x (size / nx) cells, cell (i, j) with global id j * nx + i (as
+  /// Grid::nx says for OASIS and SCRIP grids): the gradients are then centred
+  /// differences along i and j (SCRIP's and CDO's), not least squares (see
+  /// conservative_weights).
+  std::int64_t nx = 0;
+  /// With nx: column nx - 1 and column 0 are neighbours (a global grid).
+  bool periodic = true;
   /// Called on each rank by that rank alone (no communication, so it cannot make
   /// ranks wait for each other) with its progress through the overlaps: at the start
   /// (done 0), then at most every `progress_seconds`, and at the end (done == total).
@@ -245,11 +253,16 @@ struct ConservativeOptions {
 /// gets a link from every valid source cell s it overlaps, with weight A(s, d) / N(d),
 /// A the area on the unit sphere of the overlap and N as `options.normalisation` says.
 /// With options.order 2, second-order weights in one matrix: those of
-/// conservative_gradient_weights with the gradients made from the field itself, each
-/// cell's by least squares in (longitude, latitude) over its 8 nearest valid source
-/// cells (centroid to centroid, so a field linear in longitude and latitude has its
-/// exact gradient away from the date line), folded into the value weights: row d then
-/// also links the neighbours of the cells it overlaps. The links are ordered by source
+/// conservative_gradient_weights with the gradients made from the field itself, folded
+/// into the value weights: row d then also links the neighbours of the cells it
+/// overlaps. On a logically rectangular source (options.nx) each valid cell's gradient
+/// comes from centred differences along i and j as SCRIP and CDO make them (a masked
+/// neighbour, or one beyond the outermost rows, replaced by the cell itself), turned
+/// into eastward and northward gradients by the same differences of the centroids'
+/// positions; on other sources by least squares in (longitude, latitude) over its 8
+/// nearest valid source cells. Both are exact for a field linear in longitude and
+/// latitude at the centroids (away from the date line, across which longitudes are
+/// taken the short way). The links are ordered by source
 /// id; the same bits for any number of ranks and layouts.
 /// Overlaps are clipped exactly on the sphere: great-circle cells by Sutherland and
 /// Hodgman's algorithm in 3-D (so cells across the date line or holding a pole need
@@ -274,7 +287,8 @@ struct ConservativeOptions {
 /// that differ between ranks, a corner that is not finite or has a latitude outside
 /// -90..90, a valid cell with fewer than 3 distinct corners, corners out of order or
 /// not convex, or no area, a cell that is not a longitude-latitude rectangle with
-/// CellEdges::LonLat, normalisation or edges not one of the enumerators),
+/// CellEdges::LonLat, normalisation or edges not one of the enumerators, nx negative
+/// or not dividing the source size),
 /// Errc::Duplicate (a global id given twice).
 Weights conservative_weights(MPI_Comm comm, const GridCells& src, const GridCells& dst,
                              const ConservativeOptions& options = {});

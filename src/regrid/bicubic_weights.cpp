@@ -57,20 +57,6 @@ std::vector<GradientLink> bicubic_links(const Comm& comm, const char* caller,
   return links;
 }
 
-// The source point (i + di, j + dj) of the nx x ny grid, or -1 beyond it (in i only
-// where the grid is not periodic).
-std::int64_t neighbour(std::int64_t id, int di, int dj, std::int64_t nx, std::int64_t ny,
-                       bool periodic) {
-  std::int64_t i = id % nx + di;
-  const std::int64_t j = id / nx + dj;
-  if (j < 0 || j >= ny) return -1;
-  if (i < 0 || i >= nx) {
-    if (!periodic) return -1;
-    i = (i + nx) % nx;
-  }
-  return j * nx + i;
-}
-
 // Collective: the gradient stencils of the valid source points this rank holds, CDO's
 // rules (remap_gradients): d/di = (f(i + 1) - f(i - 1)) / 2, d/dj likewise, a masked or
 // missing neighbour replaced by the point itself with the half dropped; d2/didj from
@@ -83,7 +69,8 @@ std::vector<GradientTerm> index_stencils(const Comm& comm, const GridPoints& src
   for (std::int64_t id : src.layout.ids())
     for (int dj = -1; dj <= 1; ++dj)
       for (int di = -1; di <= 1; ++di) {
-        const std::int64_t n = neighbour(id, di, dj, nx, ny, options.periodic);
+        const std::int64_t n =
+            regrid::detail::grid_neighbour(id, di, dj, nx, ny, options.periodic);
         if (n >= 0) needed.push_back(n);
       }
   std::sort(needed.begin(), needed.end());
@@ -101,7 +88,9 @@ std::vector<GradientTerm> index_stencils(const Comm& comm, const GridPoints& src
   for (std::size_t k = 0; k < src.layout.ids().size(); ++k) {
     const std::int64_t n = src.layout.ids()[k];
     if (!src.mask.empty() && src.mask[k] == 0) continue;
-    auto at = [&](int di, int dj) { return neighbour(n, di, dj, nx, ny, options.periodic); };
+    auto at = [&](int di, int dj) {
+      return regrid::detail::grid_neighbour(n, di, dj, nx, ny, options.periodic);
+    };
     // Beyond the outermost rows (and the ends of a regional grid) the point itself.
     const bool has_north = at(0, 1) >= 0;
     const bool has_south = at(0, -1) >= 0;

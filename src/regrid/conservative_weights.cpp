@@ -36,8 +36,8 @@ const char* const kCaller = "conservative_weights";
 // Overlaps smaller than this part of the destination cell are rounding slivers of
 // cells that only touch: no link.
 constexpr double kNegligibleOverlap = 1e-15;
-// Second order with computed gradients: the nearest valid source cells each cell's
-// gradient is fitted to (its 8 neighbours on a logically rectangular grid).
+// Second order with computed gradients on a source that is not logically rectangular:
+// the nearest valid source cells each cell's gradient is fitted to.
 constexpr int kGradientNeighbours = 8;
 
 // A cell on its way to latitude band `band`; its `corners` corners (none for a
@@ -259,6 +259,10 @@ ConservativeLinks conservative_links(const Comm& comm, const GridCells& src, con
                 "; give Unmapped::Fill or Unmapped::Nearest");
     FERRY_CHECK(options.order == 1 || options.order == 2, Errc::Arg, kCaller, ": order is ",
                 options.order, "; give 1 (first order) or 2 (second order)");
+    FERRY_CHECK(options.nx == 0 || (options.nx > 0 && src.layout.global_size() % options.nx == 0),
+                Errc::Arg, kCaller, ": nx is ", options.nx, " for a source grid of ",
+                src.layout.global_size(),
+                " cells; give 0 or the cells per row of a logically rectangular source grid");
   });
   const regrid::detail::CellInput source = regrid::detail::read_cells(comm, kCaller, src, "source");
   const regrid::detail::CellInput target =
@@ -341,12 +345,19 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
   const Comm comm = Comm::dup(user_comm);
   const bool second = options.order == 2;
   ConservativeLinks made = conservative_links(comm, src, dst, options, second);
-  std::vector<WeightLink> links =
-      second ? regrid::detail::fold_gradients(
-                   comm, src.layout.global_size(), dst.layout.global_size(), made.links,
-                   regrid::detail::gradient_stencils(comm, src.layout.global_size(),
-                                                     made.src_centroids, kGradientNeighbours))
-             : weight_links(made.links, 0);
+  std::vector<WeightLink> links;
+  if (second) {
+    const std::int64_t cells = src.layout.global_size();
+    links = regrid::detail::fold_gradients(
+        comm, cells, dst.layout.global_size(), made.links,
+        options.nx > 0 ? regrid::detail::centred_difference_stencils(
+                             comm, options.nx, cells / options.nx, options.periodic,
+                             made.src_centroids)
+                       : regrid::detail::gradient_stencils(comm, cells, made.src_centroids,
+                                                           kGradientNeighbours));
+  } else {
+    links = weight_links(made.links, 0);
+  }
   made.links = {};
   return build(comm, src, dst, std::move(links), made);
 }

@@ -35,6 +35,36 @@ std::vector<GradientTerm> gradient_stencils(const Comm& comm, std::int64_t cells
                                             const std::vector<LocatedPoint>& centroids,
                                             int neighbours);
 
+/// The cell (i + di, j + dj) of a logically rectangular nx x ny grid whose cell (i, j)
+/// has id j * nx + i, or -1 beyond it (in i only where the grid is not `periodic`).
+inline std::int64_t grid_neighbour(std::int64_t id, std::int64_t di, std::int64_t dj,
+                                   std::int64_t nx, std::int64_t ny, bool periodic) {
+  std::int64_t i = id % nx + di;
+  const std::int64_t j = id / nx + dj;
+  if (j < 0 || j >= ny) return -1;
+  if (i < 0 || i >= nx) {
+    if (!periodic) return -1;
+    i = (i + nx) % nx;
+  }
+  return j * nx + i;
+}
+
+/// Collective over `comm`. The same gradients of a field on a logically rectangular
+/// grid of nx x ny cells (cell (i, j) has id j * nx + i; `centroids` as for
+/// gradient_stencils) by centred differences along i and j, as SCRIP and CDO make them
+/// for second-order conservative remapping: the neighbours (i + 1, j) and (i - 1, j),
+/// across the ends of the rows where the grid is `periodic`, and (i, j + 1) and (i, j -
+/// 1); one that is masked or beyond the grid is replaced by the cell itself (a
+/// one-sided difference). The two differences of the field along i and j and those of
+/// the centroids' positions (eastward and northward arcs, longitudes the short way)
+/// give the gradient: exact for a field linear in longitude and latitude, on any
+/// curvilinear grid. Where the two differences are (nearly) parallel or one is
+/// nothing, the gradient along the longer alone. Returns this rank's share of the
+/// terms, each cell's ordered by `from`; the same terms for any ranks and layouts.
+std::vector<GradientTerm> centred_difference_stencils(const Comm& comm, std::int64_t nx,
+                                                      std::int64_t ny, bool periodic,
+                                                      const std::vector<LocatedPoint>& centroids);
+
 /// A link of remapping with gradients: destination `row` receives `value` times the
 /// field at source `col`, plus gradient[k] times its gradient k there.
 struct GradientLink {
