@@ -42,21 +42,19 @@ constexpr double kNegligibleOverlap = 1e-15;
 constexpr int kGradientNeighbours = 8;
 
 // A cell on its way to latitude band `band`; its `corners` corners (none for a
-// rectangle, which is its box) follow it in the same order. A polygon travels
-// measured (area, cap, and its edges' normals with the corners), so that no band
-// measures it again.
+// rectangle, which is its box) follow it in the same order. A polygon travels with
+// its box and area, so that no band measures them again; its normals and cap, cheap
+// to compute and larger than its corners, are computed again where it arrives.
 struct BandCell {
   std::int64_t id;
   LonLatCell box;
   double area;
-  regrid::detail::Cap cap;
   std::int32_t band;
   std::int32_t corners;
 };
 
 struct BandCorner {
   Vec3 p;
-  Vec3 normal;
   std::int32_t band;
 };
 
@@ -114,10 +112,10 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
     const auto count =
         shapes.lonlat ? 0 : static_cast<std::int32_t>(shapes.first[i + 1] - shapes.first[i]);
     for (int b = bands.band(box.south); b <= bands.band(box.north); ++b) {
-      cells.push_back({shapes.id[i], box, shapes.area[i], shapes.cap[i], b, count});
+      cells.push_back({shapes.id[i], box, shapes.area[i], b, count});
       if (!shapes.lonlat)
         for (std::uint32_t k = shapes.first[i]; k < shapes.first[i + 1]; ++k)
-          corners.push_back({shapes.corners[k].p, shapes.normals[k], b});
+          corners.push_back({shapes.corners[k].p, b});
     }
   }
   // Both routes keep each sender's order: the corners arrive cell by cell.
@@ -127,7 +125,6 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
   band.lonlat = shapes.lonlat;
   band.reserve(cells.size(), shapes.lonlat ? 4 * cells.size() : corners.size());
   std::vector<Vec3> polygon;
-  std::vector<Vec3> normals;
   std::size_t next = 0;
   for (const BandCell& c : cells) {
     if (c.corners == 0) {
@@ -135,12 +132,8 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
       continue;
     }
     polygon.clear();
-    normals.clear();
-    for (std::int32_t k = 0; k < c.corners; ++k, ++next) {
-      polygon.push_back(corners[next].p);
-      normals.push_back(corners[next].normal);
-    }
-    band.add_measured(c.id, c.box, polygon.data(), normals.data(), polygon.size(), c.area, c.cap);
+    for (std::int32_t k = 0; k < c.corners; ++k, ++next) polygon.push_back(corners[next].p);
+    band.add_measured(c.id, c.box, polygon.data(), polygon.size(), c.area);
   }
   return band;
 }
