@@ -143,7 +143,7 @@ double parallel_middle_distance(const Vec3& u, const Vec3& v, const Vec3& normal
   const double s = u.z;
   const double mx = u.x + v.x;
   const double my = u.y + v.y;
-  const double scale = std::sqrt((1 - s) * (1 + s)) / std::hypot(mx, my);
+  const double scale = std::sqrt((1 - s) * (1 + s) / (mx * mx + my * my));
   return (normal.x * mx + normal.y * my) * scale + normal.z * s;
 }
 
@@ -225,12 +225,16 @@ void PolygonClipper::clip_by_plane(const std::vector<PolygonCorner>& in, const V
   // edge along the plane (a bridge from an exit to the next entry) is a great circle.
   out.clear();
   const std::size_t n = in.size();
+  // Each corner's distance to the plane, once.
+  distance_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) distance_[i] = dot(normal, in[i].p);
   auto reach = [&](const Vec3& p, EdgeKind by) { out.push_back({p, by}); };
   for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = i + 1 == n ? 0 : i + 1;
     const PolygonCorner& a = in[i];
-    const PolygonCorner& b = in[(i + 1) % n];
-    const double da = dot(normal, a.p);
-    const double db = dot(normal, b.p);
+    const PolygonCorner& b = in[j];
+    const double da = distance_[i];
+    const double db = distance_[j];
     const Side sa = side_of(da);
     const Side sb = side_of(db);
     if (sa == Side::Out) cut = true;
