@@ -45,8 +45,7 @@ CellBins::Span CellBins::span(const LonLatCell& cell, int margin) const {
     return static_cast<std::int64_t>(std::floor(lon / 360 * nlon_));
   };
   return {lon_bin(cell.west) - margin, lon_bin(cell.west + cell.width) + margin,
-          std::max(0, lat_bin(cell.south) - margin),
-          std::min(nlat_ - 1, lat_bin(cell.north) + margin)};
+          lat_bin(cell.south), lat_bin(cell.north)};
 }
 
 template <class Visit>
@@ -68,7 +67,10 @@ void CellBins::candidates(const LonLatCell& query, std::vector<std::uint32_t>& o
     std::fill(listed_by_.begin(), listed_by_.end(), 0);
     queries_ = 1;
   }
-  // One bin more each way: rounding may put a shared point in neighbouring bins.
+  // One longitude bin more each way: a shared longitude may be reached 360 degrees
+  // apart (west + width past 360), whose bins rounding may put one apart. Latitudes
+  // need none: the bin of a latitude never decreases with it, so the bin of a
+  // latitude both cells reach lies in both cells' ranges.
   for_each_bin(span(query, 1), [&](std::size_t b) {
     for (std::size_t k = start_[b]; k < start_[b + 1]; ++k) {
       const std::uint32_t cell = cells_[k];

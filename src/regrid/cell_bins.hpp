@@ -21,7 +21,7 @@ class CellBins {
 
  private:
   // Bins of longitude i0 .. i1 (taken modulo the count) and latitude j0 .. j1
-  // reached by `cell`, each widened by `margin` bins.
+  // reached by `cell`, its longitudes widened by `margin` bins.
   struct Span {
     std::int64_t i0, i1;
     int j0, j1;

@@ -129,15 +129,16 @@ void CellShapes::add_polygon(std::int64_t cell, const Vec3* cell_corners, std::s
 }
 
 void CellShapes::add_measured(std::int64_t cell, const LonLatCell& cell_box,
-                              const Vec3* cell_corners, const Vec3* cell_normals, std::size_t n,
-                              double cell_area, const Cap& cell_cap) {
+                              const Vec3* cell_corners, std::size_t n, double cell_area) {
   id.push_back(cell);
+  const std::size_t at = corners.size();
   for (std::size_t k = 0; k < n; ++k) corners.push_back({cell_corners[k], EdgeKind::GreatCircle});
-  normals.insert(normals.end(), cell_normals, cell_normals + n);
+  normals.resize(corners.size());
+  edge_normals(cell_corners, n, &normals[at]);
   box.push_back(cell_box);
   first.push_back(static_cast<std::uint32_t>(corners.size()));
   area.push_back(cell_area);
-  cap.push_back(cell_cap);
+  cap.push_back(last_cap());
 }
 
 bool CellShapes::centroid(std::size_t i, double& lon, double& lat) const {
@@ -153,9 +154,15 @@ bool CellShapes::centroid(std::size_t i, double& lon, double& lat) const {
 
 void CellShapes::measure_last() {
   const std::size_t i = id.size() - 1;
+  area.push_back(lonlat ? cell_area(box[i])
+                        : polygon_area(&corners[first[i]], first[i + 1] - first[i]));
+  cap.push_back(last_cap());
+}
+
+Cap CellShapes::last_cap() const {
+  const std::size_t i = id.size() - 1;
   const PolygonCorner* c = &corners[first[i]];
   const std::size_t n = first[i + 1] - first[i];
-  area.push_back(lonlat ? cell_area(box[i]) : polygon_area(c, n));
   // The corners' mean direction; for a rectangle its parallels' middles count too,
   // since a parallel bulges beyond the great circle through its ends.
   Vec3 sum{0, 0, 0};
@@ -173,7 +180,7 @@ void CellShapes::measure_last() {
   }
   // A margin for rounding.
   cos_radius = std::max(-1.0, cos_radius - 1e-12);
-  cap.push_back({centre, cos_radius, std::sqrt(std::max(0.0, 1 - cos_radius * cos_radius))});
+  return {centre, cos_radius, std::sqrt(std::max(0.0, 1 - cos_radius * cos_radius))};
 }
 
 CellInput read_cells(const Comm& comm, const char* caller, const GridCells& grid,

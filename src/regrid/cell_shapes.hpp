@@ -52,15 +52,17 @@ struct CellShapes {
   /// Appends cell `id`, a convex polygon: its corners anticlockwise (normals, box, area
   /// and cap computed from them, so the same corners give the same bits anywhere).
   void add_polygon(std::int64_t id, const Vec3* corners, std::size_t n);
-  /// Appends cell `id`, a convex polygon as add_polygon measured it elsewhere (its
-  /// corners, their edges' normals, box, area and cap), without measuring it again:
-  /// the same bits as add_polygon on the same corners.
+  /// Appends cell `id`, a convex polygon with the box and area add_polygon measured
+  /// elsewhere (its normals and cap, cheap, are computed again): the same bits as
+  /// add_polygon on the same corners.
   void add_measured(std::int64_t id, const LonLatCell& cell_box, const Vec3* cell_corners,
-                    const Vec3* cell_normals, std::size_t n, double cell_area, const Cap& cell_cap);
+                    std::size_t n, double cell_area);
 
  private:
   // Appends the area and cap of the last cell added.
   void measure_last();
+  // The cap of the last cell added.
+  Cap last_cap() const;
 };
 
 /// One grid as this rank gives it, checked.

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -41,32 +42,36 @@ constexpr double kNegligibleOverlap = 1e-15;
 constexpr int kGradientNeighbours = 8;
 
 // A cell on its way to latitude band `band`; its `corners` corners (none for a
-// rectangle, which is its box) follow it in the same order. A polygon travels
-// measured (area, cap, and its edges' normals with the corners), so that no band
-// measures it again.
+// rectangle, which is its box) follow it in the same order. A polygon travels with
+// its box and area, so that no band measures them again; its normals and cap, cheap
+// to compute and larger than its corners, are computed again where it arrives.
 struct BandCell {
   std::int64_t id;
   LonLatCell box;
   double area;
-  regrid::detail::Cap cap;
   std::int32_t band;
   std::int32_t corners;
 };
 
 struct BandCorner {
   Vec3 p;
-  Vec3 normal;
   std::int32_t band;
 };
 
-// One overlap of source cell `col` and destination cell `row` (areas on the unit sphere)
-// and, for second order, its integrals of latitude and longitude less those of the
-// source cell's centroid.
+// One overlap of source cell `col` and destination cell `row` (area on the unit
+// sphere), as first order needs it: 24 bytes, since millions of them travel.
 struct Overlap {
   std::int64_t row;
   std::int64_t col;
   double area;
-  double row_area;
+};
+
+// The same with, for second order, its integrals of latitude and longitude less those
+// of the source cell's centroid.
+struct MomentOverlap {
+  std::int64_t row;
+  std::int64_t col;
+  double area;
   double lat;
   double lon;
 };
@@ -107,10 +112,10 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
     const auto count =
         shapes.lonlat ? 0 : static_cast<std::int32_t>(shapes.first[i + 1] - shapes.first[i]);
     for (int b = bands.band(box.south); b <= bands.band(box.north); ++b) {
-      cells.push_back({shapes.id[i], box, shapes.area[i], shapes.cap[i], b, count});
+      cells.push_back({shapes.id[i], box, shapes.area[i], b, count});
       if (!shapes.lonlat)
         for (std::uint32_t k = shapes.first[i]; k < shapes.first[i + 1]; ++k)
-          corners.push_back({shapes.corners[k].p, shapes.normals[k], b});
+          corners.push_back({shapes.corners[k].p, b});
     }
   }
   // Both routes keep each sender's order: the corners arrive cell by cell.
@@ -120,7 +125,6 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
   band.lonlat = shapes.lonlat;
   band.reserve(cells.size(), shapes.lonlat ? 4 * cells.size() : corners.size());
   std::vector<Vec3> polygon;
-  std::vector<Vec3> normals;
   std::size_t next = 0;
   for (const BandCell& c : cells) {
     if (c.corners == 0) {
@@ -128,25 +132,24 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
       continue;
     }
     polygon.clear();
-    normals.clear();
-    for (std::int32_t k = 0; k < c.corners; ++k, ++next) {
-      polygon.push_back(corners[next].p);
-      normals.push_back(corners[next].normal);
-    }
-    band.add_measured(c.id, c.box, polygon.data(), normals.data(), polygon.size(), c.area, c.cap);
+    for (std::int32_t k = 0; k < c.corners; ++k, ++next) polygon.push_back(corners[next].p);
+    band.add_measured(c.id, c.box, polygon.data(), polygon.size(), c.area);
   }
   return band;
 }
 
 // The overlaps this rank's band computes: those whose boxes overlap from a latitude
 // in it (the southern edge of the two boxes' overlap), so that a pair of cells
-// reaching several bands is counted once.
-std::vector<Overlap> band_overlaps(const LatitudeBands& bands, int me, const CellShapes& sources,
-                                   const CellShapes& targets, bool moments,
-                                   regrid::detail::ProgressMeter& progress) {
+// reaching several bands is counted once. Record is Overlap (first order) or
+// MomentOverlap (second order).
+template <class Record>
+std::vector<Record> band_overlaps(const LatitudeBands& bands, int me, const CellShapes& sources,
+                                  const CellShapes& targets,
+                                  regrid::detail::ProgressMeter& progress) {
+  constexpr bool moments = std::is_same_v<Record, MomentOverlap>;
   const regrid::detail::CellBins bins(sources.box);
   regrid::detail::CellOverlap overlap;
-  std::vector<Overlap> overlaps;
+  std::vector<Record> overlaps;
   std::vector<std::uint32_t> candidates;
   // Second order: each source cell's centroid (radians), and whether it goes round a
   // pole, where it has no eastward direction: its links get no longitude moments.
@@ -155,31 +158,34 @@ std::vector<Overlap> band_overlaps(const LatitudeBands& bands, int me, const Cel
   std::vector<char> polar(centre_lon.size());
   for (std::size_t s = 0; s < centre_lon.size(); ++s)
     polar[s] = sources.centroid(s, centre_lon[s], centre_lat[s]);
-  regrid::detail::LonLatMoments m;
   for (std::size_t t = 0; t < targets.size(); ++t) {
     progress.advance(static_cast<std::int64_t>(t));
     bins.candidates(targets.box[t], candidates);
     const double row_area = targets.area[t];
     for (std::uint32_t s : candidates) {
       if (bands.band(std::max(sources.box[s].south, targets.box[t].south)) != me) continue;
-      const double area = moments ? overlap.area_and_moments(sources, s, targets, t,
-                                                             centre_lon[s], centre_lat[s], m)
-                                  : overlap.area(sources, s, targets, t);
-      if (area > kNegligibleOverlap * row_area)
-        overlaps.push_back({targets.id[t], sources.id[s], area, row_area, m.lat,
-                            moments && polar[s] ? 0 : m.lon});
+      if constexpr (moments) {
+        regrid::detail::LonLatMoments m;
+        const double area = overlap.area_and_moments(sources, s, targets, t, centre_lon[s],
+                                                     centre_lat[s], m);
+        if (area > kNegligibleOverlap * row_area)
+          overlaps.push_back({targets.id[t], sources.id[s], area, m.lat, polar[s] ? 0 : m.lon});
+      } else {
+        const double area = overlap.area(sources, s, targets, t);
+        if (area > kNegligibleOverlap * row_area)
+          overlaps.push_back({targets.id[t], sources.id[s], area});
+      }
     }
   }
   return overlaps;
 }
 
-// Collective: area, covered area and mask of every cell of one grid, on the rank
-// holding the cell's block (cells no rank gives: all 0), ordered by id.
+// Collective: area and mask of every cell of one grid, on the rank holding the cell's
+// block (cells no rank gives: all 0), ordered by id; no covered area yet.
 std::vector<CellTotals> cell_records(const Comm& comm, const GridCells& grid,
-                                     const std::vector<double>& areas,
-                                     std::vector<CoveredArea> covered) {
+                                     const std::vector<double>& areas) {
   const Blocks blocks(grid.layout.global_size(), comm.size());
-  auto owner = [&](const auto& r) { return blocks.owner(r.id); };
+  auto owner = [&](const CellRecord& r) { return blocks.owner(r.id); };
   std::vector<CellRecord> mine;
   mine.reserve(areas.size());
   for (std::size_t i = 0; i < areas.size(); ++i)
@@ -193,12 +199,21 @@ std::vector<CellTotals> cell_records(const Comm& comm, const GridCells& grid,
     to.area = r.area;
     to.mask = r.mask;
   }
+  return records;
+}
+
+// Collective: adds to `records` (cell_records' of `grid`) the areas of the links
+// covering each cell, wherever they are.
+void add_covered(const Comm& comm, const GridCells& grid, std::vector<CellTotals>& records,
+                 std::vector<CoveredArea> covered) {
+  const Blocks blocks(grid.layout.global_size(), comm.size());
+  const std::int64_t first = blocks.first(comm.rank());
   // The overlaps of a cell arrive by ascending row (their senders hold the rows in
   // blocks, in rank order, each its rows in order), so each sum is taken in the same
   // order on any number of ranks.
+  auto owner = [&](const CoveredArea& c) { return blocks.owner(c.id); };
   for (const CoveredArea& c : route(comm, std::move(covered), owner))
     records[static_cast<std::size_t>(c.id - first)].covered += c.area;
-  return records;
 }
 
 // The valid cells as points: each at the mean direction of its corners.
@@ -234,16 +249,70 @@ GridPointData point_data(const std::vector<CellTotals>& records) {
   return data;
 }
 
-// What conservative remapping computes before the links travel to their rows: every
-// link with its value weight and (second order) gradient weights, both grids' point
-// data, the source cells' centroids (second order) and the method's name.
+// What conservative remapping computes, each link on the owner of its row: first
+// order, every link's weight (`values`); second order, every link with its value and
+// gradient weights (`links`); both grids' point data, the source cells' centroids
+// (second order) and the method's name.
 struct ConservativeLinks {
+  std::vector<WeightLink> values;
   std::vector<regrid::detail::GradientLink> links;
   GridPointData src_points;
   GridPointData dst_points;
   std::vector<regrid::detail::LocatedPoint> src_centroids;
   std::string method;
 };
+
+// Collective: the overlaps of the cells of `sources` and `targets` (this rank's shares
+// of the valid cells of both grids) as links on the owners of their rows, normalised
+// as `options` says: Record Overlap gives first-order WeightLinks, MomentOverlap
+// second-order GradientLinks. Each row's covered area goes to `dst_records` (this
+// rank's cell_records of `dst`), each link's area to `src_covered`.
+template <class Record, class Link>
+void overlap_links(const Comm& comm, const ConservativeOptions& options, const CellShapes& sources,
+                   const CellShapes& targets, const GridCells& dst,
+                   std::vector<CellTotals>& dst_records, std::vector<Link>& links,
+                   std::vector<CoveredArea>& src_covered) {
+  const LatitudeBands bands(comm.size());
+  std::vector<Record> overlaps;
+  // Agreed: a progress callback that throws on one rank ends the call on every rank
+  // (after the collective to_bands, before the next collective).
+  detail::agree_on(comm, [&] {
+    const CellShapes band_sources = to_bands(comm, bands, sources);
+    const CellShapes band_targets = to_bands(comm, bands, targets);
+    regrid::detail::ProgressMeter progress(kCaller, "overlaps", comm.rank(),
+                                           static_cast<std::int64_t>(band_targets.size()),
+                                           options.progress, options.progress_seconds);
+    overlaps = band_overlaps<Record>(bands, comm.rank(), band_sources, band_targets, progress);
+    progress.finish();
+  });
+
+  // Each row whole on its owner, its overlaps by source id: the sum is the same anywhere.
+  const Blocks rows(dst.layout.global_size(), comm.size());
+  overlaps = route(comm, std::move(overlaps), [&](const Record& o) { return rows.owner(o.row); });
+  std::sort(overlaps.begin(), overlaps.end(), [](const Record& a, const Record& b) {
+    return a.row != b.row ? a.row < b.row : a.col < b.col;
+  });
+  const bool by_frac = options.normalisation == ConservativeNormalisation::FracArea;
+  const std::int64_t first_row = rows.first(comm.rank());
+  links.reserve(overlaps.size());
+  src_covered.reserve(overlaps.size());
+  for (std::size_t first = 0, last = 0; first < overlaps.size(); first = last) {
+    double covered = 0;
+    for (last = first; last < overlaps.size() && overlaps[last].row == overlaps[first].row; ++last)
+      covered += overlaps[last].area;
+    CellTotals& row = dst_records[static_cast<std::size_t>(overlaps[first].row - first_row)];
+    row.covered = covered;
+    const double norm = by_frac ? covered : row.area;
+    for (std::size_t k = first; k < last; ++k) {
+      const Record& o = overlaps[k];
+      if constexpr (std::is_same_v<Record, MomentOverlap>)
+        links.push_back({o.row, o.col, o.area / norm, {o.lat / norm, o.lon / norm, 0}});
+      else
+        links.push_back({o.row, o.col, o.area / norm, o.col});
+      src_covered.push_back({o.col, o.area});
+    }
+  }
+}
 
 // Collective: the links of first-order (moments false) or second-order conservative
 // weights, checked like conservative_weights.
@@ -269,52 +338,32 @@ ConservativeLinks conservative_links(const Comm& comm, const GridCells& src, con
       regrid::detail::read_cells(comm, kCaller, dst, "destination");
   regrid::detail::check_grids(comm, kCaller, source.centres, target.centres);
 
-  const LatitudeBands bands(comm.size());
-  std::vector<Overlap> overlaps;
-  // Agreed: a progress callback that throws on one rank ends the call on every rank
-  // (after the collective to_bands, before the next collective).
-  detail::agree_on(comm, [&] {
-    const CellShapes band_sources = to_bands(comm, bands, source.shapes);
-    const CellShapes band_targets = to_bands(comm, bands, target.shapes);
-    regrid::detail::ProgressMeter progress(kCaller, "overlaps", comm.rank(),
-                                           static_cast<std::int64_t>(band_targets.size()),
-                                           options.progress, options.progress_seconds);
-    overlaps = band_overlaps(bands, comm.rank(), band_sources, band_targets, moments, progress);
-    progress.finish();
-  });
-
-  // Each row whole on its owner, its overlaps by source id: the sum is the same anywhere.
-  const Blocks rows(dst.layout.global_size(), comm.size());
-  overlaps = route(comm, std::move(overlaps), [&](const Overlap& o) { return rows.owner(o.row); });
-  std::sort(overlaps.begin(), overlaps.end(), [](const Overlap& a, const Overlap& b) {
-    return a.row != b.row ? a.row < b.row : a.col < b.col;
-  });
   ConservativeLinks out;
-  out.links.reserve(overlaps.size());
+  std::vector<CellTotals> dst_records = cell_records(comm, dst, target.area);
   std::vector<CoveredArea> src_covered;
-  src_covered.reserve(overlaps.size());
-  std::vector<CoveredArea> dst_covered;
-  for (std::size_t first = 0, last = 0; first < overlaps.size(); first = last) {
-    double covered = 0;
-    for (last = first; last < overlaps.size() && overlaps[last].row == overlaps[first].row; ++last)
-      covered += overlaps[last].area;
-    const double norm = by_frac ? covered : overlaps[first].row_area;
-    for (std::size_t k = first; k < last; ++k) {
-      const Overlap& o = overlaps[k];
-      out.links.push_back({o.row, o.col, o.area / norm, {o.lat / norm, o.lon / norm, 0}});
-      src_covered.push_back({o.col, o.area});
-    }
-    dst_covered.push_back({overlaps[first].row, covered});
-  }
-  overlaps = {};
+  if (moments)
+    overlap_links<MomentOverlap>(comm, options, source.shapes, target.shapes, dst, dst_records,
+                                 out.links, src_covered);
+  else
+    overlap_links<Overlap>(comm, options, source.shapes, target.shapes, dst, dst_records,
+                           out.values, src_covered);
   if (options.unmapped == Unmapped::Nearest) {
-    std::vector<WeightLink> fill = regrid::detail::nearest_fill(
+    const std::vector<WeightLink> second_order_values =
+        moments ? weight_links(out.links, 0) : std::vector<WeightLink>();
+    const std::vector<WeightLink> fill = regrid::detail::nearest_fill(
         comm, centres(source.shapes), centres(target.shapes), dst.layout.global_size(),
-        weight_links(out.links, 0));
-    for (const WeightLink& l : fill) out.links.push_back({l.row, l.col, l.weight, {0, 0, 0}});
+        moments ? second_order_values : out.values);
+    for (const WeightLink& l : fill) {
+      if (moments)
+        out.links.push_back({l.row, l.col, l.weight, {0, 0, 0}});
+      else
+        out.values.push_back({l.row, l.col, l.weight, l.col});
+    }
   }
-  out.src_points = point_data(cell_records(comm, src, source.area, std::move(src_covered)));
-  out.dst_points = point_data(cell_records(comm, dst, target.area, std::move(dst_covered)));
+  std::vector<CellTotals> src_records = cell_records(comm, src, source.area);
+  add_covered(comm, src, src_records, std::move(src_covered));
+  out.src_points = point_data(src_records);
+  out.dst_points = point_data(dst_records);
   if (moments) {
     for (std::size_t i = 0; i < source.shapes.size(); ++i) {
       double lon = 0, lat = 0;
@@ -356,7 +405,7 @@ Weights conservative_weights(MPI_Comm user_comm, const GridCells& src, const Gri
                        : regrid::detail::gradient_stencils(comm, cells, made.src_centroids,
                                                            kGradientNeighbours));
   } else {
-    links = weight_links(made.links, 0);
+    links = std::move(made.values);
   }
   made.links = {};
   return build(comm, src, dst, std::move(links), made);

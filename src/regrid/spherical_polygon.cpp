@@ -16,6 +16,16 @@ Side side_of(double d) {
   return Side::On;
 }
 
+// atan(y / x) for x > 0 and |y| <= x / 32 by its series to the power 11 (the next
+// term is below 1e-19 of it), else atan2(y, x): the arc tangents of a small cell's
+// area, several per overlap, cost a division and a polynomial.
+double small_atan2(double y, double x) {
+  if (!(x > 0 && std::abs(y) <= x / 32)) return std::atan2(y, x);
+  const double r = y / x;
+  const double r2 = r * r;
+  return r * (1 - r2 * (1.0 / 3 - r2 * (1.0 / 5 - r2 * (1.0 / 7 - r2 * (1.0 / 9 - r2 / 11)))));
+}
+
 // asin(s) / s - 1 for the arc of sine s and cosine c (at most half a turn): a series
 // for short arcs, where the quotient would lose its digits.
 double arc_over_sine_minus_one(double s, double c) {
@@ -60,7 +70,7 @@ double parallel_sliver(const Vec3& p, const Vec3& q) {
   const double s = p.z;
   const double cross_z = p.x * q.y - p.y * q.x;
   const double dot_xy = p.x * q.x + p.y * q.y;
-  const double step = std::atan2(cross_z, dot_xy);
+  const double step = small_atan2(cross_z, dot_xy);
   if (s == 0 || step == 0) return 0;
   // The edge bulges away from its pole: a sliver of the cell on its equator side
   // when it runs east in the north (or west in the south), outside it otherwise.
@@ -73,7 +83,7 @@ double parallel_sliver(const Vec3& p, const Vec3& q) {
   const double t2 = (1 - abs_s) / (1 + abs_s);
   const double sector = std::abs(step) * (1 - abs_s);
   const double triangle =
-      2 * std::atan(t2 * (std::abs(cross_z) / c2) / (1 + t2 * (dot_xy / c2)));
+      2 * small_atan2(t2 * (std::abs(cross_z) / c2), 1 + t2 * (dot_xy / c2));
   return sign * (sector - triangle);
 }
 
@@ -86,55 +96,56 @@ Vec3 parallel_moment(const Vec3& p, const Vec3& q, const Vec3& o) {
   return 0.5 * (along + cross(p - o, q - p));
 }
 
-// The point of the parallel z = s at longitude `lon` (radians).
-Vec3 parallel_point(double s, double lon) {
-  const double c = std::sqrt((1 - s) * (1 + s));
-  return {c * std::cos(lon), c * std::sin(lon), s};
+// The z component of p x q: the sine of the longitude step from p to q times the
+// radii of their parallels.
+double cross_z(const Vec3& p, const Vec3& q) { return p.x * q.y - p.y * q.x; }
+
+// The points where the parallel edge p -> q (at z = p.z, the shorter way round) meets
+// the plane `normal`, strictly inside the edge (by a margin of about 1e-15 radians of
+// longitude), in their order along it; returns how many (0 to 2). On the parallel the
+// plane is the line normal_xy . x = -normal.z z, which meets the circle of radius c in
+// the foot of its perpendicular plus or minus a half chord: one square root, no angle.
+// The points depend on the plane and the parallel only (both signs of the normal give
+// the same two), so edges shared by two subjects get the same bits.
+int parallel_crossings(const Vec3& p, const Vec3& q, const Vec3& normal, Vec3 at[2]) {
+  const double s = p.z;
+  const double h2 = normal.x * normal.x + normal.y * normal.y;
+  if (h2 == 0) return 0;
+  const double c2 = (1 - s) * (1 + s);
+  const double foot = -normal.z * s;
+  const double chord2 = c2 * h2 - foot * foot;
+  if (!(chord2 > 0)) return 0;
+  const double half = std::sqrt(chord2);
+  const Vec3 points[2] = {
+      {(normal.x * foot - normal.y * half) / h2, (normal.y * foot + normal.x * half) / h2, s},
+      {(normal.x * foot + normal.y * half) / h2, (normal.y * foot - normal.x * half) / h2, s}};
+  // u lies strictly between p and q (an arc under half a turn) when p x u and u x q
+  // turn the way p x q does.
+  const double turn = cross_z(p, q);
+  const double margin = 1e-15 * c2;
+  int count = 0;
+  for (const Vec3& u : points) {
+    const double from_p = cross_z(p, u);
+    const double to_q = cross_z(u, q);
+    if (turn >= 0 ? from_p > margin && to_q > margin : from_p < -margin && to_q < -margin)
+      at[count++] = u;
+  }
+  if (count < 2) return count;
+  // A plane touching the parallel: its two points may round to one.
+  if (at[0].x == at[1].x && at[0].y == at[1].y) return 1;
+  if ((cross_z(at[0], at[1]) >= 0) != (turn >= 0)) std::swap(at[0], at[1]);
+  return 2;
 }
 
-// A parallel edge cut by a plane: the edge runs from longitude `start` the way of
-// `direction` (+1 east, -1 west) for `width` radians at z = s; d(u) is the signed
-// distance to the plane `normal` after u radians.
-struct ParallelEdge {
-  double s, start, direction, width;
-  double c;              // radius of the parallel
-  double amplitude, phase, offset;  // d(u) = amplitude cos(lon(u) - phase) + offset
-
-  ParallelEdge(const Vec3& p, const Vec3& q, const Vec3& normal) {
-    s = p.z;
-    start = std::atan2(p.y, p.x);
-    const double step = longitude_step(p, q);
-    direction = step >= 0 ? 1 : -1;
-    width = std::abs(step);
-    c = std::sqrt((1 - s) * (1 + s));
-    amplitude = c * std::hypot(normal.x, normal.y);
-    phase = std::atan2(normal.y, normal.x);
-    offset = normal.z * s;
-  }
-  double lon(double u) const { return start + direction * u; }
-  double distance(double u) const { return amplitude * std::cos(lon(u) - phase) + offset; }
-  Vec3 point(double u) const { return parallel_point(s, lon(u)); }
-
-  // The places 0 < u < width (strictly, by a margin) where the edge meets the plane,
-  // ascending; returns how many (0 to 2).
-  int crossings(double u[2]) const {
-    if (amplitude == 0) return 0;
-    const double k = -offset / amplitude;
-    if (!(std::abs(k) <= 1)) return 0;
-    const double spread = std::acos(k);
-    int count = 0;
-    for (const double at : {phase + spread, phase - spread}) {
-      // The angle from the start to `at` in the edge's direction, in [0, 2 pi).
-      double along = std::fmod(direction * (at - start), 2 * kPi);
-      if (along < 0) along += 2 * kPi;
-      const double margin = 1e-15;
-      if (along > margin && along < width - margin) u[count++] = along;
-    }
-    if (count == 2 && u[0] > u[1]) std::swap(u[0], u[1]);
-    if (count == 2 && u[0] == u[1]) count = 1;
-    return count;
-  }
-};
+// The signed distance to the plane `normal` of the middle of the parallel arc u -> v
+// (at z = u.z, under half a turn).
+double parallel_middle_distance(const Vec3& u, const Vec3& v, const Vec3& normal) {
+  const double s = u.z;
+  const double mx = u.x + v.x;
+  const double my = u.y + v.y;
+  const double scale = std::sqrt((1 - s) * (1 + s) / (mx * mx + my * my));
+  return (normal.x * mx + normal.y * my) * scale + normal.z * s;
+}
 
 // Whether the parallel edge p -> q may cross the plane `normal` other than as a
 // great-circle edge would (once, between ends on different sides): its ends on
@@ -188,7 +199,7 @@ double polygon_area(const PolygonCorner* corners, std::size_t n) {
     im = re * t + im * d;
     re = next_re;
   }
-  double area = 2 * std::atan2(im, re);
+  double area = 2 * small_atan2(im, re);
   for (std::size_t i = 0; i < n; ++i)
     if (corners[i].next == EdgeKind::Parallel)
       area += parallel_sliver(corners[i].p, corners[(i + 1) % n].p);
@@ -214,12 +225,16 @@ void PolygonClipper::clip_by_plane(const std::vector<PolygonCorner>& in, const V
   // edge along the plane (a bridge from an exit to the next entry) is a great circle.
   out.clear();
   const std::size_t n = in.size();
+  // Each corner's distance to the plane, once.
+  distance_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) distance_[i] = dot(normal, in[i].p);
   auto reach = [&](const Vec3& p, EdgeKind by) { out.push_back({p, by}); };
   for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = i + 1 == n ? 0 : i + 1;
     const PolygonCorner& a = in[i];
-    const PolygonCorner& b = in[(i + 1) % n];
-    const double da = dot(normal, a.p);
-    const double db = dot(normal, b.p);
+    const PolygonCorner& b = in[j];
+    const double da = distance_[i];
+    const double db = distance_[j];
     const Side sa = side_of(da);
     const Side sb = side_of(db);
     if (sa == Side::Out) cut = true;
@@ -234,18 +249,15 @@ void PolygonClipper::clip_by_plane(const std::vector<PolygonCorner>& in, const V
     }
     // A parallel may meet the plane twice: split it where it does and walk the parts.
     cut = true;
-    const ParallelEdge edge(a.p, b.p, normal);
-    double at[2];
-    const int cuts = edge.crossings(at);
-    double bounds[4] = {0, 0, 0, edge.width};
-    for (int k = 0; k < cuts; ++k) bounds[k + 1] = at[k];
-    bounds[cuts + 1] = edge.width;
+    Vec3 at[2];
+    const int cuts = parallel_crossings(a.p, b.p, normal, at);
     bool inside = sa != Side::Out;
     for (int part = 0; part <= cuts; ++part) {
-      const double middle = (bounds[part] + bounds[part + 1]) / 2;
-      const bool part_inside = edge.distance(middle) >= -kOnPlane;
-      if (part_inside && !inside) reach(edge.point(bounds[part]), EdgeKind::GreatCircle);
-      if (!part_inside && inside && part > 0) reach(edge.point(bounds[part]), EdgeKind::Parallel);
+      const Vec3& from = part == 0 ? a.p : at[part - 1];
+      const Vec3& to = part == cuts ? b.p : at[part];
+      const bool part_inside = parallel_middle_distance(from, to, normal) >= -kOnPlane;
+      if (part_inside && !inside) reach(from, EdgeKind::GreatCircle);
+      if (!part_inside && inside && part > 0) reach(from, EdgeKind::Parallel);
       inside = part_inside;
     }
     if (inside)

@@ -67,6 +67,7 @@ class PolygonClipper {
 
   std::vector<PolygonCorner> current_;
   std::vector<PolygonCorner> next_;
+  std::vector<double> distance_;
 };
 
 }  // namespace ferry::regrid::detail

@@ -18,13 +18,22 @@ Weights WeightsBuilder::distribute(const Comm& comm, const std::string& caller,
                                    std::int64_t src_size, std::int64_t dst_size,
                                    std::vector<WeightLink> links) {
   const Blocks rows(dst_size, comm.size());
+  auto owner = [&](const WeightLink& l) { return rows.owner(l.row); };
+  // Links made on the owners of their rows (conservative weights route them there to
+  // normalise them) stay where they are: no copy, no all-to-all.
+  int all_mine = std::all_of(links.begin(), links.end(),
+                             [&](const WeightLink& l) { return owner(l) == comm.rank(); })
+                     ? 1
+                     : 0;
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &all_mine, 1, MPI_INT, MPI_LAND, comm.get()));
   std::vector<WeightLink> mine =
-      detail::route(comm, links, [&](const WeightLink& l) { return rows.owner(l.row); });
-  links = {};
+      all_mine != 0 ? std::move(links) : detail::route(comm, std::move(links), owner);
   // Within a row the order decides the summation order, so it must be unambiguous.
-  std::sort(mine.begin(), mine.end(), [](const WeightLink& a, const WeightLink& b) {
+  auto by_row_and_order = [](const WeightLink& a, const WeightLink& b) {
     return a.row != b.row ? a.row < b.row : a.order < b.order;
-  });
+  };
+  if (!std::is_sorted(mine.begin(), mine.end(), by_row_and_order))
+    std::sort(mine.begin(), mine.end(), by_row_and_order);
   std::optional<Error> error;
   for (std::size_t k = 1; k < mine.size() && !error; ++k)
     if (mine[k].row == mine[k - 1].row && mine[k].order == mine[k - 1].order)

@@ -183,6 +183,8 @@ TEST(SphericalPolygon, RectangleWithParallelsHasTheExactArea) {
                                                      {100, 0.001, 89.9, 90},
                                                      {200, 3.75, -90, -88.7},
                                                      {5, 1e-3, 30, 30 + 1e-3},
+                                                     {10, 0.25, 45, 45.25},
+                                                     {300, 3.75, -62.5, -60},
                                                      {0, 90, -45, 45}}) {
     PolygonCorner corners[4];
     const std::size_t n = ferry::regrid::detail::rectangle_polygon(c, corners);
@@ -334,6 +336,62 @@ TEST(SphericalPolygon, ParallelCrossesAGreatCircleTwice) {
   EXPECT_GT(top, 0);
   EXPECT_GT(bottom, 0);
   expect_near_relative(top + bottom, rectangle_area({0, 40, 61, 62}), 1e-13);
+}
+
+TEST(SphericalPolygon, ParallelCrossingsLieOnTheParallelAndThePlane) {
+  // Rectangles of 0.25 degrees and of 3 degrees, clipped by cells of rotated grids
+  // whose edges cross their parallels: a crossing is at the parallel's z to the last
+  // bit and on the plane of the edge it crosses to rounding.
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (const double size : {0.25, 3.0}) {
+    int parallel_crossings = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+      const double west = 360 * unit(random);
+      const double south = -80 + 160 * unit(random);
+      PolygonCorner rectangle[4];
+      const std::size_t n =
+          ferry::regrid::detail::rectangle_polygon({west, size, south, south + size}, rectangle);
+      // A quadrilateral about the rectangle's centre, turned by 10 to 80 degrees.
+      const double turn = rad(10 + 70 * unit(random));
+      const double lon0 = west + size / 2;
+      const double lat0 = south + size / 2;
+      std::vector<double> lons;
+      std::vector<double> lats;
+      for (int k = 0; k < 4; ++k) {
+        const double a = turn + k * kPi / 2;
+        lons.push_back(lon0 + 0.6 * size * std::cos(a) / std::cos(rad(lat0)));
+        lats.push_back(lat0 + 0.6 * size * std::sin(a));
+      }
+      const std::vector<Vec3> quad = cell(lons, lats);
+      std::vector<Vec3> normals(quad.size());
+      ferry::regrid::detail::edge_normals(quad.data(), quad.size(), normals.data());
+      PolygonClipper clipper;
+      bool cut = false;
+      const std::vector<PolygonCorner>& out =
+          clipper.clip(rectangle, n, normals.data(), normals.size(), cut);
+      ASSERT_TRUE(cut);
+      ASSERT_GE(out.size(), 3u);
+      for (const PolygonCorner& c : out) {
+        double nearest_plane = 1;
+        for (const Vec3& normal : normals)
+          nearest_plane =
+              std::min(nearest_plane, std::abs(ferry::regrid::detail::dot(normal, c.p)));
+        const bool on_parallel = c.p.z == rectangle[0].p.z || c.p.z == rectangle[2].p.z;
+        const bool subject_corner =
+            std::any_of(rectangle, rectangle + n, [&](const PolygonCorner& r) {
+              return r.p.x == c.p.x && r.p.y == c.p.y && r.p.z == c.p.z;
+            });
+        if (subject_corner) continue;
+        if (on_parallel) ++parallel_crossings;
+        EXPECT_LE(nearest_plane, 1e-15);
+        EXPECT_NEAR(ferry::regrid::detail::length(c.p), 1, 1e-15);
+        // A corner reached along a parallel, or leaving along one, is on it exactly.
+        if (c.next == EdgeKind::Parallel) EXPECT_TRUE(on_parallel);
+      }
+    }
+    EXPECT_GT(parallel_crossings, 100) << "cells of " << size << " degrees";
+  }
 }
 
 TEST(SphericalPolygon, TinyAndThinCells) {
