@@ -108,7 +108,7 @@ struct RegridConfig {
   double variance = 0.1;     ///< Gaussian: in units of the mean source spacing squared
   /// Nearest: whether masked source points count among the k nearest (then dropped)
   MaskedNeighbours masked_neighbours = MaskedNeighbours::Skipped;
-  bool periodic = true;      ///< Bilinear, bicubic: the source grid wraps around in longitude
+  bool periodic = true;      ///< Bilinear, bicubic, conservative order 2: wraps in longitude
   /// Conservative: what the weights of a target cell add up to
   ConservativeNormalisation normalisation = ConservativeNormalisation::FracArea;
   /// Bilinear, bicubic, conservative: what target points no source covers receive

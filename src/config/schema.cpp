@@ -166,9 +166,9 @@ Key method_key() {
                            Bound::Positive),
                    {"gaussian"}),
        for_methods(optional("periodic", KeyType::Boolean, "true",
-                            "`bilinear` and `bicubic`: the source grid wraps around in "
-                            "longitude (a global grid)."),
-                   {"bilinear", "bicubic"}),
+                            "`bilinear`, `bicubic` and second-order `conservative`: the "
+                            "source grid wraps around in longitude (a global grid)."),
+                   {"bilinear", "bicubic", "conservative"}),
        for_methods(choice("normalisation", {"fracarea", "destarea"},
                           "`conservative`: what the weights of a target cell add up to: "
                           "`fracarea` divides by the cell's overlap with the valid source "

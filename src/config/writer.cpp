@@ -85,7 +85,8 @@ void method_mapping(YAML::Emitter& out, const RegridConfig& r) {
   if (r.source == WeightSource::Gaussian && r.variance != defaults.variance)
     entry(out, "variance", r.variance);
   const bool rectangular = r.source == WeightSource::Bilinear || r.source == WeightSource::Bicubic;
-  if (rectangular && r.periodic != defaults.periodic)
+  const bool second_order = r.source == WeightSource::Conservative && r.order == 2;
+  if ((rectangular || second_order) && r.periodic != defaults.periodic)
     boolean_entry(out, "periodic", r.periodic);
   if (r.source == WeightSource::Conservative && r.normalisation != defaults.normalisation)
     entry(out, "normalisation", "destarea");

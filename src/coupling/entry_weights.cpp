@@ -155,10 +155,16 @@ Weights compute(const config::RegridConfig& config, const RegridGrids& grids, co
   if (config.source == config::WeightSource::Conservative) {
     const auto cells = product_grids<GridCells>(config, grids, where, method, declared_corners,
                                                 block_corners, cells_of);
-    return on_product([&] {
-      return conservative_weights(grids.product->get(), cells.src, cells.dst,
-                                  {config.normalisation, config.unmapped, config.order});
-    });
+    // Second order computes the source's gradients by centred differences where the
+    // source grid is logically rectangular (as SCRIP and CDO do), else by least squares.
+    ConservativeOptions options{config.normalisation, config.unmapped, config.order};
+    const std::int64_t nx = grids.source_nx, size = grids.source_size;
+    if (nx >= 2 && size % nx == 0 && size / nx >= 2) {
+      options.nx = nx;
+      options.periodic = config.periodic;
+    }
+    return on_product(
+        [&] { return conservative_weights(grids.product->get(), cells.src, cells.dst, options); });
   }
   const bool rectangular = config.source == config::WeightSource::Bilinear ||
                            config.source == config::WeightSource::Bicubic;

@@ -217,6 +217,7 @@ void NamcoupleRemapping::set_method(RegridConfig& r, NamcoupleNotes& notes) cons
     }
     r.source = WeightSource::Conservative;
     r.order = s.order == "SECOND" ? 2 : 1;
+    r.periodic = source_periodic_.value_or(true);  // second order's centred differences
     r.normalisation = s.normalisation.rfind("DEST", 0) == 0 ? ConservativeNormalisation::DestArea
                                                             : ConservativeNormalisation::FracArea;
     // FRACNNEI and DESTNNEI: a target cell over no valid source cell takes its nearest.

@@ -322,6 +322,7 @@ regrid_test::SerialMatrix direct_conservative(ferry::ConservativeNormalisation n
   ferry::ConservativeOptions options;
   options.normalisation = normalisation;
   options.order = order;
+  options.nx = kAtmNx;  // the coupler's second order: centred differences on the r36x18 grid
   return serial(ferry::conservative_weights(MPI_COMM_SELF, whole(kAtmN, g.atm_corners(), g.atm_land),
                                             whole(kOcnN, g.ocn_corners(), g.ocn_mask), options));
 }
