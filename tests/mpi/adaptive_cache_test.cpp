@@ -401,6 +401,17 @@ class InjectedTiming : public AdaptiveCache {
     ferry::detail::set_exchange_timing({});
     AdaptiveCache::TearDown();
   }
+  // Rank 0: the cache's entry has `choice` as its choice and first median, at `ms`
+  // (times of the slowest rank: InjectedTimes makes each rank 10 % slower).
+  void expect_recorded_choice(const std::string& choice, double ms) const {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char expected[64];
+    std::snprintf(expected, sizeof expected, " | %s | %s=%.4e ", choice.c_str(), choice.c_str(),
+                  ms * 1e-3 * (1 + 0.1 * (size - 1)));
+    const std::string cache = read_text(path_);
+    EXPECT_NE(cache.find(expected), std::string::npos) << expected << " in " << cache;
+  }
   ferry::EngineOptions two_candidates() const {
     ferry::EngineOptions o = options();
     o.values["candidates"] = "p2p,alltoallv";
@@ -493,14 +504,9 @@ TEST_F(WrongCachedChoice, IsChallengedWhenTheRecordedBestNoLongerMatchesItsRecor
   EXPECT_EQ(times_.exchanges.count("neighbor"), 0u);
   if (world_rank() == 0) {
     // p2p is recorded at the cached alltoallv's median times p2p's paired ratio to it
-    // in the re-check (3 x 1.6 / 3), but at most the entry's lowest median, rma's 1 ms
-    // (times of the slowest rank, 10 % slower per rank): the next run keeps p2p.
-    int size = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    char expected[64];
-    std::snprintf(expected, sizeof expected, " | p2p | p2p=%.4e ", 1e-3 * (1 + 0.1 * (size - 1)));
-    const std::string cache = read_text(path_);
-    EXPECT_NE(cache.find(expected), std::string::npos) << expected << " in " << cache;
+    // in the re-check (3 x 1.6 / 3), but at most the entry's lowest median, rma's 1 ms:
+    // the next run keeps p2p.
+    expect_recorded_choice("p2p", 1);
   }
 }
 
@@ -605,13 +611,8 @@ TEST_F(ProbedCachedChoice, ACachedChoiceFasterThanItsRecordUnderAGoneLoadIsRepla
   if (world_rank() == 0) {
     // p2p is recorded at the cached alltoallv's 1 ms times its paired ratio to it in
     // the re-check (0.3 / 0.5), under its own cached 1.2 ms: the entry's choice has
-    // its lowest median (times of the slowest rank, 10 % slower per rank).
-    int size = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    char expected[64];
-    std::snprintf(expected, sizeof expected, " | p2p | p2p=%.4e ", 0.6e-3 * (1 + 0.1 * (size - 1)));
-    const std::string cache = read_text(path_);
-    EXPECT_NE(cache.find(expected), std::string::npos) << expected << " in " << cache;
+    // its lowest median.
+    expect_recorded_choice("p2p", 0.6);
   }
 }
 
