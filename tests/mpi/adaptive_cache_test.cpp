@@ -401,16 +401,17 @@ class InjectedTiming : public AdaptiveCache {
     ferry::detail::set_exchange_timing({});
     AdaptiveCache::TearDown();
   }
-  // Rank 0: the cache's entry has `choice` as its choice and first median, at `ms`
+  // Rank 0: the cache's entry has `choice` as its choice, with its median at `ms`
   // (times of the slowest rank: InjectedTimes makes each rank 10 % slower).
   void expect_recorded_choice(const std::string& choice, double ms) const {
     int size = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    char expected[64];
-    std::snprintf(expected, sizeof expected, " | %s | %s=%.4e ", choice.c_str(), choice.c_str(),
+    char median[64];
+    std::snprintf(median, sizeof median, " %s=%.4e ", choice.c_str(),
                   ms * 1e-3 * (1 + 0.1 * (size - 1)));
     const std::string cache = read_text(path_);
-    EXPECT_NE(cache.find(expected), std::string::npos) << expected << " in " << cache;
+    EXPECT_NE(cache.find(" | " + choice + " | "), std::string::npos) << cache;
+    EXPECT_NE(cache.find(median), std::string::npos) << median << " in " << cache;
   }
   ferry::EngineOptions two_candidates() const {
     ferry::EngineOptions o = options();
@@ -490,17 +491,19 @@ TEST_F(WrongCachedChoice, IsReplacedFromTheRecordWithoutAnExchangeOfIt) {
 
 TEST_F(WrongCachedChoice, IsChallengedWhenTheRecordedBestNoLongerMatchesItsRecord) {
   // rma now 2.5 ms (x2.5 its record), p2p 1.6 ms: the record is in doubt, so the
-  // re-check times the cached choice against the candidates cached close to the
-  // lowest median (rma and p2p, not neighbor), and p2p, clearly faster, replaces it.
+  // re-check times the candidates cached close to the lowest median (rma and p2p, not
+  // neighbor) and the cached choice, rma the reference. alltoallv drops out clearly
+  // slower after 2 used rounds, and p2p, clearly faster than rma, is chosen.
   times_.ms["rma"] = 2.5;
   times_.ms["p2p"] = 1.6;
   const Reports r = run_with_cached("alltoallv");
   EXPECT_EQ(r.last.choice, "p2p") << r.last.text;
   EXPECT_NE(r.last.text.find("rma timed alone: median"), std::string::npos) << r.last.text;
-  EXPECT_NE(r.last.text.find("not within x1.25: challengers timed"), std::string::npos)
+  EXPECT_NE(r.last.text.find("not within x1.25: challengers timed, rma the reference"),
+            std::string::npos)
       << r.last.text;
-  EXPECT_NE(r.last.text.find("clearly faster than alltoallv"), std::string::npos) << r.last.text;
-  EXPECT_GT(times_.exchanges["alltoallv"], 0);
+  EXPECT_NE(r.last.text.find("clearly faster than rma"), std::string::npos) << r.last.text;
+  EXPECT_EQ(times_.exchanges["alltoallv"], 1 + 2);
   EXPECT_EQ(times_.exchanges.count("neighbor"), 0u);
   if (world_rank() == 0) {
     // p2p is recorded at the cached alltoallv's median times p2p's paired ratio to it
@@ -508,6 +511,22 @@ TEST_F(WrongCachedChoice, IsChallengedWhenTheRecordedBestNoLongerMatchesItsRecor
     // the next run keeps p2p.
     expect_recorded_choice("p2p", 1);
   }
+}
+
+TEST_F(WrongCachedChoice, MustBeClearlyFasterThanTheRecordedBestToStay) {
+  // rma and alltoallv both 2.5 ms now (rma x2.5 its record), p2p 4 ms: in the
+  // challenge, rma the reference, p2p drops out clearly slower and alltoallv, not
+  // over 5 % faster than rma after 5 used rounds, drops out too: rma replaces it.
+  times_.ms["rma"] = 2.5;
+  times_.ms["alltoallv"] = 2.5;
+  times_.ms["p2p"] = 4;
+  const Reports r = run_with_cached("alltoallv");
+  EXPECT_EQ(r.last.choice, "rma") << r.last.text;
+  EXPECT_NE(r.last.text.find("no other candidate is over 5% faster than rma"), std::string::npos)
+      << r.last.text;
+  EXPECT_EQ(times_.exchanges["alltoallv"], 1 + 5);
+  EXPECT_EQ(times_.exchanges["p2p"], 1 + 2);
+  if (world_rank() == 0) expect_recorded_choice("rma", 1);
 }
 
 TEST_F(WrongCachedChoice, CachedP2pIsChallengedNotReplacedFromTheRecord) {

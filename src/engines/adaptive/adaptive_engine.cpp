@@ -440,9 +440,15 @@ void AdaptiveEngine::finish_probe() {
                cached_->under.text(), ", now ", now_.text(), ")", close));
     return;
   }
+  // The recorded best of an entry that contradicts its choice stays the reference
+  // of the challenge: the cached choice must be clearly faster than it to be kept.
+  if (!own) {
+    const auto best = std::find(challengers_.begin(), challengers_.end(), probed_);
+    std::rotate(challengers_.begin(), best, best + 1);
+  }
   probe_note_ = cat(timed_alone, ", not within x", kRecordMatchRatio,
                     gone && ratio < 1 ? " and measured under a load gone since" : "",
-                    ": challengers timed");
+                    ": challengers timed", own ? "" : cat(", ", probed_.label(), " the reference"));
   start_challenge();
 }
 
@@ -476,9 +482,8 @@ std::vector<Measurement> AdaptiveEngine::measured_for_cache() const {
   double lowest = *incumbent;
   for (const Measurement& m : out)
     if (m.median_seconds > 0) lowest = std::min(lowest, m.median_seconds);
-  const double recorded = std::min(
-      lowest,
-      *incumbent * median_of(paired_ratios(samples_of(chosen_), samples_of(cached_->choice))));
+  const std::vector<double> ratios = paired_ratios(samples_of(chosen_), samples_of(cached_->choice));
+  const double recorded = ratios.empty() ? lowest : std::min(lowest, *incumbent * median_of(ratios));
   const auto entry = std::find_if(out.begin(), out.end(),
                                   [&](const Measurement& m) { return m.candidate == chosen_; });
   if (entry == out.end())

@@ -51,7 +51,8 @@ namespace ferry::detail {
 /// over kKeepWithinRatio its entry's lowest median (which no search writes: an entry
 /// edited, or written for another engine) is replaced from the record: the candidate
 /// of the lowest cached median is timed alone the same way and taken, without an
-/// exchange of the cached choice, if it matches its record. Otherwise a search with the cached choice as
+/// exchange of the cached choice, if it matches its record; if it does not, the
+/// challenge below runs with it as the reference. Otherwise a search with the cached choice as
 /// the reference (a challenger must be clearly faster than it, by the same intervals
 /// as the full search), over only the candidates whose cached median is within
 /// kCheckCloseRatio of the lowest (all of them if the entry has no medians), where a
