@@ -60,7 +60,8 @@ namespace ferry::detail {
 /// rounds or once its interval says it is at most `tolerance` faster, and which runs
 /// `check_samples` used rounds at most. A replaced choice is recorded in the cache (a
 /// challenger's median scaled to the record by its paired ratio to the cached choice,
-/// so that the entry's choice is its lowest median); a kept one leaves the entry as it is.
+/// at most the entry's lowest median, so that the next run keeps it); a kept one
+/// leaves the entry as it is.
 /// Profiled warm-up exchanges skip execute()'s barrier: their times are not used.
 ///
 /// Options (see docs/user/engines/adaptive.md): samples, max_samples, warmup,
