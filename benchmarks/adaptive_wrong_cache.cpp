@@ -21,8 +21,9 @@ namespace ferry::bench {
 
 namespace {
 
-// Rounds of the wrong choice a replacement needs at least with the default options:
-// 2 warm-up rounds and the 5 timed ones of the first 90 % interval.
+// Rounds of the wrong choice a re-check that times it needs at least with the default
+// options: 2 warm-up rounds and the 5 timed ones of the first 90 % interval. (A
+// choice replaced from the entry's record runs none.)
 constexpr int kFewestWrongExchanges = 2 + 5;
 
 std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, const LayoutPair& layouts,
@@ -258,7 +259,8 @@ std::string wrong_cache_table(const AdaptiveBench& bench, const std::string& rig
       "exchange, the order turning each time;\ncost: check_ms / right_ms - 1; the typical run's: the same with each "
       "exchange's median over the runs; floor: ",
       kFewestWrongExchanges,
-      " exchanges of the wrong choice (the fewest a replacement needs) times (x_wrong - 1), / ",
+      " exchanges of the wrong choice (the fewest a re-check that times it needs; one from "
+      "the entry's record needs none) times (x_wrong - 1), / ",
       exchanges, ";\nx_wrong: the wrong choice's median exchange / the right one's (last half "
       "of the exchanges); load: 1-minute load average at the run's start\n");
   return out;

@@ -401,6 +401,18 @@ class InjectedTiming : public AdaptiveCache {
     ferry::detail::set_exchange_timing({});
     AdaptiveCache::TearDown();
   }
+  // Rank 0: the cache's entry has `choice` as its choice, with its median at `ms`
+  // (times of the slowest rank: InjectedTimes makes each rank 10 % slower).
+  void expect_recorded_choice(const std::string& choice, double ms) const {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char median[64];
+    std::snprintf(median, sizeof median, " %s=%.4e ", choice.c_str(),
+                  ms * 1e-3 * (1 + 0.1 * (size - 1)));
+    const std::string cache = read_text(path_);
+    EXPECT_NE(cache.find(" | " + choice + " | "), std::string::npos) << cache;
+    EXPECT_NE(cache.find(median), std::string::npos) << median << " in " << cache;
+  }
   ferry::EngineOptions two_candidates() const {
     ferry::EngineOptions o = options();
     o.values["candidates"] = "p2p,alltoallv";
@@ -419,44 +431,120 @@ TEST_F(InjectedTiming, EveryRankChoosesTheClearlyFasterCandidate) {
   EXPECT_NE(r.last.text.find("after 6 rounds (12 exchanges)"), std::string::npos) << r.last.text;
 }
 
-TEST_F(InjectedTiming, AWrongCachedChoiceIsReplacedWithinFiftyExchanges) {
-  // rma 1 ms; the cached choice is rewritten to alltoallv (3 ms). p2p (1.2 ms) was
-  // cached close to the lowest median (rma's) and is timed; neighbor (1.5 ms) was
-  // not and is not. In the re-check p2p takes 1.6 ms.
-  times_.ms = {{"rma", 1}, {"p2p", 1.2}, {"alltoallv", 3}, {"neighbor", 1.5}};
-  ferry::EngineOptions opts = options();
-  opts.values["candidates"] = "p2p,alltoallv,neighbor,rma";
-  opts.values["max_samples"] = "20";
-  ASSERT_EQ(run(opts).last.choice, "rma");
-  rewrite_entry("alltoallv");
-  times_.ms["p2p"] = 1.6;
-  times_.exchanges.clear();
-  const Reports r = run(opts);
-  EXPECT_EQ(r.first.choice, "alltoallv") << r.first.text;  // the incumbent runs first
+// rma 1 ms, p2p 1.2 ms, neighbor 1.5 ms, alltoallv 3 ms; a full search chooses rma,
+// and `times_.exchanges` then counts the exchanges of a run with the entry's choice
+// rewritten to `cached`.
+class WrongCachedChoice : public InjectedTiming {
+ protected:
+  void SetUp() override {
+    InjectedTiming::SetUp();
+    times_.ms = {{"rma", 1}, {"p2p", 1.2}, {"alltoallv", 3}, {"neighbor", 1.5}};
+    ASSERT_EQ(run(opts()).last.choice, "rma");
+  }
+  ferry::EngineOptions opts() const {
+    ferry::EngineOptions o = options();
+    o.values["candidates"] = "p2p,alltoallv,neighbor,rma";
+    o.values["max_samples"] = "20";
+    return o;
+  }
+  Reports run_with_cached(const std::string& cached) {
+    rewrite_entry(cached);
+    times_.exchanges.clear();
+    const Reports r = run(opts());
+    EXPECT_TRUE(same_on_all_ranks(r.last.text)) << r.last.text;
+    return r;
+  }
+};
+
+TEST_F(WrongCachedChoice, IsReplacedFromTheRecordWithoutAnExchangeOfIt) {
+  // The entry's choice alltoallv was cached at x3 its lowest median (rma's), which no
+  // search writes: rma is timed alone (1 warm-up and 5 used exchanges), matches its
+  // record, and is taken; alltoallv never runs.
+  const Reports r = run_with_cached("alltoallv");
+  EXPECT_EQ(r.first.choice, "rma") << r.first.text;
+  EXPECT_NE(r.first.text.find("re-checking the cached choice alltoallv: timing rma, its "
+                              "entry's lowest median, alone, 0 of 6"),
+            std::string::npos)
+      << r.first.text;
   EXPECT_EQ(r.last.choice, "rma") << r.last.text;
-  EXPECT_NE(r.last.text.find("re-check of the cached choice alltoallv"), std::string::npos)
-      << r.last.text;
-  EXPECT_NE(r.last.text.find("clearly faster than alltoallv"), std::string::npos) << r.last.text;
-  EXPECT_NE(r.last.text.find("not timed, cached over x1.25 the lowest median: neighbor"),
+  EXPECT_NE(r.last.text.find("replaced from the entry's record in 6 exchanges: the cached "
+                             "choice was cached at x3.00 the lowest median, rma's"),
             std::string::npos)
       << r.last.text;
-  // 1 warm-up and 5 used rounds of the incumbent and rma; p2p drops out after two
-  // used rounds, clearly slower than rma: 15 exchanges, 3 of them with p2p. The 16th,
-  // whose begin() completes the last reduction, runs with the choice.
-  EXPECT_NE(r.last.text.find("(15 exchanges)"), std::string::npos) << r.last.text;
-  EXPECT_EQ(times_.exchanges["alltoallv"], 6);
+  EXPECT_NE(r.last.text.find("alltoallv not timed"), std::string::npos) << r.last.text;
+  // The 7th exchange, whose begin() completes the probe's reduction, runs with rma.
   EXPECT_EQ(times_.exchanges["rma"], 6 + 1);
-  EXPECT_EQ(times_.exchanges["p2p"], 3);
+  EXPECT_EQ(times_.exchanges.count("alltoallv"), 0u);
+  EXPECT_EQ(times_.exchanges.count("p2p"), 0u);
   EXPECT_EQ(times_.exchanges.count("neighbor"), 0u);
   if (world_rank() == 0) {
     const std::string cache = read_text(path_);
     EXPECT_NE(cache.find(" | rma | "), std::string::npos) << cache;
-    // The full search's medians are kept, for the next re-check (p2p's is not the
-    // 1.6 ms of the re-check).
-    EXPECT_NE(cache.find(" neighbor="), std::string::npos) << cache;
-    EXPECT_EQ(cache.find("p2p=1.6"), std::string::npos) << cache;
-    EXPECT_EQ(cache.find("p2p=1.9"), std::string::npos) << cache;
+    EXPECT_NE(cache.find(" neighbor="), std::string::npos) << cache;  // the medians kept
   }
+  // The next run finds a consistent entry: rma is kept at once.
+  times_.exchanges.clear();
+  const Reports next = run(opts());
+  EXPECT_EQ(next.last.choice, "rma") << next.last.text;
+  EXPECT_EQ(times_.exchanges.count("alltoallv"), 0u);
+}
+
+TEST_F(WrongCachedChoice, IsChallengedWhenTheRecordedBestNoLongerMatchesItsRecord) {
+  // rma now 2.5 ms (x2.5 its record), p2p 1.6 ms: the record is in doubt, so the
+  // re-check times the candidates cached close to the lowest median (rma and p2p, not
+  // neighbor) and the cached choice, rma the reference. alltoallv drops out clearly
+  // slower after 2 used rounds, and p2p, clearly faster than rma, is chosen.
+  times_.ms["rma"] = 2.5;
+  times_.ms["p2p"] = 1.6;
+  const Reports r = run_with_cached("alltoallv");
+  EXPECT_EQ(r.last.choice, "p2p") << r.last.text;
+  EXPECT_NE(r.last.text.find("rma timed alone: median"), std::string::npos) << r.last.text;
+  EXPECT_NE(r.last.text.find("not within x1.25: challengers timed, rma the reference"),
+            std::string::npos)
+      << r.last.text;
+  EXPECT_NE(r.last.text.find("clearly faster than rma"), std::string::npos) << r.last.text;
+  EXPECT_EQ(times_.exchanges["alltoallv"], 1 + 2);
+  EXPECT_EQ(times_.exchanges.count("neighbor"), 0u);
+  if (world_rank() == 0) {
+    // p2p is recorded at the cached alltoallv's median times p2p's paired ratio to it
+    // in the re-check (3 x 1.6 / 3), but at most the entry's lowest median, rma's 1 ms:
+    // the next run keeps p2p.
+    expect_recorded_choice("p2p", 1);
+  }
+}
+
+TEST_F(WrongCachedChoice, MustBeClearlyFasterThanTheRecordedBestToStay) {
+  // rma and alltoallv both 2.5 ms now (rma x2.5 its record), p2p 4 ms: in the
+  // challenge, rma the reference, p2p drops out clearly slower and alltoallv, not
+  // over 5 % faster than rma after 5 used rounds, drops out too: rma replaces it.
+  times_.ms["rma"] = 2.5;
+  times_.ms["alltoallv"] = 2.5;
+  times_.ms["p2p"] = 4;
+  const Reports r = run_with_cached("alltoallv");
+  EXPECT_EQ(r.last.choice, "rma") << r.last.text;
+  EXPECT_NE(r.last.text.find("no other candidate is over 5% faster than rma"), std::string::npos)
+      << r.last.text;
+  EXPECT_EQ(times_.exchanges["alltoallv"], 1 + 5);
+  EXPECT_EQ(times_.exchanges["p2p"], 1 + 2);
+  if (world_rank() == 0) expect_recorded_choice("rma", 1);
+}
+
+TEST_F(WrongCachedChoice, CachedP2pIsChallengedNotReplacedFromTheRecord) {
+  // A search keeps p2p against a faster leader that is not clearly faster, so p2p
+  // cached over its entry's lowest median is consistent: the re-check times it.
+  const Reports r = run_with_cached("p2p");
+  EXPECT_EQ(r.first.choice, "p2p") << r.first.text;  // the incumbent runs first
+  EXPECT_EQ(r.last.choice, "rma") << r.last.text;
+  EXPECT_NE(r.last.text.find("re-check of the cached choice p2p"), std::string::npos)
+      << r.last.text;
+  EXPECT_NE(r.last.text.find("clearly faster than p2p"), std::string::npos) << r.last.text;
+  EXPECT_NE(r.last.text.find("not timed, cached over x1.25 the lowest median: alltoallv, neighbor"),
+            std::string::npos)
+      << r.last.text;
+  // 1 warm-up and 5 used rounds of p2p and rma; the 13th runs with the choice.
+  EXPECT_NE(r.last.text.find("(12 exchanges)"), std::string::npos) << r.last.text;
+  EXPECT_EQ(times_.exchanges["p2p"], 6);
+  EXPECT_EQ(times_.exchanges["rma"], 6 + 1);
 }
 
 // alltoallv 1 ms, cached so, and p2p (1.2 ms) cached close to it: the entry's choice
@@ -539,6 +627,12 @@ TEST_F(ProbedCachedChoice, ACachedChoiceFasterThanItsRecordUnderAGoneLoadIsRepla
   // The probe's 6, then 1 warm-up and 5 used rounds of 2 candidates: 18 exchanges.
   EXPECT_EQ(times_.exchanges["alltoallv"], 6 + 6);
   EXPECT_EQ(times_.exchanges["p2p"], 6 + 1);
+  if (world_rank() == 0) {
+    // p2p is recorded at the cached alltoallv's 1 ms times its paired ratio to it in
+    // the re-check (0.3 / 0.5), under its own cached 1.2 ms: the entry's choice has
+    // its lowest median.
+    expect_recorded_choice("p2p", 0.6);
+  }
 }
 
 TEST_F(ProbedCachedChoice, ACachedChoiceFasterThanItsRecordWithoutAGoneLoadIsKept) {

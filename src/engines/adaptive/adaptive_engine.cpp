@@ -361,8 +361,22 @@ void AdaptiveEngine::start_check() {
   challengers_ = std::move(order);
   const double* own = cached_median(cached_->choice);
   if (own && *own <= kKeepWithinRatio * lowest) {
-    start_probe();
+    start_probe(cached_->choice);
     return;
+  }
+  // A search records its leader, or p2p kept against a leader not clearly faster;
+  // a re-check that replaces a choice records it with its lowest median. A choice
+  // other than p2p cached over kKeepWithinRatio its entry's lowest median was not
+  // written by either (an entry edited, or written for another engine): the
+  // entry's own paired measurements say the recorded best is faster, so that one is
+  // timed alone and taken if it still matches its record, without an exchange of
+  // the cached choice.
+  if (own && !(cached_->choice == candidates_.front())) {
+    for (const Candidate& c : challengers_)
+      if (cached_median(c) && *cached_median(c) == lowest) {
+        start_probe(c);
+        return;
+      }
   }
   start_challenge();
 }
@@ -376,14 +390,16 @@ void AdaptiveEngine::start_challenge() {
   start_search(challengers_, check);
 }
 
-void AdaptiveEngine::start_probe() {
+void AdaptiveEngine::start_probe(const Candidate& probed) {
   probing_ = true;
   profiling_ = true;
+  probed_ = probed;
   batch_rounds_ = rules_.warmup_rounds + rules_.min_rounds;
-  batch_.assign(static_cast<std::size_t>(batch_rounds_), cached_->choice);
+  batch_.assign(static_cast<std::size_t>(batch_rounds_), probed);
   local_seconds_.assign(batch_.size(), 0.0);
   slot_ = 0;
-  active_candidate_ = cached_->choice;
+  first_used_slot_ = static_cast<std::size_t>(rules_.warmup_rounds);
+  active_candidate_ = probed;
   active_ = &engine_for(active_candidate_);
 }
 
@@ -394,16 +410,23 @@ void AdaptiveEngine::finish_probe() {
       slowest_seconds_.begin() + static_cast<std::ptrdiff_t>(rules_.warmup_rounds),
       slowest_seconds_.end());
   const double median = median_of(used);
-  const double recorded = *cached_median(cached_->choice);
+  const double recorded = *cached_median(probed_);
   const double ratio = median / recorded;
+  const bool own = probed_ == cached_->choice;
   const std::string timed_alone =
-      cat(cached_->choice.label(), " timed alone: median ", ms(median), " ms over ", used.size(),
+      cat(probed_.label(), " timed alone: median ", ms(median), " ms over ", used.size(),
           " exchanges, x", ratio2(ratio), " its cached ", ms(recorded), " ms");
-  const std::string kept = cat("re-checked in ", batch_.size(), " exchanges: ", timed_alone);
-  const std::string close = cat(", and cached within x", kKeepWithinRatio,
-                                " of the lowest median; no challenger timed");
+  const std::string kept =
+      own ? cat("re-checked in ", batch_.size(), " exchanges: ", timed_alone)
+          : cat("replaced from the entry's record in ", batch_.size(),
+                " exchanges: the cached choice was cached at x",
+                ratio2(*cached_median(cached_->choice) / recorded), " the lowest median, ",
+                probed_.label(), "'s; ", timed_alone);
+  const std::string close =
+      own ? cat(", and cached within x", kKeepWithinRatio, " of the lowest median; no challenger timed")
+          : cat("; ", cached_->choice.label(), " not timed");
   if (ratio <= kRecordMatchRatio && ratio >= 1 / kRecordMatchRatio) {
-    chosen_ = cached_->choice;
+    chosen_ = probed_;
     decide(cat(kept, " (within x", kRecordMatchRatio, ")", close));
     return;
   }
@@ -412,14 +435,20 @@ void AdaptiveEngine::finish_probe() {
   // comparison is in doubt only if it was measured under a load this run does not have.
   const bool gone = load_gone_since(cached_->under, now_);
   if (ratio < 1 / kRecordMatchRatio && !gone) {
-    chosen_ = cached_->choice;
+    chosen_ = probed_;
     decide(cat(kept, " (faster, and the entry was not measured under a load gone since: ",
                cached_->under.text(), ", now ", now_.text(), ")", close));
     return;
   }
+  // The recorded best of an entry that contradicts its choice stays the reference
+  // of the challenge: the cached choice must be clearly faster than it to be kept.
+  if (!own) {
+    const auto best = std::find(challengers_.begin(), challengers_.end(), probed_);
+    std::rotate(challengers_.begin(), best, best + 1);
+  }
   probe_note_ = cat(timed_alone, ", not within x", kRecordMatchRatio,
                     gone && ratio < 1 ? " and measured under a load gone since" : "",
-                    ": challengers timed");
+                    ": challengers timed", own ? "" : cat(", ", probed_.label(), " the reference"));
   start_challenge();
 }
 
@@ -434,7 +463,34 @@ std::vector<Measurement> AdaptiveEngine::measured_for_cache() const {
   // are of a few candidates and a few rounds, and under load they swing by several
   // times from run to run; written back, one disturbed run would keep the right
   // engine out of the next re-check (which times only those cached close).
-  return checking_ ? cached_->measured : search_->measured();
+  if (!checking_) return search_->measured();
+  std::vector<Measurement> out = cached_->measured;
+  const double* incumbent = cached_median(cached_->choice);
+  if (!search_ || chosen_ == cached_->choice || !incumbent) return out;
+  // A challenger replaced the cached choice: its median is recorded as the cached
+  // choice's times its paired ratio to it in the re-check, and at most the lowest
+  // cached median (it led every candidate the re-check timed, and those not timed
+  // were cached over kCheckCloseRatio that), so that the entry's choice has its
+  // lowest median and the next run keeps it instead of taking the entry's earlier
+  // best back from the record.
+  const std::vector<Standing>& standings = search_->standings();
+  const auto samples_of = [&](const Candidate& c) -> const std::vector<double>& {
+    return std::find_if(standings.begin(), standings.end(),
+                        [&](const Standing& s) { return s.candidate == c; })
+        ->samples;
+  };
+  double lowest = *incumbent;
+  for (const Measurement& m : out)
+    if (m.median_seconds > 0) lowest = std::min(lowest, m.median_seconds);
+  const std::vector<double> ratios = paired_ratios(samples_of(chosen_), samples_of(cached_->choice));
+  const double recorded = ratios.empty() ? lowest : std::min(lowest, *incumbent * median_of(ratios));
+  const auto entry = std::find_if(out.begin(), out.end(),
+                                  [&](const Measurement& m) { return m.candidate == chosen_; });
+  if (entry == out.end())
+    out.push_back({chosen_, recorded});
+  else
+    entry->median_seconds = recorded;
+  return out;
 }
 
 std::string AdaptiveEngine::read_cache(const std::string& cache_option, bool retune,
@@ -601,6 +657,11 @@ void AdaptiveEngine::plan_batch() {
     for (Candidate& c : search_->round_after(r)) batch_.push_back(std::move(c));
   local_seconds_.assign(batch_.size(), 0.0);
   slot_ = 0;
+  // The rounds of a batch have one schedule size (the running candidates change only
+  // at a record()).
+  const int warmup_left = std::max(0, rules_.warmup_rounds - search_->rounds());
+  first_used_slot_ = std::min(batch_.size(), static_cast<std::size_t>(warmup_left) *
+                                                 search_->round_after(0).size());
   active_candidate_ = batch_[0];
   active_ = &engine_for(active_candidate_);
 }
@@ -624,8 +685,10 @@ void AdaptiveEngine::start(const void* const* src, void* const* dst, const std::
   // that arrives early counts its wait for the others (their previous exchange or
   // computation) as transfer time, and that skew depends on the candidate timed
   // before, not on this one. A begin() on its own must not block: a caller may put
-  // before it gets, and its partner the other way round.
-  if (profiling_ && together) FERRY_CALL_MPI(MPI_Barrier(comm_->get()));
+  // before it gets, and its partner the other way round. Warm-up exchanges, whose
+  // times are not used, skip the barrier (it costs as much as a small exchange).
+  if (profiling_ && together && slot_ >= first_used_slot_)
+    FERRY_CALL_MPI(MPI_Barrier(comm_->get()));
   const bool timed = profiling_ || watch_ > 0;
   const double start = timed ? MPI_Wtime() : 0;
   active_->begin(src, dst, mask);
@@ -758,9 +821,10 @@ void AdaptiveEngine::decide(const std::string& unsearched) {
   // (a rename over the file, which ext4 flushes to disk: 0.1 to 4 ms measured on a
   // local disk), so the entry is left as it is.
   const bool kept = checking_ && chosen_ == cached_->choice;
+  const bool replaced = checking_ && !kept;
   if (kept && !cache_path_.empty())
     cache_notes_.push_back(cat("the re-check kept the cached choice; entry left as it is"));
-  if (!cache_path_.empty() && searched && !kept) {
+  if (!cache_path_.empty() && (searched || replaced) && !kept) {
     cache_notes_.push_back(cat("rank 0 records the choice in \"", cache_path_, "\""));
     if (comm_->rank() == 0)
       for (const std::string& warning : store_entry(
@@ -831,8 +895,12 @@ EngineReport AdaptiveEngine::report() const {
   r.settled = !profiling_;
   r.choice = profiling_ ? active_candidate_.label() : chosen_.label();
   if (probing_) {
-    r.text = cat("adaptive: re-checking the cached choice ", r.choice, " alone, ",
-                 std::min(slot_, batch_.size()), " of ", batch_.size(), " exchanges made\n");
+    r.text = cat("adaptive: re-checking the cached choice ", cached_->choice.label(),
+                 probed_ == cached_->choice
+                     ? std::string(" alone")
+                     : cat(": timing ", r.choice, ", its entry's lowest median, alone"),
+                 ", ", std::min(slot_, batch_.size()), " of ", batch_.size(),
+                 " exchanges made\n");
   } else if (profiling_) {
     r.text = cat("adaptive: profiling, round ", search_->rounds() + 1 + slot_ / search_->round().size(),
                  " (", r.choice, "); ", exchanges_, " exchanges so far\n", measurement_table());

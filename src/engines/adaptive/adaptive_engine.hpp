@@ -47,14 +47,22 @@ namespace ferry::detail {
 /// cached within kKeepWithinRatio of the lowest cached median is first timed alone
 /// (warmup + samples exchanges, one reduction) and kept if its median is within
 /// kRecordMatchRatio of its cached one, or faster than that unless the entry was
-/// measured under a load gone since (load_gone_since). Otherwise a search with the cached choice as
+/// measured under a load gone since (load_gone_since). A choice other than p2p cached
+/// over kKeepWithinRatio its entry's lowest median (which no search writes: an entry
+/// edited, or written for another engine) is replaced from the record: the candidate
+/// of the lowest cached median is timed alone the same way and taken, without an
+/// exchange of the cached choice, if it matches its record; if it does not, the
+/// challenge below runs with it as the reference. Otherwise a search with the cached choice as
 /// the reference (a challenger must be clearly faster than it, by the same intervals
 /// as the full search), over only the candidates whose cached median is within
 /// kCheckCloseRatio of the lowest (all of them if the entry has no medians), where a
 /// challenger drops out once clearly slower than its round's fastest in two used
 /// rounds or once its interval says it is at most `tolerance` faster, and which runs
-/// `check_samples` used rounds at most. A replaced choice is recorded in the cache; a
-/// kept one leaves the entry as it is.
+/// `check_samples` used rounds at most. A replaced choice is recorded in the cache (a
+/// challenger's median scaled to the record by its paired ratio to the cached choice,
+/// at most the entry's lowest median, so that the next run keeps it); a kept one
+/// leaves the entry as it is.
+/// Profiled warm-up exchanges skip execute()'s barrier: their times are not used.
 ///
 /// Options (see docs/user/engines/adaptive.md): samples, max_samples, warmup,
 /// margin, tolerance, check, check_samples, watch, drift, cache, retune, candidates,
@@ -100,9 +108,11 @@ class AdaptiveEngine final : public Engine {
   void start_search(std::vector<Candidate> candidates, const SearchRules& rules);
   // The re-check of cached_: the incumbent and the challengers cached close to it.
   void start_check();
-  // The cached choice timed alone first (a probe), when cached close to the lowest
-  // median; then the challenge, with challengers_, unless its times match the record.
-  void start_probe();
+  // A candidate timed alone (a probe): the cached choice, when cached close to the
+  // lowest median, or the entry's recorded best, when the cached choice was cached
+  // far from it; then the challenge, with challengers_, unless its times match the
+  // record.
+  void start_probe(const Candidate& probed);
   void finish_probe();
   void start_challenge();
   const double* cached_median(const Candidate& candidate) const;
@@ -142,6 +152,7 @@ class AdaptiveEngine final : public Engine {
   std::vector<Candidate> batch_;         // the candidate of each exchange of the batch
   int batch_rounds_ = 0;
   std::size_t slot_ = 0;                 // the batch's next exchange
+  std::size_t first_used_slot_ = 0;      // the batch's warm-up exchanges come before
   std::vector<double> local_seconds_;    // this rank's times of the batch
   std::vector<double> slowest_seconds_;  // their max over ranks, once reduced
   MPI_Request reduction_ = MPI_REQUEST_NULL;  // the Iallreduce in flight, if any
@@ -173,7 +184,8 @@ class AdaptiveEngine final : public Engine {
   Candidate chosen_;
   std::optional<CacheEntry> cached_;  // the entry the choice came from
   bool checking_ = false;             // the search re-checks cached_'s choice
-  bool probing_ = false;              // the batch times cached_'s choice alone
+  bool probing_ = false;              // the batch times probed_ alone
+  Candidate probed_;                  // the cached choice, or the entry's recorded best
   std::vector<Candidate> challengers_;  // of the re-check, the cached choice first
   std::string probe_note_;            // why the probe did not keep the choice
   MeasuredUnder now_;                 // rank 0's conditions when it read the cache
