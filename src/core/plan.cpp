@@ -156,16 +156,29 @@ std::vector<Registration> single_points(const std::vector<Registration>& runs) {
   return points;
 }
 
-// The ids the source runs cover, as disjoint runs in id order.
+// The ids the source runs cover, as disjoint runs in id order. A chain of overlapping
+// runs can cover more than kLongestRun ids: the merged run then ends at kLongestRun
+// and the rest continues in a new run, so no count overflows.
 std::vector<Registration> covered_ids(const std::vector<Registration>& sources) {
   std::vector<Registration> merged;
   for (const Registration& s : sources) {
-    // Merge only overlaps (not adjacent runs), so a merged run stays within kLongestRun.
-    if (!merged.empty() && s.id < end_of(merged.back()))
-      merged.back().count = static_cast<std::int32_t>(
-          std::max(end_of(merged.back()), end_of(s)) - merged.back().id);
-    else
+    if (merged.empty() || s.id >= end_of(merged.back())) {
       merged.push_back(s);
+      continue;
+    }
+    std::int64_t end = end_of(s);
+    while (end > end_of(merged.back())) {
+      Registration& last = merged.back();
+      const std::int64_t grown = std::min(end - last.id, kLongestRun);
+      if (grown > last.count) {
+        last.count = static_cast<std::int32_t>(grown);
+      } else {
+        Registration next = last;
+        next.id = end_of(last);
+        next.count = 0;
+        merged.push_back(next);
+      }
+    }
   }
   return merged;
 }

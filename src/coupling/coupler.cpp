@@ -701,19 +701,33 @@ void Coupler::enddef() {
     const std::vector<std::shared_ptr<const coupling::PartitionRoute>> routes =
         build_routes(s.run, specs, s.timers);
     const coupling::Watchdog watchdog = s.partner_watchdog();
+    // This rank's first error in setting up the links. A plain link fails alike on all
+    // ranks of its exchange (the Exchange agrees on its errors) and has no collective
+    // after the point where it can fail, so every rank goes on to the next link and the
+    // errors of all plain links are agreed once, with the output directory's. A
+    // regridded link, or one that reads a restart file on its source ranks alone, has
+    // collectives after such points: it is agreed over the run at once.
+    std::optional<Error> link_error;
+    auto set_up = [&](bool agree_now, auto&& step) {
+      std::optional<Error> error = detail::error_of(s.run, step);
+      if (!link_error) link_error = std::move(error);
+      if (agree_now) s.shared_step([&] { detail::agree(s.run, link_error); });
+    };
     for (std::size_t l = 0; l < specs.size(); ++l) {
+      const config::ExchangeConfig& c = *specs[l].config;
+      const bool plain = !c.regrid.enabled() && !Link::keeps_state(c);
       std::unique_ptr<coupling::EntryRegrid> regrid;
-      if (specs[l].config->regrid.enabled()) {
-        detail::ScopedTimer timer(s.timers, specs[l].config->name, detail::TimerCategory::Setup);
-        s.agree_over_run([&] { regrid = make_regrid(specs[l], *routes[l], s.config.grids); });
+      if (c.regrid.enabled()) {
+        detail::ScopedTimer timer(s.timers, c.name, detail::TimerCategory::Setup);
+        set_up(true, [&] { regrid = make_regrid(specs[l], *routes[l], s.config.grids); });
       }
-      // The restart file is read by the source ranks alone: the others learn here.
-      s.agree_over_run([&] {
+      set_up(!plain, [&] {
         s.links.push_back(std::make_unique<Link>(std::move(specs[l]), routes[l], std::move(regrid),
                                                  s.config, watchdog, s.timers));
       });
     }
     s.agree_over_run([&] {
+      if (link_error) throw *link_error;
       if (s.run.rank() != 0) return;
       prepare_directory(s.config.output_directory + "/", "output");
       for (const auto& link : s.links)

@@ -81,8 +81,14 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
   const config::ExchangeConfig& c = *spec_.config;
   if (route_->link.valid() && !output_only()) {
     const config::CouplingEngine engine = config::coupling_engine(c);
-    exchange_ = std::make_unique<Exchange>(route_->link.get(), route_->plan, spec_.specs,
-                                           engine.name, engine.options);
+    try {
+      exchange_ = std::make_unique<Exchange>(route_->link.get(), route_->plan, spec_.specs,
+                                             engine.name, engine.options);
+    } catch (const Error& e) {
+      // Raised alike on every rank of the exchange; the coupler agrees it over the run
+      // later, with other exchanges' errors: say which exchange it is.
+      throw Error(e.code(), detail::cat(where(c), ": ", e.what()), e.rank());
+    }
     // Output files, CHECKIN/CHECKOUT and scaling need every field's values at once,
     // which the engine does not show; a product reads and writes whole fields too.
     engine_holds_ = exchange_->capabilities().holds_fields && !c.output && !c.regrid.enabled() &&
@@ -575,8 +581,8 @@ int Link::output(const Comm& comm, const char* side, double time,
   return kStatusOutput;
 }
 
-bool Link::keeps_state() const noexcept {
-  return spec_.config->lag > 0 || spec_.config->transform != config::Transform::Instant;
+bool Link::keeps_state(const config::ExchangeConfig& exchange) noexcept {
+  return exchange.lag > 0 || exchange.transform != config::Transform::Instant;
 }
 
 FieldRecord Link::restart_record(std::size_t f, bool accumulated, double time) const {

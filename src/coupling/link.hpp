@@ -132,7 +132,10 @@ class Link {
 
   /// Whether the exchange keeps state from one run to the next (a lag or a time
   /// transform), in the file restart_path() names.
-  bool keeps_state() const noexcept;
+  bool keeps_state() const noexcept { return keeps_state(*spec_.config); }
+  /// True if an exchange configured so keeps a state across runs (a lag or a time
+  /// transform): its link reads a restart file when it is made.
+  static bool keeps_state(const config::ExchangeConfig& exchange) noexcept;
   std::string restart_path() const;
   /// Completes a send still in flight (its target's get), under the watchdog.
   void complete();

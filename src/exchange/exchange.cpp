@@ -1,5 +1,6 @@
 #include "ferry/exchange.hpp"
 
+#include <functional>
 #include <memory>
 #include <utility>
 
@@ -16,6 +17,7 @@ struct Exchange::State {
   std::string engine_name;
   std::unique_ptr<Engine> engine;
   double setup_seconds = 0;
+  std::function<void()> plan_check;  // a given plan's check, during construction
   bool failed = false;
   bool in_flight = false;
   bool closed = false;
@@ -37,16 +39,18 @@ Exchange::Exchange(MPI_Comm comm, std::shared_ptr<const Plan> plan, std::vector<
                    const std::string& engine, const EngineOptions& options)
     : state_(std::make_unique<State>()) {
   const double start = MPI_Wtime();
-  make_engine_for(comm, std::move(fields), engine,
-                  plan && plan->src_local_size() > 0, plan && plan->dst_local_size() > 0);
   State& s = *state_;
-  detail::agree_on(s.comm, [&] {
+  // Agreed with the fields' checks in make_engine_for: one collective round, not two.
+  s.plan_check = [&] {
     FERRY_CHECK(plan && plan->comm_size() == s.comm.size() && plan->rank() == s.comm.rank(),
                 Errc::Arg, "Exchange: the plan given was built on another communicator (rank ",
                 plan ? plan->rank() : -1, " of ", plan ? plan->comm_size() : 0, ", here rank ",
                 s.comm.rank(), " of ", s.comm.size(),
                 "). Build it with Plan::build on the exchange's communicator");
-  });
+  };
+  make_engine_for(comm, std::move(fields), engine,
+                  plan && plan->src_local_size() > 0, plan && plan->dst_local_size() > 0);
+  s.plan_check = nullptr;
   s.plan = std::move(plan);
   set_up_engine(options, start);
 }
@@ -61,6 +65,7 @@ void Exchange::make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields,
     s.engine = make_engine(s.engine_name);
     FERRY_CHECK(!s.fields.empty(), Errc::Arg,
                 "Exchange: no fields given. Describe at least one field (type and components)");
+    if (s.plan_check) s.plan_check();
   });
   detail::agree_on_fields(s.comm, local, s.fields, {source, destination}, "Exchange");
 }

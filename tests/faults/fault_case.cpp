@@ -396,6 +396,20 @@ const std::map<std::string, std::function<void(const Options&, const std::string
          s.ocn_type = Datatype::Float32;
          run(s, o, dir);
        }},
+      // The first of two exchanges fails in its engine's set-up: every rank goes on to
+      // the second one's and all raise the first one's error, naming it (the errors of
+      // the links are agreed after the last one).
+      {"engine_option_first_of_two",
+       [](const Options& o, const std::string& dir) {
+         RunSpec s;
+         s.output_directory = dir;
+         s.exchanges = exchange("sst", "t", "t_in", kPeriod, "rma",
+                                "    engine_options: {shared_memory: maybe}\n") +
+                       exchange("uo", "u", "u_in", kPeriod, o.engine);
+         s.atm_fields = {"t", "u"};
+         s.ocn_fields = {"t_in", "u_in"};
+         run(s, o, dir);
+       }},
       {"component_mismatch",
        [](const Options& o, const std::string& dir) {
          RunSpec s = plain_run(dir, o);

@@ -89,15 +89,15 @@ void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<Fiel
   bind(plan, comm, fields.size());
   bool shared_memory = true;
   // Checks of rank-local input agree before the first collective call, so a rank
-  // that fails never leaves the others waiting in one.
-  agree_on(comm, [&] {
+  // that fails never leaves the others waiting in one (in the route's first reduction).
+  const std::optional<Error> local = error_of(comm, [&] {
     assign_fields(fields);
     shared_memory = options.get_bool(name(), "shared_memory", kSharedMemoryDefault);
     const auto point_bytes = static_cast<std::int64_t>(this->fields().point_bytes_all());
     for (std::size_t k = 0; k < plan.send().peer_count(); ++k)
       mpi_count<int>(plan.send().count(k) * point_bytes, "rma: bytes of one block put to a peer");
   });
-  route_ = RmaRoute::shared(plan, communicator(), shared_memory);
+  route_ = RmaRoute::shared(plan, communicator(), shared_memory, local);
   agree_on(communicator(), [&] { lay_out(); });
   create_windows();
   locate_destinations();

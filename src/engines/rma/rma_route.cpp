@@ -34,15 +34,15 @@ std::vector<int> translate_ranks(MPI_Comm comm, MPI_Comm sub, const std::vector<
 }  // namespace
 
 std::shared_ptr<const RmaRoute> RmaRoute::shared(const Plan& plan, const Comm& comm,
-                                                 bool shared_memory) {
+                                                 bool shared_memory,
+                                                 const std::optional<Error>& local) {
   const std::string_view key = shared_memory ? "rma" : "rma, no shared memory";
   PlanCache& cache = plan_cache(plan);
   auto found = std::static_pointer_cast<const RmaRoute>(cache.find(key, comm.get()));
   // A rank whose earlier setup failed after others stored theirs has none: then every
   // rank builds a new one, so that all take part in the same collective calls.
-  int everywhere = found ? 1 : 0;
-  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_MIN, comm.get()));
-  if (everywhere) return found;
+  const std::vector<ValueSpread> has = agree_with_spread(comm, local, {found ? 1 : 0});
+  if (has[0].lowest == 1) return found;
   std::shared_ptr<const RmaRoute> route(new RmaRoute(plan, comm, shared_memory));
   cache.store(key, comm.get(), route);
   return route;

@@ -4,10 +4,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engines/copy_runs.hpp"
 #include "ferry/comm.hpp"
+#include "ferry/error.hpp"
 #include "ferry/plan.hpp"
 
 namespace ferry::detail {
@@ -20,11 +22,13 @@ namespace ferry::detail {
 /// partitions, one per field), through the plan's cache: only the first pays for the
 /// node split and the positions.
 struct RmaRoute {
-  /// Collective over `comm`: the route stored in the plan's cache for `comm`'s ranks
-  /// if every rank has it, else a new one (then stored). `shared_memory` false treats
-  /// every peer as off-node.
+  /// Collective over `comm`: agrees on `local` (the caller's checks, detail::agree),
+  /// then the route stored in the plan's cache for `comm`'s ranks if every rank has it,
+  /// else a new one (then stored); whether every rank has it is found in the same
+  /// reduction as the agreement. `shared_memory` false treats every peer as off-node.
   static std::shared_ptr<const RmaRoute> shared(const Plan& plan, const Comm& comm,
-                                                bool shared_memory);
+                                                bool shared_memory,
+                                                const std::optional<Error>& local);
 
   Comm node;                   ///< ranks whose receive windows this rank can load/store
   std::vector<int> node_rank;  ///< per plan send peer: rank in `node`, or MPI_UNDEFINED
