@@ -10,9 +10,16 @@ if(FERRY_ENABLE_PNETCDF)
   find_package(PnetCDF)
   set(_ferry_pnetcdf_why "PnetCDF not found: install libpnetcdf-dev or set PnetCDF_ROOT")
   if(PnetCDF_FOUND)
-    # The soname of a shared library, or "" (a static library, no objdump).
+    # The soname of a shared library, or "" (a static library, no objdump). A linker
+    # script such as the MPICH wheel's libmpi.so, "INPUT(libmpi.so.12)", stands for
+    # the library it names.
     function(_ferry_soname library out)
       set(name "")
+      file(READ "${library}" head LIMIT 64)
+      if(head MATCHES "^INPUT\\(([^) ]+)\\)")
+        get_filename_component(dir "${library}" DIRECTORY)
+        set(library "${dir}/${CMAKE_MATCH_1}")
+      endif()
       if(CMAKE_OBJDUMP AND library MATCHES "\\.so")
         execute_process(COMMAND ${CMAKE_OBJDUMP} -p ${library} OUTPUT_VARIABLE dump
                         ERROR_QUIET RESULT_VARIABLE status)

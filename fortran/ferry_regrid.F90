@@ -19,7 +19,8 @@
 module ferry_regrid_mod
   use, intrinsic :: iso_c_binding
   use ferry_constants, only: FERRY_SUCCESS, FERRY_ERR_ARG_SIZE, FERRY_GRID_SRC, FERRY_GRID_DST, &
-    FERRY_UNMAPPED_FILL, FERRY_GRID_FORMAT_AUTO
+    FERRY_UNMAPPED_FILL, FERRY_GRID_FORMAT_AUTO, FERRY_GAUSSIAN_SCALE_SOURCE, &
+    FERRY_MASKED_NEIGHBOURS_SKIP
   use ferry_layout_mod, only: ferry_layout, ferry_layout_local_size
   use ferry_argument_error, only: fail => ferry_record_argument_error
   use ferry_argument_checks, only: room
@@ -139,10 +140,11 @@ module ferry_regrid_mod
       integer(c_int) :: ierr
     end function c_conservative_gradients
     function c_nearest_neighbour(comm, src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, &
-                                 dst_mask, neighbours, weighting, gaussian_variance, weights) &
+                                 dst_mask, neighbours, weighting, gaussian_variance, &
+                                 gaussian_scale, masked_neighbours, weights) &
         bind(C, name='ferry_weights_nearest_neighbour_f') result(ierr)
       import :: c_double, c_int, c_ptr
-      integer(c_int), value :: comm, neighbours, weighting
+      integer(c_int), value :: comm, neighbours, weighting, gaussian_scale, masked_neighbours
       type(c_ptr), value :: src, dst
       real(c_double), intent(in) :: src_lon(*), src_lat(*), dst_lon(*), dst_lat(*)
       integer(c_int), intent(in), optional :: src_mask(*), dst_mask(*)
@@ -446,11 +448,17 @@ contains
   !> valid destination point on the unit sphere, weighted by weighting
   !> (FERRY_WEIGHTING_*; gaussian_variance, in units of the mean source spacing
   !> squared, is read for FERRY_WEIGHTING_GAUSSIAN only). Rows are ordered nearest
-  !> first; the same bits for any number of ranks and layouts.
+  !> first; the same bits for any number of ranks and layouts. After ierr, by keyword:
+  !> masked_neighbours (FERRY_MASKED_NEIGHBOURS_*, default SKIP: OASIS's DISTWGT rule
+  !> is DROP, DISTWGTNF's DROP_NO_FILL) and gaussian_scale (FERRY_GAUSSIAN_SCALE_*,
+  !> default SOURCE; OASIS's GAUSWGT is NEIGHBOURS), as
+  !> ferry_weights_nearest_neighbour_with_options in C.
   subroutine ferry_weights_nearest_neighbour(comm, src, src_lon, src_lat, dst, dst_lon, &
                                              dst_lat, neighbours, weighting, gaussian_variance, &
-                                             weights, src_mask, dst_mask, ierr)
+                                             weights, src_mask, dst_mask, ierr, &
+                                             masked_neighbours, gaussian_scale)
     integer, intent(in) :: comm, neighbours, weighting
+    integer, intent(in), optional :: masked_neighbours, gaussian_scale
     type(ferry_layout), intent(in) :: src, dst
     real(c_double), intent(in) :: src_lon(:), src_lat(:), dst_lon(:), dst_lat(:)
     real(c_double), intent(in) :: gaussian_variance
@@ -462,7 +470,10 @@ contains
                             dst_lat, dst_mask, ierr)) return
     ierr = c_nearest_neighbour(int(comm, c_int), src%ptr, src_lon, src_lat, src_mask, dst%ptr, &
                                dst_lon, dst_lat, dst_mask, int(neighbours, c_int), &
-                               int(weighting, c_int), gaussian_variance, weights%ptr)
+                               int(weighting, c_int), gaussian_variance, &
+                               c_int_or(gaussian_scale, FERRY_GAUSSIAN_SCALE_SOURCE), &
+                               c_int_or(masked_neighbours, FERRY_MASKED_NEIGHBOURS_SKIP), &
+                               weights%ptr)
   end subroutine ferry_weights_nearest_neighbour
 
   !> Collective over comm: bilinear weights (SCRIP's algorithm, CDO genbil) from a
@@ -1117,9 +1128,16 @@ contains
   ! An optional FERRY_UNMAPPED_* for C: FERRY_UNMAPPED_FILL when absent.
   integer(c_int) function unmapped_or_fill(unmapped)
     integer, intent(in), optional :: unmapped
-    unmapped_or_fill = FERRY_UNMAPPED_FILL
-    if (present(unmapped)) unmapped_or_fill = int(unmapped, c_int)
+    unmapped_or_fill = c_int_or(unmapped, FERRY_UNMAPPED_FILL)
   end function unmapped_or_fill
+
+  ! An optional integer option for C: `absent` when not given.
+  integer(c_int) function c_int_or(option, absent)
+    integer, intent(in), optional :: option
+    integer(c_int), intent(in) :: absent
+    c_int_or = absent
+    if (present(option)) c_int_or = int(option, c_int)
+  end function c_int_or
 
   ! An optional string for C: its trimmed text and a NUL, or just a NUL ("").
   function c_text(text) result(c)

@@ -58,10 +58,11 @@ int ferry_weights_nearest_neighbour_f(MPI_Fint comm, const ferry_layout* src,
                                       const int* src_mask, const ferry_layout* dst,
                                       const double* dst_lon, const double* dst_lat,
                                       const int* dst_mask, int neighbours, int weighting,
-                                      double gaussian_variance, ferry_weights** weights) {
-  return ferry_weights_nearest_neighbour(MPI_Comm_f2c(comm), src, src_lon, src_lat, src_mask, dst,
-                                         dst_lon, dst_lat, dst_mask, neighbours, weighting,
-                                         gaussian_variance, weights);
+                                      double gaussian_variance, int gaussian_scale,
+                                      int masked_neighbours, ferry_weights** weights) {
+  return ferry_weights_nearest_neighbour_with_options(
+      MPI_Comm_f2c(comm), src, src_lon, src_lat, src_mask, dst, dst_lon, dst_lat, dst_mask,
+      neighbours, weighting, gaussian_variance, gaussian_scale, masked_neighbours, weights);
 }
 
 // ferry_weights_bilinear with the Fortran routine's optional unmapped.

@@ -28,9 +28,19 @@ enum class NeighbourWeighting : int {
   /// Inverse distance (OASIS DISTWGT, CDO gendis): w_i = (1/d_i) / sum_j (1/d_j).
   InverseDistance = 0,
   /// Gaussian (OASIS GAUSWGT): w_i = exp(-d_i^2 / (2 s^2)) / sum_j exp(-d_j^2 / (2 s^2)),
-  /// s^2 = gaussian_variance * m^2, m = mean distance from a valid source point to
-  /// its nearest other valid source point.
+  /// s^2 = gaussian_variance * m^2, m the spacing GaussianScale says.
   Gaussian = 1,
+};
+
+/// Which spacing m sets the width of the Gaussian (s^2 = gaussian_variance * m^2).
+enum class GaussianScale : int {
+  /// One m for the whole grid: the mean chord from a valid source point to its nearest
+  /// other valid source point; distances d are chords.
+  SourceSpacing = 0,
+  /// OASIS's (SCRIP's) GAUSWGT: an m for each destination point, the mean great-circle
+  /// arc between the pairs of its neighbours (those that get links); distances d are
+  /// arcs. A row of one neighbour, or of neighbours all at one place, shares equally.
+  NeighbourSpacing = 1,
 };
 
 /// Which source points a destination point's k nearest are taken from.
@@ -39,10 +49,14 @@ enum class MaskedNeighbours : int {
   Skipped = 0,
   /// OASIS's (SCRIP's) DISTWGT: the k nearest source points, masked or not, by
   /// great-circle arc (ties to the lower id); the masked ones get no link and the rest
-  /// w_i = (1 / (d_i + 2^-52)) / sum_j (1 / (d_j + 2^-52)), d the arc in radians. A
+  /// w_i = (1 / (d_i + 2^-52)) / sum_j (1 / (d_j + 2^-52)), d the arc in radians (or
+  /// with Gaussian weighting, GaussianScale::NeighbourSpacing's weights). A
   /// destination point whose k nearest are all masked takes its nearest valid source
-  /// point with weight 1. Inverse-distance weighting only.
+  /// point with weight 1.
   Dropped = 1,
+  /// OASIS's DISTWGTNF and GAUSWGTNF: as Dropped, but a destination point whose k
+  /// nearest are all masked gets no links (Remap gives it its fill value).
+  DroppedNoFill = 2,
 };
 
 /// Logically collective: the same on every rank.
@@ -50,14 +64,16 @@ struct NearestNeighbourOptions {
   /// Source points per destination point (k).
   int neighbours = 4;
   NeighbourWeighting weighting = NeighbourWeighting::InverseDistance;
-  /// Gaussian only: the variance in units of the mean source spacing squared (> 0).
+  /// Gaussian only: the variance in units of the spacing m squared (> 0).
   double gaussian_variance = 0.1;
+  /// Gaussian only: which spacing m is.
+  GaussianScale gaussian_scale = GaussianScale::SourceSpacing;
   MaskedNeighbours masked = MaskedNeighbours::Skipped;
 };
 
 /// Collective over `comm`. Weights from every valid destination point to its k
-/// nearest valid source points on the unit sphere (or, with MaskedNeighbours::Dropped,
-/// OASIS's rule above): distances are chords (straight
+/// nearest valid source points on the unit sphere (or, with MaskedNeighbours::Dropped
+/// or DroppedNoFill, OASIS's rule above): distances are chords (straight
 /// lines through the sphere, as CDO measures them), ties are broken by the lower
 /// source global id, and each row's links are ordered nearest first. Masked
 /// destination points get no links (Remap gives them its fill value). The result
@@ -75,7 +91,8 @@ struct NearestNeighbourOptions {
 /// that differ between ranks, a coordinate that is not finite or a latitude outside
 /// -90..90, neighbours < 1 or more than the valid source points (than the source
 /// points with Dropped), gaussian_variance <= 0 or fewer than 2 valid source points
-/// with Gaussian weighting, Gaussian weighting with MaskedNeighbours::Dropped),
+/// with Gaussian weighting, Gaussian weighting of GaussianScale::SourceSpacing with
+/// Dropped or DroppedNoFill, an unknown enum value),
 /// Errc::Duplicate (a global id given twice).
 Weights nearest_neighbour_weights(MPI_Comm comm, const GridPoints& src, const GridPoints& dst,
                                   const NearestNeighbourOptions& options = {});

@@ -51,6 +51,23 @@ enum {
   FERRY_WEIGHTING_GAUSSIAN = 1          /* OASIS GAUSWGT */
 };
 
+/* Which spacing sets the width of the Gaussian (ferry::GaussianScale). */
+enum {
+  FERRY_GAUSSIAN_SCALE_SOURCE = 0,    /* the mean spacing of the source grid */
+  FERRY_GAUSSIAN_SCALE_NEIGHBOURS = 1 /* each destination point's neighbours' mean spacing
+                                         (OASIS GAUSWGT) */
+};
+
+/* Which source points the k nearest are taken from (ferry::MaskedNeighbours). */
+enum {
+  FERRY_MASKED_NEIGHBOURS_SKIP = 0,        /* the k nearest valid source points */
+  FERRY_MASKED_NEIGHBOURS_DROP = 1,        /* the k nearest, masked or not, the masked ones
+                                              dropped; all masked: the nearest valid one
+                                              (OASIS DISTWGT, GAUSWGT) */
+  FERRY_MASKED_NEIGHBOURS_DROP_NO_FILL = 2 /* as DROP; all masked: no links (OASIS
+                                              DISTWGTNF, GAUSWGTNF) */
+};
+
 /* What the conservative weights of a destination cell add up to (SCRIP's names). */
 enum {
   FERRY_NORMALISATION_FRACAREA = 0, /* a constant stays that constant (CDO gencon) */
@@ -131,6 +148,18 @@ int ferry_weights_nearest_neighbour(MPI_Comm comm, const ferry_layout* src, cons
                                     const double* dst_lat, const int* dst_mask, int neighbours,
                                     int weighting, double gaussian_variance,
                                     ferry_weights** weights);
+
+/* Collective over comm: ferry_weights_nearest_neighbour with the choice of the
+ * Gaussian's spacing, `gaussian_scale` (FERRY_GAUSSIAN_SCALE_*, read for
+ * FERRY_WEIGHTING_GAUSSIAN only), and of what masked source points do,
+ * `masked_neighbours` (FERRY_MASKED_NEIGHBOURS_*; DROP and DROP_NO_FILL take
+ * inverse-distance weighting or a Gaussian of FERRY_GAUSSIAN_SCALE_NEIGHBOURS).
+ * ferry_weights_nearest_neighbour is this call with SOURCE and SKIP. */
+int ferry_weights_nearest_neighbour_with_options(
+    MPI_Comm comm, const ferry_layout* src, const double* src_lon, const double* src_lat,
+    const int* src_mask, const ferry_layout* dst, const double* dst_lon, const double* dst_lat,
+    const int* dst_mask, int neighbours, int weighting, double gaussian_variance,
+    int gaussian_scale, int masked_neighbours, ferry_weights** weights);
 
 /* Collective over comm: bilinear weights (SCRIP's algorithm, CDO genbil) from a
  * logically rectangular source grid of nx columns (point (i, j) has id j * nx + i);

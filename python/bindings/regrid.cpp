@@ -103,7 +103,7 @@ auto agreed_weights(nb::handle comm, const char* function, Prepare&& prepare,
 
 Weights nearest_neighbour(nb::handle comm, const GridPoints& src, const GridPoints& dst,
                           int neighbours, nb::handle weighting, double gaussian_variance,
-                          nb::handle masked_neighbours) {
+                          nb::handle masked_neighbours, nb::handle gaussian_scale) {
   NearestNeighbourOptions options;
   return agreed_weights(
       comm, "nearest_neighbour_weights",
@@ -117,8 +117,15 @@ Weights nearest_neighbour(nb::handle comm, const GridPoints& src, const GridPoin
         options.gaussian_variance = gaussian_variance;
         options.masked = enum_from_python<MaskedNeighbours>(
             masked_neighbours,
-            {{"skip", MaskedNeighbours::Skipped}, {"drop", MaskedNeighbours::Dropped}},
+            {{"skip", MaskedNeighbours::Skipped},
+             {"drop", MaskedNeighbours::Dropped},
+             {"drop_no_fill", MaskedNeighbours::DroppedNoFill}},
             "nearest_neighbour_weights: masked_neighbours");
+        options.gaussian_scale = enum_from_python<GaussianScale>(
+            gaussian_scale,
+            {{"source", GaussianScale::SourceSpacing},
+             {"neighbours", GaussianScale::NeighbourSpacing}},
+            "nearest_neighbour_weights: gaussian_scale");
       },
       [&](MPI_Comm c) { return nearest_neighbour_weights(c, src, dst, options); });
 }
@@ -469,11 +476,15 @@ void bind_regrid(nb::module_& m) {
 
   m.def("nearest_neighbour_weights", &nearest_neighbour, "comm"_a, "src"_a, "dst"_a,
         "neighbours"_a = 4, "weighting"_a = "inverse_distance", "gaussian_variance"_a = 0.1,
-        "masked_neighbours"_a = "skip",
+        "masked_neighbours"_a = "skip", "gaussian_scale"_a = "source",
         "Collective: weights from every valid destination point to its `neighbours`\n"
         "nearest valid source points (GridPoints), weighted \"inverse_distance\" (OASIS\n"
-        "DISTWGT, CDO gendis) or \"gaussian\" (OASIS GAUSWGT). masked_neighbours \"drop\":\n"
-        "the nearest source points masked or not, the masked ones dropped (OASIS DISTWGT).\n"
+        "DISTWGT, CDO gendis) or \"gaussian\" (gaussian_scale \"source\": the variance in\n"
+        "units of the source grid's mean spacing squared; \"neighbours\": of each point's\n"
+        "neighbours' mean spacing, OASIS GAUSWGT). masked_neighbours \"drop\": the nearest\n"
+        "source points masked or not, the masked ones dropped, a point whose nearest are\n"
+        "all masked taking its nearest valid one (OASIS DISTWGT); \"drop_no_fill\": such\n"
+        "a point gets no links (OASIS DISTWGTNF).\n"
         "The same bits for any number of ranks and layouts.");
   m.def("bilinear_weights", &bilinear, "comm"_a, "src"_a, "dst"_a, "nx"_a, "periodic"_a = true,
         "unmapped"_a = "fill",

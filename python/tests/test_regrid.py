@@ -174,6 +174,45 @@ def test_masked_neighbours_dropped_gives_short_and_nearest_valid_rows(comm):
     )
 
 
+def test_drop_no_fill_and_gaussian_of_neighbour_spacing(comm):
+    """masked_neighbours="drop_no_fill" (OASIS's DISTWGTNF) leaves the rows deep in the
+    masked south empty where "drop" fills them; gaussian_scale="neighbours" (OASIS's
+    GAUSWGT) drops the same masked points and its rows add up to one."""
+    src, dst = layouts(comm)
+    lon, lat = centres(SRC_NX, SRC_NY)
+    mask = (lat[src.ids] > -30 + lon[src.ids] % 360 / 10).astype(np.int32)
+    source = ferry.GridPoints(src, lon[src.ids], lat[src.ids], mask=mask)
+    target = points(dst, DST_NX, DST_NY)
+    filled = ferry.nearest_neighbour_weights(comm, source, target, masked_neighbours="drop")
+    unfilled = ferry.nearest_neighbour_weights(
+        comm, source, target, masked_neighbours="drop_no_fill"
+    )
+    empty = comm.allreduce(int(np.sum(np.diff(unfilled.row_start) == 0)))
+    assert empty > 0
+    assert comm.allreduce(int(np.sum(np.diff(filled.row_start) == 0))) == 0
+    gaussian = ferry.nearest_neighbour_weights(
+        comm,
+        source,
+        target,
+        weighting="gaussian",
+        gaussian_variance=0.3,
+        gaussian_scale="neighbours",
+        masked_neighbours="drop_no_fill",
+    )
+    np.testing.assert_array_equal(gaussian.row_start, unfilled.row_start)
+    np.testing.assert_array_equal(gaussian.cols, unfilled.cols)
+    starts = gaussian.row_start[:-1][np.diff(gaussian.row_start) > 0]
+    sums = np.add.reduceat(gaussian.values, starts) if starts.size else []
+    np.testing.assert_allclose(sums, 1.0, rtol=0, atol=1e-14)
+    raises_everywhere(
+        ferry.Errc.ARG,
+        "gaussian_scale is 'pairs'",
+        lambda: ferry.nearest_neighbour_weights(
+            comm, source, target, weighting="gaussian", gaussian_scale="pairs"
+        ),
+    )
+
+
 def test_gaussian_weights_of_a_row_add_up_to_one(comm):
     src, dst = layouts(comm)
     weights = ferry.nearest_neighbour_weights(

@@ -220,6 +220,35 @@ void copy_cells(const std::vector<T>& values, T* out) {
   if (out) std::copy(values.begin(), values.end(), out);
 }
 
+// Both nearest-neighbour calls, errors named after `caller`.
+int nearest_neighbour(
+    const char* caller, MPI_Comm comm, const ferry_layout* src, const double* src_lon, const double* src_lat,
+    const int* src_mask, const ferry_layout* dst, const double* dst_lon, const double* dst_lat,
+    const int* dst_mask, int neighbours, int weighting, double gaussian_variance,
+    int gaussian_scale, int masked_neighbours, ferry_weights** weights) {
+  ferry::GridPoints s, d;
+  ferry::NearestNeighbourOptions options;
+  return agreed_weights(
+      caller, comm, weights,
+      [&](const CCall& call) {
+        s = grid_points(src, src_lon, src_lat, src_mask, call, "source");
+        d = grid_points(dst, dst_lon, dst_lat, dst_mask, call, "destination");
+        options.neighbours = neighbours;
+        options.weighting = call.choice<ferry::NeighbourWeighting>(
+            weighting, FERRY_WEIGHTING_GAUSSIAN, "weighting",
+            "FERRY_WEIGHTING_INVERSE_DISTANCE or FERRY_WEIGHTING_GAUSSIAN");
+        options.gaussian_variance = gaussian_variance;
+        options.gaussian_scale = call.choice<ferry::GaussianScale>(
+            gaussian_scale, FERRY_GAUSSIAN_SCALE_NEIGHBOURS, "gaussian_scale",
+            "FERRY_GAUSSIAN_SCALE_SOURCE or FERRY_GAUSSIAN_SCALE_NEIGHBOURS");
+        options.masked = call.choice<ferry::MaskedNeighbours>(
+            masked_neighbours, FERRY_MASKED_NEIGHBOURS_DROP_NO_FILL, "masked_neighbours",
+            "FERRY_MASKED_NEIGHBOURS_SKIP, FERRY_MASKED_NEIGHBOURS_DROP or "
+            "FERRY_MASKED_NEIGHBOURS_DROP_NO_FILL");
+      },
+      [&] { return ferry::nearest_neighbour_weights(comm, s, d, options); });
+}
+
 }  // namespace
 
 extern "C" {
@@ -268,20 +297,21 @@ int ferry_weights_nearest_neighbour(MPI_Comm comm, const ferry_layout* src, cons
                                     const double* dst_lat, const int* dst_mask, int neighbours,
                                     int weighting, double gaussian_variance,
                                     ferry_weights** weights) {
-  ferry::GridPoints s, d;
-  ferry::NearestNeighbourOptions options;
-  return agreed_weights(
-      "ferry_weights_nearest_neighbour", comm, weights,
-      [&](const CCall& call) {
-        s = grid_points(src, src_lon, src_lat, src_mask, call, "source");
-        d = grid_points(dst, dst_lon, dst_lat, dst_mask, call, "destination");
-        options.neighbours = neighbours;
-        options.weighting = call.choice<ferry::NeighbourWeighting>(
-            weighting, FERRY_WEIGHTING_GAUSSIAN, "weighting",
-            "FERRY_WEIGHTING_INVERSE_DISTANCE or FERRY_WEIGHTING_GAUSSIAN");
-        options.gaussian_variance = gaussian_variance;
-      },
-      [&] { return ferry::nearest_neighbour_weights(comm, s, d, options); });
+  return nearest_neighbour("ferry_weights_nearest_neighbour", comm, src, src_lon, src_lat,
+                           src_mask, dst, dst_lon, dst_lat, dst_mask, neighbours, weighting,
+                           gaussian_variance, FERRY_GAUSSIAN_SCALE_SOURCE,
+                           FERRY_MASKED_NEIGHBOURS_SKIP, weights);
+}
+
+int ferry_weights_nearest_neighbour_with_options(
+    MPI_Comm comm, const ferry_layout* src, const double* src_lon, const double* src_lat,
+    const int* src_mask, const ferry_layout* dst, const double* dst_lon, const double* dst_lat,
+    const int* dst_mask, int neighbours, int weighting, double gaussian_variance,
+    int gaussian_scale, int masked_neighbours, ferry_weights** weights) {
+  return nearest_neighbour("ferry_weights_nearest_neighbour_with_options", comm, src, src_lon,
+                           src_lat, src_mask, dst, dst_lon, dst_lat, dst_mask, neighbours,
+                           weighting, gaussian_variance, gaussian_scale, masked_neighbours,
+                           weights);
 }
 
 int ferry_weights_bilinear(MPI_Comm comm, const ferry_layout* src, const double* src_lon,

@@ -105,8 +105,11 @@ struct RegridConfig {
   /// File: what happens to links whose address lies outside its grid
   BadWeightIndex bad_index = BadWeightIndex::Refuse;
   int neighbours = 4;        ///< Nearest, Gaussian: source points per destination point
-  double variance = 0.1;     ///< Gaussian: in units of the mean source spacing squared
-  /// Nearest: whether masked source points count among the k nearest (then dropped)
+  double variance = 0.1;     ///< Gaussian: in units of the spacing squared
+  /// Gaussian: the spacing, of the whole source grid or of each target's neighbours
+  GaussianScale gaussian_scale = GaussianScale::SourceSpacing;
+  /// Nearest, Gaussian: whether masked source points count among the k nearest (then
+  /// dropped), and whether a target whose k are all masked takes its nearest valid one
   MaskedNeighbours masked_neighbours = MaskedNeighbours::Skipped;
   bool periodic = true;      ///< Bilinear, bicubic, conservative order 2: wraps in longitude
   /// Conservative: what the weights of a target cell add up to

@@ -153,16 +153,25 @@ Key method_key() {
                                     "point."),
                            Bound::Positive),
                    {"nearest", "gaussian"}),
-       for_methods(choice("masked_neighbours", {"skip", "drop"},
-                          "`nearest`: `skip` takes the nearest valid source points; "
-                          "`drop` takes the nearest source points, masked or not, "
-                          "gives the valid ones inverse great-circle distance weights and the "
-                          "masked ones none, and gives a target point whose nearest are all "
-                          "masked its nearest valid source point (OASIS SCRIPR DISTWGT)."),
-                   {"nearest"}),
+       for_methods(choice("masked_neighbours", {"skip", "drop", "drop_no_fill"},
+                          "`nearest` and `gaussian`: `skip` takes the nearest valid source "
+                          "points; `drop` takes the nearest source points, masked or not, "
+                          "gives the valid ones weights (`nearest`: inverse great-circle "
+                          "distance) and the masked ones none, and gives a target point whose "
+                          "nearest are all masked its nearest valid source point (OASIS SCRIPR "
+                          "DISTWGT and GAUSWGT); `drop_no_fill` leaves that point without "
+                          "links (OASIS DISTWGTNF and GAUSWGTNF). `gaussian` drops only with "
+                          "`gaussian_scale: neighbours`."),
+                   {"nearest", "gaussian"}),
+       for_methods(choice("gaussian_scale", {"source", "neighbours"},
+                          "`gaussian`: the spacing the variance is in units of: `source`, "
+                          "the mean spacing of the source grid; `neighbours`, for each "
+                          "target point the mean great-circle distance between its "
+                          "neighbours (OASIS SCRIPR GAUSWGT)."),
+                   {"gaussian"}),
        for_methods(bounded(optional("variance", KeyType::Number, "0.1",
                                     "`gaussian`: the variance of the Gaussian in units of the "
-                                    "mean source spacing squared."),
+                                    "spacing squared (see `gaussian_scale`)."),
                            Bound::Positive),
                    {"gaussian"}),
        for_methods(optional("periodic", KeyType::Boolean, "true",

@@ -80,10 +80,13 @@ void method_mapping(YAML::Emitter& out, const RegridConfig& r) {
   const bool neighbours = r.source == WeightSource::Nearest || r.source == WeightSource::Gaussian;
   if (neighbours && r.neighbours != defaults.neighbours)
     integer_entry(out, "neighbours", r.neighbours);
-  if (r.source == WeightSource::Nearest && r.masked_neighbours != defaults.masked_neighbours)
-    entry(out, "masked_neighbours", "drop");
+  if (neighbours && r.masked_neighbours != defaults.masked_neighbours)
+    entry(out, "masked_neighbours",
+          r.masked_neighbours == MaskedNeighbours::Dropped ? "drop" : "drop_no_fill");
   if (r.source == WeightSource::Gaussian && r.variance != defaults.variance)
     entry(out, "variance", r.variance);
+  if (r.source == WeightSource::Gaussian && r.gaussian_scale != defaults.gaussian_scale)
+    entry(out, "gaussian_scale", "neighbours");
   const bool rectangular = r.source == WeightSource::Bilinear || r.source == WeightSource::Bicubic;
   const bool second_order = r.source == WeightSource::Conservative && r.order == 2;
   if ((rectangular || second_order) && r.periodic != defaults.periodic)

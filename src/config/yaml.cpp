@@ -89,8 +89,13 @@ RegridConfig build_regrid(const CheckedMapping& entry) {
                                     : WeightSource::Conservative;
     r.neighbours = static_cast<int>(method.integer("neighbours"));
     r.variance = method.number("variance");
-    r.masked_neighbours = method.text("masked_neighbours") == "drop" ? MaskedNeighbours::Dropped
-                                                                     : MaskedNeighbours::Skipped;
+    const std::string masked = method.text("masked_neighbours");
+    r.masked_neighbours = masked == "drop"           ? MaskedNeighbours::Dropped
+                          : masked == "drop_no_fill" ? MaskedNeighbours::DroppedNoFill
+                                                     : MaskedNeighbours::Skipped;
+    r.gaussian_scale = method.text("gaussian_scale") == "neighbours"
+                           ? GaussianScale::NeighbourSpacing
+                           : GaussianScale::SourceSpacing;
     r.periodic = method.boolean("periodic");
     r.normalisation = method.text("normalisation") == "destarea"
                           ? ConservativeNormalisation::DestArea

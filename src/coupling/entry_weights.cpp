@@ -182,6 +182,7 @@ Weights compute(const config::RegridConfig& config, const RegridGrids& grids, co
     options.weighting = config.source == config::WeightSource::Gaussian ? NeighbourWeighting::Gaussian
                                                                 : NeighbourWeighting::InverseDistance;
     options.gaussian_variance = config.variance;
+    options.gaussian_scale = config.gaussian_scale;
     options.masked = config.masked_neighbours;
     return nearest_neighbour_weights(grids.product->get(), points.src, points.dst, options);
   });

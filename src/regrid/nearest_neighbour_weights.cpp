@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "ferry/global_sum.hpp"
+#include "regrid/bilinear_cells.hpp"
 #include "regrid/grid_input.hpp"
 #include "regrid/nearest_fill.hpp"
 #include "regrid/neighbour_search.hpp"
@@ -39,22 +42,21 @@ double gaussian_scale2(const Comm& comm, const std::vector<LocatedPoint>& source
   return variance * mean * mean;
 }
 
-// The links of every destination point answered here, its neighbours in order: each
-// neighbour's share of the row is share_of(row, i), none where that is negative; the
-// source id is the neighbour's shifted right by `id_shift`.
-template <class Share>
-std::vector<WeightLink> weigh_rows(const NeighbourLists& lists, Share share_of, int id_shift) {
+// The links of every destination point answered here, its neighbours in order:
+// shares_of(q, row, share) sets each neighbour's share of row q, none where it is
+// negative; the source id is the neighbour's shifted right by `id_shift`.
+template <class Shares>
+std::vector<WeightLink> weigh_rows(const NeighbourLists& lists, Shares shares_of, int id_shift) {
   const auto k = static_cast<std::size_t>(lists.k);
   std::vector<WeightLink> links;
   links.reserve(lists.neighbours.size());
   std::vector<double> share(k);
   for (std::size_t q = 0; q < lists.queries.size(); ++q) {
     const regrid::detail::Neighbour* row = &lists.neighbours[q * k];
+    shares_of(q, row, share);
     double total = 0;
-    for (std::size_t i = 0; i < k; ++i) {
-      share[i] = share_of(row, i);
+    for (std::size_t i = 0; i < k; ++i)
       if (share[i] >= 0) total += share[i];
-    }
     for (std::size_t i = 0; i < k; ++i)
       if (share[i] >= 0)
         links.push_back({lists.queries[q].point.id, row[i].id >> id_shift, share[i] / total,
@@ -63,24 +65,32 @@ std::vector<WeightLink> weigh_rows(const NeighbourLists& lists, Share share_of, 
   return links;
 }
 
-// Every neighbour of a row, weighted by `weighting`.
+// SCRIP's guard against a zero distance in DISTWGT: Fortran's epsilon(1.0d0).
+constexpr double kScripEpsilon = 0x1p-52;
+
+// The great-circle arc (radians) of a squared chord.
+double arc_of_chord2(double d2) { return 2 * std::asin(std::min(1.0, std::sqrt(d2) / 2)); }
+
+// Every neighbour of a row (the k nearest valid points) by inverse chord or by a
+// Gaussian of one scale s^2 = scale2.
 std::vector<WeightLink> weigh(const NeighbourLists& lists, NeighbourWeighting weighting,
                               double scale2) {
+  const auto k = static_cast<std::size_t>(lists.k);
   return weigh_rows(
       lists,
-      [&](const regrid::detail::Neighbour* row, std::size_t i) {
-        if (weighting == NeighbourWeighting::InverseDistance) {
-          const double d = std::sqrt(row[i].d2);
-          return 1 / (d > 0 ? d : kZeroDistance);
+      [&](std::size_t, const regrid::detail::Neighbour* row, std::vector<double>& share) {
+        for (std::size_t i = 0; i < k; ++i) {
+          if (weighting == NeighbourWeighting::InverseDistance) {
+            const double d = std::sqrt(row[i].d2);
+            share[i] = 1 / (d > 0 ? d : kZeroDistance);
+          } else {
+            // Relative to the nearest neighbour, so far rows never underflow to 0 / 0.
+            share[i] = std::exp(-(row[i].d2 - row[0].d2) / (2 * scale2));
+          }
         }
-        // Relative to the nearest neighbour, so far rows never underflow to 0 / 0.
-        return std::exp(-(row[i].d2 - row[0].d2) / (2 * scale2));
       },
       0);
 }
-
-// SCRIP's guard against a zero distance in DISTWGT: Fortran's epsilon(1.0d0).
-constexpr double kScripEpsilon = 0x1p-52;
 
 // With MaskedNeighbours::Dropped every source point takes part in the search, its
 // mask carried in the lowest bit of its id: the order of ids, and so the ties, stays.
@@ -98,18 +108,89 @@ std::vector<LocatedPoint> marked_sources(const GridPoints& src) {
   return points;
 }
 
-// OASIS's DISTWGT links of every destination point answered here: its k nearest
-// (marked) source points less the masked ones, by inverse arc. Rows whose k are all
-// masked get none here.
-std::vector<WeightLink> weigh_unmasked(const NeighbourLists& lists) {
+// OASIS's DISTWGT shares of a row of marked neighbours: the masked ones none, the
+// others their inverse arc.
+void inverse_arc_shares(const regrid::detail::Neighbour* row, std::vector<double>& share) {
+  for (std::size_t i = 0; i < share.size(); ++i)
+    share[i] = row[i].id % 2 != 0 ? -1.0 : 1 / (arc_of_chord2(row[i].d2) + kScripEpsilon);
+}
+
+// The unit vectors of the source points `ids` (ascending, unique) any rank asks for.
+class SourcePlaces {
+ public:
+  SourcePlaces(const Comm& comm, const GridPoints& src, const std::vector<std::int64_t>& ids) {
+    for (const regrid::detail::SourcePoint& p : regrid::detail::fetch_source_points(comm, src, ids)) {
+      ids_.push_back(p.id);
+      xyz_.insert(xyz_.end(), {std::cos(p.lat) * std::cos(p.lon),
+                               std::cos(p.lat) * std::sin(p.lon), std::sin(p.lat)});
+    }
+  }
+
+  // The squared chord between source points a and b, summed as the search sums it.
+  double chord2(std::int64_t a, std::int64_t b) const {
+    const double* p = place(a);
+    const double* r = place(b);
+    double d2 = 0;
+    for (int c = 0; c < 3; ++c) d2 += (p[c] - r[c]) * (p[c] - r[c]);
+    return d2;
+  }
+
+ private:
+  const double* place(std::int64_t id) const {
+    const auto n = std::lower_bound(ids_.begin(), ids_.end(), id) - ids_.begin();
+    return &xyz_[3 * static_cast<std::size_t>(n)];
+  }
+
+  std::vector<std::int64_t> ids_;
+  std::vector<double> xyz_;
+};
+
+// SCRIP's GAUSWGT (GaussianScale::NeighbourSpacing): the neighbours that get links
+// (`keep`), by their arc a_i, share exp(-(a_i^2 - a_0^2) / (2 s^2)) with s^2 = variance
+// * m^2, m the mean arc between the pairs of them (a_0 the nearest kept one's arc, so
+// far rows never underflow). Collective: fetches the places of the kept neighbours.
+template <class Keep>
+std::vector<WeightLink> weigh_neighbour_gaussian(const Comm& comm, const GridPoints& src,
+                                                 const NeighbourLists& lists, int id_shift,
+                                                 double variance, Keep keep) {
+  std::vector<std::int64_t> ids;
+  for (const regrid::detail::Neighbour& n : lists.neighbours)
+    if (keep(n)) ids.push_back(n.id >> id_shift);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  const SourcePlaces places(comm, src, ids);
+  const auto k = static_cast<std::size_t>(lists.k);
   return weigh_rows(
       lists,
-      [](const regrid::detail::Neighbour* row, std::size_t i) {
-        if (row[i].id % 2 != 0) return -1.0;
-        const double arc = 2 * std::asin(std::min(1.0, std::sqrt(row[i].d2) / 2));
-        return 1 / (arc + kScripEpsilon);
+      [&](std::size_t, const regrid::detail::Neighbour* row, std::vector<double>& share) {
+        double pair_arcs = 0;
+        std::int64_t pairs = 0;
+        std::size_t nearest = k;
+        for (std::size_t i = 0; i < k; ++i) {
+          if (!keep(row[i])) continue;
+          if (nearest == k) nearest = i;
+          for (std::size_t j = i + 1; j < k; ++j)
+            if (keep(row[j])) {
+              pair_arcs += arc_of_chord2(
+                  places.chord2(row[i].id >> id_shift, row[j].id >> id_shift));
+              ++pairs;
+            }
+        }
+        const double mean = pairs > 0 ? pair_arcs / static_cast<double>(pairs) : 0;
+        const double scale2 = variance * mean * mean;
+        for (std::size_t i = 0; i < k; ++i) {
+          if (!keep(row[i])) {
+            share[i] = -1;
+          } else if (scale2 > 0) {
+            const double a = arc_of_chord2(row[i].d2);
+            const double a0 = arc_of_chord2(row[nearest].d2);
+            share[i] = std::exp(-(a * a - a0 * a0) / (2 * scale2));
+          } else {
+            share[i] = 1;  // one neighbour, or all at one place
+          }
+        }
       },
-      1);
+      id_shift);
 }
 
 }  // namespace
@@ -119,16 +200,31 @@ Weights nearest_neighbour_weights(MPI_Comm user_comm, const GridPoints& src, con
   const Comm comm = Comm::dup(user_comm);
   const int k = options.neighbours;
   const bool gaussian = options.weighting == NeighbourWeighting::Gaussian;
-  const bool dropped = options.masked == MaskedNeighbours::Dropped;
+  const bool per_target = gaussian && options.gaussian_scale == GaussianScale::NeighbourSpacing;
+  const bool dropped = options.masked != MaskedNeighbours::Skipped;
   detail::agree_on(comm, [&] {
     FERRY_CHECK(k >= 1, Errc::Arg, kCaller, ": neighbours is ", k, "; give 1 or more");
+    FERRY_CHECK(options.weighting == NeighbourWeighting::InverseDistance || gaussian, Errc::Arg,
+                kCaller, ": weighting is ", static_cast<int>(options.weighting),
+                "; give InverseDistance (0) or Gaussian (1)");
+    FERRY_CHECK(options.gaussian_scale == GaussianScale::SourceSpacing ||
+                    options.gaussian_scale == GaussianScale::NeighbourSpacing,
+                Errc::Arg, kCaller, ": gaussian_scale is ", static_cast<int>(options.gaussian_scale),
+                "; give SourceSpacing (0) or NeighbourSpacing (1)");
+    FERRY_CHECK(options.masked == MaskedNeighbours::Skipped ||
+                    options.masked == MaskedNeighbours::Dropped ||
+                    options.masked == MaskedNeighbours::DroppedNoFill,
+                Errc::Arg, kCaller, ": masked neighbours is ", static_cast<int>(options.masked),
+                "; give Skipped (0), Dropped (1) or DroppedNoFill (2)");
     FERRY_CHECK(!gaussian || (options.gaussian_variance > 0 &&
                               std::isfinite(options.gaussian_variance)),
                 Errc::Arg, kCaller, ": gaussian_variance is ", options.gaussian_variance,
                 "; give a finite number > 0 (OASIS GAUSWGT uses values near 0.1 to 1)");
-    FERRY_CHECK(!gaussian || !dropped, Errc::Arg, kCaller,
-                ": masked neighbours dropped (OASIS's DISTWGT rule) takes inverse-distance "
-                "weighting; give MaskedNeighbours::Skipped for Gaussian weighting");
+    FERRY_CHECK(!gaussian || !dropped || per_target, Errc::Arg, kCaller,
+                ": masked neighbours dropped (OASIS's DISTWGT and GAUSWGT rule) takes "
+                "inverse-distance weighting or Gaussian weighting with "
+                "GaussianScale::NeighbourSpacing (OASIS's GAUSWGT); give one of those, or "
+                "MaskedNeighbours::Skipped");
   });
   regrid::detail::check_grids(comm, kCaller, src, dst);
 
@@ -145,21 +241,37 @@ Weights nearest_neighbour_weights(MPI_Comm user_comm, const GridPoints& src, con
       FERRY_CHECK(k <= valid, Errc::Arg, kCaller, ": neighbours is ", k,
                   " but the source grid has ", valid, " valid (unmasked) points. Ask for at most ",
                   valid, " neighbours, or check the source mask");
-    FERRY_CHECK(!gaussian || valid >= 2, Errc::Arg, kCaller,
+    FERRY_CHECK(!gaussian || per_target || valid >= 2, Errc::Arg, kCaller,
                 ": Gaussian weighting needs 2 or more valid source points to measure their "
                 "spacing; the source grid has ", valid);
   });
 
-  const double scale2 =
-      gaussian ? gaussian_scale2(comm, sources, valid, options.gaussian_variance) : 0;
   const std::vector<LocatedPoint> targets = regrid::detail::located_points(dst, true);
   std::vector<WeightLink> links;
   if (dropped) {
-    links = weigh_unmasked(regrid::detail::find_nearest(comm, marked_sources(src), targets, k));
-    const std::vector<WeightLink> fill = regrid::detail::nearest_fill(
-        comm, sources, targets, dst.layout.global_size(), links);
-    links.insert(links.end(), fill.begin(), fill.end());
+    const NeighbourLists lists =
+        regrid::detail::find_nearest(comm, marked_sources(src), targets, k);
+    const auto unmasked = [](const regrid::detail::Neighbour& n) { return n.id % 2 == 0; };
+    links = per_target ? weigh_neighbour_gaussian(comm, src, lists, 1, options.gaussian_variance,
+                                                  unmasked)
+                       : weigh_rows(
+                             lists,
+                             [](std::size_t, const regrid::detail::Neighbour* row,
+                                std::vector<double>& share) { inverse_arc_shares(row, share); },
+                             1);
+    if (options.masked == MaskedNeighbours::Dropped) {
+      const std::vector<WeightLink> fill = regrid::detail::nearest_fill(
+          comm, sources, targets, dst.layout.global_size(), links);
+      links.insert(links.end(), fill.begin(), fill.end());
+    }
+  } else if (per_target) {
+    links = weigh_neighbour_gaussian(comm, src,
+                                     regrid::detail::find_nearest(comm, sources, targets, k), 0,
+                                     options.gaussian_variance,
+                                     [](const regrid::detail::Neighbour&) { return true; });
   } else {
+    const double scale2 =
+        gaussian ? gaussian_scale2(comm, sources, valid, options.gaussian_variance) : 0;
     links = weigh(regrid::detail::find_nearest(comm, sources, targets, k), options.weighting,
                   scale2);
   }
@@ -170,8 +282,10 @@ Weights nearest_neighbour_weights(MPI_Comm user_comm, const GridPoints& src, con
       weights, {}, {},
       detail::cat("ferry nearest neighbours: ", k, gaussian ? ", gaussian, variance " : "",
                   gaussian ? detail::cat(options.gaussian_variance) : std::string(),
+                  per_target ? " of each row's neighbour spacing" : "",
                   gaussian ? "" : ", inverse distance",
-                  dropped ? ", masked neighbours dropped" : ""));
+                  dropped ? ", masked neighbours dropped" : "",
+                  options.masked == MaskedNeighbours::DroppedNoFill ? ", no fill" : ""));
   return weights;
 }
 

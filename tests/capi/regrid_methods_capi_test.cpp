@@ -1,5 +1,5 @@
-// The C API's bicubic, second-order conservative, gradient-weight, unmapped-fill and
-// grid-file calls give the very bits of the C++ functions they wrap: the C side gets
+// The C API's nearest-neighbour options, bicubic, second-order conservative,
+// gradient-weight, unmapped-fill and grid-file calls give the very bits of the C++ functions they wrap: the C side gets
 // its grids in round-robin layouts, the C++ side in blocks, and both hold the same
 // rows of the same links on every rank count. Bad options fail every rank alike.
 #include <gtest/gtest.h>
@@ -162,6 +162,46 @@ TEST(RegridMethodsCapi, BilinearAndBicubicAreTheCppBits) {
     expect_same_rows(g[2], e.j_gradient, "bicubic j_gradient");
     expect_same_rows(g[3], e.ij_gradient, "bicubic ij_gradient");
   }
+}
+
+// Every masked-neighbour rule and Gaussian spacing through the C call with options,
+// and the plain call as its SKIP and SOURCE.
+TEST(RegridMethodsCapi, NearestNeighbourOptionsAreTheCppBits) {
+  const ferry::GridPoints src = rectangular_source(), dst = scattered_destination();
+  const CLayout cs = round_robin(static_cast<std::int64_t>(src.lon.size()));
+  const CLayout cd = round_robin(static_cast<std::int64_t>(dst.lon.size()));
+  const CPoints s = c_points(src, cs.handle), d = c_points(dst, cd.handle);
+  const ferry::GridPoints bs = block_points(src), bd = block_points(dst);
+  for (const int masked : {FERRY_MASKED_NEIGHBOURS_SKIP, FERRY_MASKED_NEIGHBOURS_DROP,
+                           FERRY_MASKED_NEIGHBOURS_DROP_NO_FILL})
+    for (const int weighting : {FERRY_WEIGHTING_INVERSE_DISTANCE, FERRY_WEIGHTING_GAUSSIAN}) {
+      ferry::NearestNeighbourOptions options;
+      options.neighbours = 5;
+      options.weighting = static_cast<ferry::NeighbourWeighting>(weighting);
+      options.gaussian_variance = 0.4;
+      options.gaussian_scale = ferry::GaussianScale::NeighbourSpacing;
+      options.masked = static_cast<ferry::MaskedNeighbours>(masked);
+      ferry_weights* w = nullptr;
+      ASSERT_EQ(ferry_weights_nearest_neighbour_with_options(
+                    MPI_COMM_WORLD, cs.handle, s.lon.data(), s.lat.data(), s.mask.data(),
+                    cd.handle, d.lon.data(), d.lat.data(), nullptr, 5, weighting, 0.4,
+                    FERRY_GAUSSIAN_SCALE_NEIGHBOURS, masked, &w),
+                FERRY_SUCCESS)
+          << ferry_last_error_message();
+      const std::string what = "masked " + std::to_string(masked) + ", weighting " +
+                               std::to_string(weighting);
+      expect_same_rows(w, ferry::nearest_neighbour_weights(MPI_COMM_WORLD, bs, bd, options),
+                       what.c_str());
+    }
+  ferry::NearestNeighbourOptions plain;
+  plain.weighting = ferry::NeighbourWeighting::Gaussian;
+  ferry_weights* w = nullptr;
+  ASSERT_EQ(ferry_weights_nearest_neighbour(MPI_COMM_WORLD, cs.handle, s.lon.data(), s.lat.data(),
+                                            s.mask.data(), cd.handle, d.lon.data(), d.lat.data(),
+                                            nullptr, 4, FERRY_WEIGHTING_GAUSSIAN, 0.1, &w),
+            FERRY_SUCCESS)
+      << ferry_last_error_message();
+  expect_same_rows(w, ferry::nearest_neighbour_weights(MPI_COMM_WORLD, bs, bd, plain), "plain");
 }
 
 // Corners of a whole polygon grid in the order of a C layout, with per-cell counts.
@@ -329,6 +369,25 @@ TEST(RegridMethodsCapi, BadOptionsFailEveryRankAlike) {
   EXPECT_NE(std::string(ferry_last_error_message()).find("unknown unmapped 7"), std::string::npos)
       << ferry_last_error_message();
   for (ferry_weights* h : g) EXPECT_EQ(h, nullptr);
+
+  ferry_weights* n = nullptr;
+  EXPECT_EQ(ferry_weights_nearest_neighbour_with_options(
+                MPI_COMM_WORLD, cs.handle, s.lon.data(), s.lat.data(), nullptr, cd.handle,
+                d.lon.data(), d.lat.data(), nullptr, 4, FERRY_WEIGHTING_INVERSE_DISTANCE, 0.1,
+                FERRY_GAUSSIAN_SCALE_SOURCE, unmapped, &n),
+            FERRY_ERR_ARG);
+  EXPECT_NE(std::string(ferry_last_error_message()).find("masked_neighbours 7"),
+            std::string::npos)
+      << ferry_last_error_message();
+  EXPECT_EQ(n, nullptr);
+  EXPECT_EQ(ferry_weights_nearest_neighbour_with_options(
+                MPI_COMM_WORLD, cs.handle, s.lon.data(), s.lat.data(), nullptr, cd.handle,
+                d.lon.data(), d.lat.data(), nullptr, 4, FERRY_WEIGHTING_GAUSSIAN, 0.1,
+                FERRY_GAUSSIAN_SCALE_SOURCE, FERRY_MASKED_NEIGHBOURS_DROP, &n),
+            FERRY_ERR_ARG);
+  EXPECT_NE(std::string(ferry_last_error_message()).find("GaussianScale::NeighbourSpacing"),
+            std::string::npos)
+      << ferry_last_error_message();
 
   const PolygonGrid grid = regrid_test::lonlat_grid(12, 6, 0);
   const CLayout cg = round_robin(grid.size());

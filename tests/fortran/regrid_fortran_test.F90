@@ -44,6 +44,7 @@ program regrid_fortran_test
   call make_layouts()
   call test_links_and_files()
   call test_nearest_neighbour()
+  call test_masked_neighbours()
   call test_bilinear()
   call test_conservative()
   call test_errors()
@@ -387,6 +388,50 @@ contains
     call ferry_weights_destroy(w, ierr)
     call ferry_layout_destroy(same, ierr)
   end subroutine test_nearest_neighbour
+
+  ! The source points themselves with source points mod(id, 5) = 2 masked, k = 1:
+  ! masked_neighbours DROP gives a point on a masked source point its nearest valid
+  ! one (as SKIP does), DROP_NO_FILL the fill value; the others copy their own value.
+  ! The Gaussian of neighbour spacing (one neighbour: weight 1) gives the same.
+  subroutine test_masked_neighbours()
+    type(ferry_layout) :: same
+    type(ferry_weights) :: w
+    integer(int64), allocatable :: ids(:)
+    real(real64), allocatable :: skipped(:), out(:)
+    integer(c_int), allocatable :: mask(:)
+    real(real64), allocatable :: lon(:), lat(:)
+    integer :: rule
+    call ferry_layout_create_block(nsrc, nranks, rank, same, ierr)
+    call layout_ids(same, ids)
+    allocate (skipped(size(ids)), out(size(ids)))
+    mask = merge(0_c_int, 1_c_int, mod(src_ids, 5_int64) == 2)
+    lon = 15 + 30 * real(mod(ids, src_nx), real64)
+    lat = -75 + 30 * real(ids / src_nx, real64)
+    call ferry_weights_nearest_neighbour(MPI_COMM_WORLD, src, src_lon, src_lat, same, lon, lat, &
+                                         1, FERRY_WEIGHTING_INVERSE_DISTANCE, 0.0_real64, w, &
+                                         src_mask=mask, ierr=ierr)
+    call expect_ok(ierr, 'nearest_neighbour skip')
+    call remap_values(w, src, same, src_value(src_ids), skipped)
+    call ferry_weights_destroy(w, ierr)
+    do rule = FERRY_MASKED_NEIGHBOURS_DROP, FERRY_MASKED_NEIGHBOURS_DROP_NO_FILL
+      call ferry_weights_nearest_neighbour(MPI_COMM_WORLD, src, src_lon, src_lat, same, lon, &
+                                           lat, 1, FERRY_WEIGHTING_GAUSSIAN, 0.5_real64, w, &
+                                           src_mask=mask, ierr=ierr, masked_neighbours=rule, &
+                                           gaussian_scale=FERRY_GAUSSIAN_SCALE_NEIGHBOURS)
+      call expect_ok(ierr, 'nearest_neighbour drop')
+      call remap_values(w, src, same, src_value(src_ids), out)
+      call expect(all(merge(skipped, src_value(ids), mod(ids, 5_int64) == 2) == skipped), &
+                  'skip: valid points copy their own value')
+      if (rule == FERRY_MASKED_NEIGHBOURS_DROP) then
+        call expect(all(out == skipped), 'drop: as skip for one neighbour')
+      else
+        call expect(all(merge(fill, skipped, mod(ids, 5_int64) == 2) == out), &
+                    'drop_no_fill: fill on masked source points')
+      end if
+      call ferry_weights_destroy(w, ierr)
+    end do
+    call ferry_layout_destroy(same, ierr)
+  end subroutine test_masked_neighbours
 
   ! 40 destination points on 5 latitudes, -88 to 88: those beyond the outermost
   ! source rows (latitude 75) get no links; source point 30 is masked, so the

@@ -90,6 +90,8 @@ void expect_same(const Config& a, const Config& b) {
     EXPECT_EQ(r.weights, q.weights);
     EXPECT_EQ(r.neighbours, q.neighbours);
     EXPECT_EQ(r.variance, q.variance);
+    EXPECT_EQ(r.gaussian_scale, q.gaussian_scale);
+    EXPECT_EQ(r.masked_neighbours, q.masked_neighbours);
     EXPECT_EQ(r.periodic, q.periodic);
     EXPECT_EQ(r.normalisation, q.normalisation);
     EXPECT_EQ(r.unmapped, q.unmapped);
@@ -232,8 +234,27 @@ TEST(Config, ReadsMaskedNeighbours) {
   EXPECT_EQ(masked("{name: nearest, masked_neighbours: drop}"), ferry::MaskedNeighbours::Dropped);
   expect_parse_error(one_exchange("    method: {name: nearest, masked_neighbours: maybe}\n"),
                      R"(masked_neighbours)");
-  expect_parse_error(one_exchange("    method: {name: gaussian, masked_neighbours: drop}\n"),
+  EXPECT_EQ(masked("{name: nearest, masked_neighbours: drop_no_fill}"),
+            ferry::MaskedNeighbours::DroppedNoFill);
+  EXPECT_EQ(masked("{name: gaussian, gaussian_scale: neighbours, masked_neighbours: drop}"),
+            ferry::MaskedNeighbours::Dropped);
+  expect_parse_error(one_exchange("    method: {name: bilinear, masked_neighbours: drop}\n"),
                      R"(masked_neighbours)");
+}
+
+TEST(Config, ReadsGaussianScale) {
+  const auto scale = [](const std::string& method) {
+    return parse_config(one_exchange("    method: " + method + "\n"), "c.yaml")
+        .exchanges[0]
+        .regrid.gaussian_scale;
+  };
+  EXPECT_EQ(scale("{name: gaussian}"), ferry::GaussianScale::SourceSpacing);
+  EXPECT_EQ(scale("{name: gaussian, gaussian_scale: neighbours}"),
+            ferry::GaussianScale::NeighbourSpacing);
+  expect_parse_error(one_exchange("    method: {name: gaussian, gaussian_scale: pairs}\n"),
+                     R"(gaussian_scale)");
+  expect_parse_error(one_exchange("    method: {name: nearest, gaussian_scale: neighbours}\n"),
+                     R"(gaussian_scale)");
 }
 
 TEST(ConfigErrors, UnknownKeySuggestsTheClosest) {
@@ -605,6 +626,8 @@ TEST(Namcouple, ConvertsRemappingsIntoMethodsWeightsAndConservation) {
   EXPECT_EQ(regrid(1).source, WeightSource::Gaussian);
   EXPECT_EQ(regrid(1).neighbours, 9);
   EXPECT_EQ(regrid(1).variance, 2.5);
+  EXPECT_EQ(regrid(1).gaussian_scale, ferry::GaussianScale::NeighbourSpacing);  // UG4's
+  EXPECT_EQ(regrid(1).masked_neighbours, ferry::MaskedNeighbours::Dropped);
   EXPECT_EQ(regrid(1).conservation, Conserve::GlobalPositive);
   EXPECT_EQ(regrid(1).sum, SumMethod::Lsum8);
   EXPECT_EQ(regrid(2).source, WeightSource::Bilinear);
@@ -668,6 +691,26 @@ TEST(Namcouple, NamesComponentsAfterGridsUnlessMapped) {
             std::string::npos);
   EXPECT_TRUE(imported.notes.not_converted.empty());
   EXPECT_TRUE(imported.notes.differences.empty());
+}
+
+// The NF variants of DISTWGT and GAUSWGT leave a target point whose nearest source
+// points are all masked without links.
+TEST(Namcouple, NoFillVariantsOfTheNeighbourMethods) {
+  const auto regrid_of = [](const std::string& scripr) {
+    const NamcoupleImport imported = import_namcouple(
+        " $RUNTIME\n 100\n $END\n $STRINGS\n A B 1 10 1 r.nc EXPORTED\n go ga\n SCRIPR\n " +
+            scripr + "\n $END\n",
+        "nc");
+    return parse_config(imported.yaml, "converted.yaml").exchanges.at(0).regrid;
+  };
+  const RegridConfig distwgt = regrid_of("DISTWGTNF LR SCALAR LATLON 1 4");
+  EXPECT_EQ(distwgt.source, WeightSource::Nearest);
+  EXPECT_EQ(distwgt.masked_neighbours, ferry::MaskedNeighbours::DroppedNoFill);
+  const RegridConfig gauswgt = regrid_of("GAUSWGTNF U SCALAR LATLON 1 6 0.3");
+  EXPECT_EQ(gauswgt.source, WeightSource::Gaussian);
+  EXPECT_EQ(gauswgt.masked_neighbours, ferry::MaskedNeighbours::DroppedNoFill);
+  EXPECT_EQ(gauswgt.gaussian_scale, ferry::GaussianScale::NeighbourSpacing);
+  EXPECT_EQ(gauswgt.variance, 0.3);
 }
 
 TEST(Namcouple, ErrorsNameTheLine) {

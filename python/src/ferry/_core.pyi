@@ -470,6 +470,7 @@ def nearest_neighbour_weights(
     weighting: str = "inverse_distance",
     gaussian_variance: float = 0.1,
     masked_neighbours: str = "skip",
+    gaussian_scale: str = "source",
 ) -> Weights: ...
 def bilinear_weights(
     comm: Comm,

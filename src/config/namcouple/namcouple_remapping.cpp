@@ -187,12 +187,16 @@ void NamcoupleRemapping::set_method(RegridConfig& r, NamcoupleNotes& notes) cons
   if (s.method == "DISTWGT" || s.method == "GAUSWGT") {
     r.source = s.method == "DISTWGT" ? WeightSource::Nearest : WeightSource::Gaussian;
     r.neighbours = s.neighbours;
-    if (s.method == "GAUSWGT") r.variance = s.variance;
-    // DISTWGT counts masked source points among the nearest, then drops them; its
-    // target points whose nearest are all masked take the nearest valid one (SCRIP's
-    // remap_dist_gaus_wgt). DISTWGTNF would leave those unfilled, which ferry cannot yet:
-    // it keeps the nearest valid source points.
-    if (s.method == "DISTWGT" && s.fill_nearest) r.masked_neighbours = MaskedNeighbours::Dropped;
+    // GAUSWGT's variance is in units of each target point's neighbour spacing (UG4).
+    if (s.method == "GAUSWGT") {
+      r.variance = s.variance;
+      r.gaussian_scale = GaussianScale::NeighbourSpacing;
+    }
+    // Both count masked source points among the nearest, then drop them; their target
+    // points whose nearest are all masked take the nearest valid one (SCRIP's
+    // remap_dist_gaus_wgt), and the NF variants leave those without links.
+    r.masked_neighbours =
+        s.fill_nearest ? MaskedNeighbours::Dropped : MaskedNeighbours::DroppedNoFill;
   } else if (s.method == "BILINEAR" || s.method == "BICUBIC") {
     const bool bicubic = s.method == "BICUBIC";
     if (s.grid_type != "LR") {

@@ -24,6 +24,7 @@
 
 using ferry::BilinearOptions;
 using ferry::Errc;
+using ferry::GaussianScale;
 using ferry::GridPoints;
 using ferry::Layout;
 using ferry::MaskedNeighbours;
@@ -131,11 +132,45 @@ std::vector<std::pair<double, std::int64_t>> nearest_by_brute_force(const Grid& 
   return all;
 }
 
+// SCRIP's GAUSWGT (GaussianScale::NeighbourSpacing) over the chosen neighbours of
+// each row, (chord^2, id) nearest first: arcs a_i, s^2 = variance * m^2 with m the mean
+// arc between the pairs of them, shares exp(-(a_i^2 - a_0^2) / (2 s^2)), equal where
+// s^2 is 0. Pair arcs come from the source points' own coordinates.
+std::vector<Link> neighbour_gaussian_row(const Grid& src,
+                                         const std::vector<std::pair<double, std::int64_t>>& near,
+                                         double variance) {
+  const auto arc = [](double d2) { return 2 * std::asin(std::min(1.0, std::sqrt(d2) / 2)); };
+  const auto place = [&](std::int64_t id) {
+    return unit_vector(src.lon[static_cast<std::size_t>(id)], src.lat[static_cast<std::size_t>(id)]);
+  };
+  double pair_arcs = 0;
+  std::int64_t pairs = 0;
+  for (std::size_t i = 0; i < near.size(); ++i)
+    for (std::size_t j = i + 1; j < near.size(); ++j) {
+      pair_arcs += arc(chord2(place(near[i].second), place(near[j].second)));
+      ++pairs;
+    }
+  const double mean = pairs > 0 ? pair_arcs / static_cast<double>(pairs) : 0;
+  const double scale2 = variance * mean * mean;
+  std::vector<double> share;
+  double total = 0;
+  for (const auto& [d2, id] : near) {
+    const double a = arc(d2);
+    const double a0 = arc(near[0].first);
+    share.push_back(scale2 > 0 ? std::exp(-(a * a - a0 * a0) / (2 * scale2)) : 1);
+    total += share.back();
+  }
+  std::vector<Link> row;
+  for (std::size_t n = 0; n < near.size(); ++n) row.push_back({near[n].second, share[n] / total});
+  return row;
+}
+
 // The serial reference matrix, weights by the formulas of docs/user/regrid.md.
 Rows reference(const Grid& src, const Grid& dst, const NearestNeighbourOptions& options) {
   const auto k = static_cast<std::size_t>(options.neighbours);
   double scale2 = 0;
-  if (options.weighting == NeighbourWeighting::Gaussian) {
+  if (options.weighting == NeighbourWeighting::Gaussian &&
+      options.gaussian_scale == GaussianScale::SourceSpacing) {
     std::vector<double> spacing;
     for (std::int64_t j = 0; j < src.size(); ++j)
       if (src.valid(j))
@@ -154,6 +189,11 @@ Rows reference(const Grid& src, const Grid& dst, const NearestNeighbourOptions& 
     if (!dst.valid(i)) continue;
     const auto near = nearest_by_brute_force(src, dst.lon[static_cast<std::size_t>(i)],
                                              dst.lat[static_cast<std::size_t>(i)], k);
+    if (options.weighting == NeighbourWeighting::Gaussian &&
+        options.gaussian_scale == GaussianScale::NeighbourSpacing) {
+      rows[i] = neighbour_gaussian_row(src, near, options.gaussian_variance);
+      continue;
+    }
     std::vector<double> share;
     double total = 0;
     for (const auto& [d2, id] : near) {
@@ -169,9 +209,11 @@ Rows reference(const Grid& src, const Grid& dst, const NearestNeighbourOptions& 
 }
 
 // OASIS's DISTWGT (MaskedNeighbours::Dropped): the k nearest of all source points,
-// the masked ones dropped, inverse arcs guarded by 2^-52; rows whose k are all
-// masked take the nearest valid point. A source point on a pole sits there at longitude 0.
-Rows reference_dropped(const Grid& src, const Grid& dst, std::size_t k) {
+// the masked ones dropped, inverse arcs guarded by 2^-52 (or GAUSWGT's weights); rows
+// whose k are all masked take the nearest valid point (none with DroppedNoFill). A
+// source point on a pole sits there at longitude 0 for the search.
+Rows reference_dropped(const Grid& src, const Grid& dst, const NearestNeighbourOptions& options) {
+  const auto k = static_cast<std::size_t>(options.neighbours);
   Grid unmasked = src;
   unmasked.mask.clear();
   for (std::size_t j = 0; j < unmasked.lon.size(); ++j)
@@ -184,14 +226,21 @@ Rows reference_dropped(const Grid& src, const Grid& dst, std::size_t k) {
     std::vector<double> share;
     std::vector<std::int64_t> cols;
     double total = 0;
-    for (const auto& [d2, id] : nearest_by_brute_force(unmasked, lon, lat, k)) {
-      if (!src.valid(id)) continue;
+    std::vector<std::pair<double, std::int64_t>> kept;
+    for (const auto& near : nearest_by_brute_force(unmasked, lon, lat, k))
+      if (src.valid(near.second)) kept.push_back(near);
+    if (options.weighting == NeighbourWeighting::Gaussian && !kept.empty()) {
+      rows[i] = neighbour_gaussian_row(src, kept, options.gaussian_variance);
+      continue;
+    }
+    for (const auto& [d2, id] : kept) {
       share.push_back(1 / (2 * std::asin(std::min(1.0, std::sqrt(d2) / 2)) + 0x1p-52));
       cols.push_back(id);
       total += share.back();
     }
     for (std::size_t n = 0; n < cols.size(); ++n) rows[i].push_back({cols[n], share[n] / total});
-    if (cols.empty()) rows[i].push_back({nearest_by_brute_force(src, lon, lat, 1)[0].second, 1.0});
+    if (cols.empty() && options.masked == MaskedNeighbours::Dropped)
+      rows[i].push_back({nearest_by_brute_force(src, lon, lat, 1)[0].second, 1.0});
   }
   return rows;
 }
@@ -223,9 +272,8 @@ void expect_reference_bits(const NearestNeighbourOptions& options, std::uint64_t
   w.write_scrip(MPI_COMM_WORLD, file.path());
 
   const Rows expected =
-      options.masked == MaskedNeighbours::Dropped
-          ? reference_dropped(src, dst, static_cast<std::size_t>(options.neighbours))
-          : reference(src, dst, options);
+      options.masked != MaskedNeighbours::Skipped ? reference_dropped(src, dst, options)
+                                                  : reference(src, dst, options);
   const Rows got = rows_of(regrid_test::read_scrip(file.path()));
   ASSERT_EQ(got.size(), expected.size()) << "rows with links (valid destination points)";
   for (const auto& [row, links] : expected) {
@@ -259,7 +307,7 @@ TEST(OnlineWeights, MaskedNeighboursDroppedEqualsSerialReferenceBitForBit) {
   options.masked = MaskedNeighbours::Dropped;
   const Grid src = masked_source();
   const Grid dst = probing_destination();
-  const Rows rows = reference_dropped(src, dst, 4);
+  const Rows rows = reference_dropped(src, dst, options);
   const auto count = [&](auto keep) {
     return std::count_if(rows.begin(), rows.end(), [&](const auto& r) { return keep(r.second); });
   };
@@ -276,6 +324,83 @@ TEST(OnlineWeights, GaussianEqualsSerialReferenceBitForBit) {
   options.weighting = NeighbourWeighting::Gaussian;
   options.gaussian_variance = 0.5;
   expect_reference_bits(options, 21);
+}
+
+// OASIS's DISTWGTNF: as DISTWGT, but rows whose k nearest are all masked stay empty.
+TEST(OnlineWeights, MaskedNeighboursDroppedNoFillEqualsSerialReferenceBitForBit) {
+  NearestNeighbourOptions options;
+  options.masked = MaskedNeighbours::DroppedNoFill;
+  NearestNeighbourOptions filled = options;
+  filled.masked = MaskedNeighbours::Dropped;
+  const Grid src = masked_source();
+  const Grid dst = probing_destination();
+  ASSERT_LT(reference_dropped(src, dst, options).size(), reference_dropped(src, dst, filled).size())
+      << "some rows must have all their neighbours masked";
+  expect_reference_bits(options, 33);
+}
+
+// SCRIP's GAUSWGT of k neighbours, the k nearest valid source points.
+NearestNeighbourOptions gauswgt(int k, double variance) {
+  NearestNeighbourOptions options;
+  options.neighbours = k;
+  options.weighting = NeighbourWeighting::Gaussian;
+  options.gaussian_scale = GaussianScale::NeighbourSpacing;
+  options.gaussian_variance = variance;
+  return options;
+}
+
+// SCRIP's GAUSWGT: a variance per destination point from its own neighbours' spacing,
+// with the k nearest valid points, and with OASIS's masked-neighbour rule, filled or not.
+TEST(OnlineWeights, GaussianOfNeighbourSpacingEqualsSerialReferenceBitForBit) {
+  NearestNeighbourOptions options = gauswgt(5, 0.3);
+  expect_reference_bits(options, 41);
+  options.masked = MaskedNeighbours::Dropped;
+  expect_reference_bits(options, 42);
+  options.masked = MaskedNeighbours::DroppedNoFill;
+  expect_reference_bits(options, 43);
+  options.neighbours = 1;  // one neighbour: weight 1
+  expect_reference_bits(options, 44);
+}
+
+// SCRIP's formula as its GAUSWGT code evaluates it: arcs by acos of the dot product,
+// w_i = 1 / (exp(a_i^2 / (2 s^2)) + 2^-52), normalised. ferry's shifted exponent and
+// asin arcs differ from it only by rounding: within 1e-13 on every link.
+TEST(OnlineWeights, GaussianOfNeighbourSpacingIsScripsFormula) {
+  NearestNeighbourOptions options = gauswgt(6, 0.5);
+  options.masked = MaskedNeighbours::Dropped;
+  const Grid src = masked_source();
+  const Grid dst = probing_destination();
+  const Rows ours = reference_dropped(src, dst, options);
+  const auto arc = [](const std::vector<double>& a, const std::vector<double>& b) {
+    return std::acos(std::max(-1.0, std::min(1.0, a[0] * b[0] + a[1] * b[1] + a[2] * b[2])));
+  };
+  int rows_compared = 0;
+  for (const auto& [row, links] : ours) {
+    if (links.size() < 2) continue;
+    const std::vector<double> p = unit_vector(dst.lon[static_cast<std::size_t>(row)],
+                                              dst.lat[static_cast<std::size_t>(row)]);
+    std::vector<std::vector<double>> at;
+    for (const Link& l : links)
+      at.push_back(unit_vector(src.lon[static_cast<std::size_t>(l.col)],
+                               src.lat[static_cast<std::size_t>(l.col)]));
+    double pair_arcs = 0;
+    int pairs = 0;
+    for (std::size_t i = 0; i < at.size(); ++i)
+      for (std::size_t j = i + 1; j < at.size(); ++j, ++pairs) pair_arcs += arc(at[i], at[j]);
+    const double m = pair_arcs / pairs;
+    const double s2 = options.gaussian_variance * m * m;
+    std::vector<double> w;
+    double total = 0;
+    for (const auto& q : at) {
+      const double a = arc(p, q);
+      w.push_back(1 / (std::exp(0.5 * a * a / s2) + 0x1p-52));
+      total += w.back();
+    }
+    for (std::size_t n = 0; n < links.size(); ++n)
+      EXPECT_NEAR(links[n].weight, w[n] / total, 1e-13) << "row " << row << " link " << n;
+    ++rows_compared;
+  }
+  EXPECT_GT(rows_compared, 300);
 }
 
 // Every point on one rank, the others giving none: the same bits as any spread.
@@ -412,6 +537,10 @@ TEST(OnlineWeights, BadInputFailsEverywhere) {
   gaussian_dropped.masked = MaskedNeighbours::Dropped;
   ferry_test::expect_same_error_everywhere(run(good_src, good_dst, gaussian_dropped), Errc::Arg,
                                            "takes inverse-distance weighting");
+  NearestNeighbourOptions unknown_rule;
+  unknown_rule.masked = static_cast<MaskedNeighbours>(7);
+  ferry_test::expect_same_error_everywhere(run(good_src, good_dst, unknown_rule), Errc::Arg,
+                                           "masked neighbours is 7");
   NearestNeighbourOptions too_many_of_all;
   too_many_of_all.masked = MaskedNeighbours::Dropped;
   too_many_of_all.neighbours = static_cast<int>(good_src.layout.global_size()) + 1;
