@@ -845,6 +845,7 @@ TEST_F(CouplerGridFileTest, GridFilesGiveTheWeightsComputedFromTheFiles) {
   ferry::ConservativeOptions second;
   second.order = 2;
   second.normalisation = ferry::ConservativeNormalisation::DestArea;
+  second.nx = kLmdzNx;  // the source grid has two dimensions: centred differences
   ferry::NearestNeighbourOptions nearest;
   nearest.neighbours = 3;
   const std::vector<double> want[] = {
