@@ -272,9 +272,6 @@ int Session::def_var(const std::string& name, int part_id, int bundle, int kinou
     const auto& fields = inputs[i].fields;
     if (std::find(fields.begin(), fields.end(), name) != fields.end()) v.input = static_cast<int>(i);
   }
-  FERRY_CHECK(v.input < 0 || bundle <= 1, Errc::Arg, "variable \"", name, "\" of the INPUT entry on ",
-              "line ", v.input < 0 ? 0 : inputs[static_cast<std::size_t>(v.input)].line,
-              " of the namcouple is a bundle of ", bundle, " fields; input files hold single fields");
   // As OASIS: a field the namcouple does not name gets id -1 and takes part in nothing.
   if (v.input < 0 && coupler->field_periods(component, name, direction).empty()) return -1;
   v.name = name;
@@ -561,13 +558,19 @@ void Session::define_inputs() {
 }
 
 // OASIS's INPUT: at every input period, the record of the get's date from the entry's
-// file (kinfo Input); between periods, nothing (Ok).
+// file (kinfo Input); between periods, nothing (Ok). Member k of a bundle is the file's
+// variable NAME.00k, as OASIS names bundle members; the members are Fortran's columns.
 int Session::read_input(const Variable& v, int date, double* field) {
   const config::NamcoupleInput& input = inputs[static_cast<std::size_t>(v.input)];
   if (std::fmod(static_cast<double>(date), input.period) != 0) return kOk;
-  coupling::OasisField f;
-  f.name = v.name;
-  coupling::OasisFieldFile::read_record(input.file, f, *v.layout, date, field);
+  for (int k = 0; k < v.bundle; ++k) {
+    char member[16];
+    std::snprintf(member, sizeof member, ".%03d", k + 1);
+    coupling::OasisField f;
+    f.name = v.bundle > 1 ? v.name + member : v.name;
+    coupling::OasisFieldFile::read_record(input.file, f, *v.layout, date,
+                                          field + static_cast<std::ptrdiff_t>(k * points(v)));
+  }
   return kInput;
 }
 
