@@ -55,8 +55,7 @@ struct Variable {
   int bundle = 1;
   FieldId field;       // in the coupler; none for an input field
   int input = -1;      // index of its INPUT entry in Session::inputs, or -1
-  Comm readers;        // input fields: the ranks that defined it, which read it together
-  std::unique_ptr<Layout> layout;  // input fields: this rank's points
+  std::unique_ptr<Layout> layout;  // input fields: this rank's points, which it reads
 };
 
 class Session {
@@ -273,9 +272,6 @@ int Session::def_var(const std::string& name, int part_id, int bundle, int kinou
     const auto& fields = inputs[i].fields;
     if (std::find(fields.begin(), fields.end(), name) != fields.end()) v.input = static_cast<int>(i);
   }
-  FERRY_CHECK(v.input < 0 || bundle <= 1, Errc::Arg, "variable \"", name, "\" of the INPUT entry on ",
-              "line ", v.input < 0 ? 0 : inputs[static_cast<std::size_t>(v.input)].line,
-              " of the namcouple is a bundle of ", bundle, " fields; input files hold single fields");
   // As OASIS: a field the namcouple does not name gets id -1 and takes part in nothing.
   if (v.input < 0 && coupler->field_periods(component, name, direction).empty()) return -1;
   v.name = name;
@@ -550,31 +546,31 @@ int Session::get(int var_id, int date, double* field) {
   return (status & kStatusOutput) ? kRecvOut : kRecvd;
 }
 
-// Collective over the coupled ranks: the ranks that defined each field of each INPUT
-// entry get it together (OASIS reads an input file on the component's root).
+// Each rank reads its own points of an input field, at its own gets: nothing here or
+// there waits for another rank (OASIS reads an input file on the component's root and
+// scatters it, so a rank that skips a get there blocks the others).
 void Session::define_inputs() {
-  for (std::size_t i = 0; i < inputs.size(); ++i)
-    for (const std::string& name : inputs[i].fields) {
-      auto v = std::find_if(variables.begin(), variables.end(), [&](const Variable& x) {
-        return x.input == static_cast<int>(i) && x.name == name;
-      });
-      MPI_Comm readers = MPI_COMM_NULL;
-      FERRY_CALL_MPI(MPI_Comm_split(coupled, v == variables.end() ? MPI_UNDEFINED : 0, 0, &readers));
-      if (v == variables.end()) continue;
-      const Partition& p = partitions[static_cast<std::size_t>(v->partition)];
-      v->readers = Comm::adopt(readers);
-      v->layout = std::make_unique<Layout>(Layout::points(p.global_size, p.ids));
-    }
+  for (Variable& v : variables) {
+    if (v.input < 0) continue;
+    const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
+    v.layout = std::make_unique<Layout>(Layout::points(p.global_size, p.ids));
+  }
 }
 
 // OASIS's INPUT: at every input period, the record of the get's date from the entry's
-// file (kinfo Input); between periods, nothing (Ok).
+// file (kinfo Input); between periods, nothing (Ok). Member k of a bundle is the file's
+// variable NAME.00k, as OASIS names bundle members; the members are Fortran's columns.
 int Session::read_input(const Variable& v, int date, double* field) {
   const config::NamcoupleInput& input = inputs[static_cast<std::size_t>(v.input)];
   if (std::fmod(static_cast<double>(date), input.period) != 0) return kOk;
-  coupling::OasisField f;
-  f.name = v.name;
-  coupling::OasisFieldFile::read_record(v.readers, input.file, f, *v.layout, date, field);
+  for (int k = 0; k < v.bundle; ++k) {
+    char member[16];
+    std::snprintf(member, sizeof member, ".%03d", k + 1);
+    coupling::OasisField f;
+    f.name = v.bundle > 1 ? v.name + member : v.name;
+    coupling::OasisFieldFile::read_record(input.file, f, *v.layout, date,
+                                          field + static_cast<std::ptrdiff_t>(k * points(v)));
+  }
   return kInput;
 }
 

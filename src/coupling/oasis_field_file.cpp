@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <vector>
 
-#include "ferry/exchange.hpp"
 #include "io/netcdf_file.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -22,20 +21,6 @@ constexpr const char* kCaller = "OASIS file";
 
 std::size_t values_of(const OasisField& field, std::int64_t points) {
   return static_cast<std::size_t>(points) * static_cast<std::size_t>(field.components);
-}
-
-void scatter(const Comm& comm, const OasisField& field, const Layout& layout,
-             const std::vector<double>& whole, void* data) {
-  const Layout root = whole_on_root(comm, layout.global_size());
-  std::vector<unsigned char> typed(values_of(field, root.local_size()) * datatype_size(field.type));
-  for (std::size_t i = 0; i < whole.size(); ++i) {
-    if (field.type == Datatype::Float32)
-      reinterpret_cast<float*>(typed.data())[i] = static_cast<float>(whole[i]);
-    else
-      reinterpret_cast<double*>(typed.data())[i] = whole[i];
-  }
-  Exchange(comm.get(), root, layout, {{field.type, field.components}}, "p2p")
-      .execute(typed.data(), data);
 }
 
 // Point-major (point, component) <-> the file's component-major (component, point).
@@ -109,6 +94,72 @@ std::vector<double> read_reals(const NetcdfFile& file, int var, const std::vecto
   return values;
 }
 
+// The values of `var` at the flat (row-major) indices offset + ids[j], in the order of
+// `ids`: read as the one box of the variable that covers them (the outer dimensions
+// where the first and last index agree fixed, the first where they differ cut to their
+// range, the inner ones whole), so that a rank reads its own rows, not the whole field.
+std::vector<double> read_points(const NetcdfFile& file, int var, std::size_t offset,
+                                const std::vector<std::int64_t>& ids) {
+  if (ids.empty()) return {};
+  const auto [low, high] = std::minmax_element(ids.begin(), ids.end());
+  const std::vector<int> dims = file.var_dims(var);
+  std::vector<std::size_t> lengths, first(dims.size()), last(dims.size());
+  for (int d : dims) lengths.push_back(file.dim_length(d));
+  std::size_t a = offset + static_cast<std::size_t>(*low);
+  std::size_t b = offset + static_cast<std::size_t>(*high);
+  for (std::size_t d = dims.size(); d-- > 0;) {
+    first[d] = a % lengths[d];
+    last[d] = b % lengths[d];
+    a /= lengths[d];
+    b /= lengths[d];
+  }
+  std::vector<std::size_t> start(dims.size(), 0), count(dims.size(), 1);
+  std::size_t d = 0;
+  while (d + 1 < dims.size() && first[d] == last[d]) start[d] = first[d], ++d;
+  if (!dims.empty()) {
+    start[d] = first[d];
+    count[d] = last[d] - first[d] + 1;
+    for (++d; d < dims.size(); ++d) count[d] = lengths[d];
+  }
+  std::size_t box = 0;  // the flat index of the box's first value
+  for (std::size_t k = 0; k < dims.size(); ++k) box = box * lengths[k] + start[k];
+  const std::vector<double> values = read_reals(file, var, start, count);
+  std::vector<double> out(ids.size());
+  for (std::size_t j = 0; j < ids.size(); ++j)
+    out[j] = values[offset + static_cast<std::size_t>(ids[j]) - box];
+  return out;
+}
+
+// This rank's values of `field` from `var`, whose values (after `offset` ones) are
+// component-major (component, point), into `data`: point-major, of the field's type.
+void read_field(const NetcdfFile& file, int var, std::size_t offset, const OasisField& field,
+                const Layout& layout, void* data) {
+  const auto size = static_cast<std::size_t>(layout.global_size());
+  const auto components = static_cast<std::size_t>(field.components);
+  for (std::size_t k = 0; k < components; ++k) {
+    const std::vector<double> values = read_points(file, var, offset + k * size, layout.ids());
+    for (std::size_t j = 0; j < values.size(); ++j) {
+      if (field.type == Datatype::Float32)
+        static_cast<float*>(data)[j * components + k] = static_cast<float>(values[j]);
+      else
+        static_cast<double*>(data)[j * components + k] = values[j];
+    }
+  }
+}
+
+// OASIS's input files give times in seconds since the start of the run: a "units"
+// attribute of the time variable, if there is one, must say so.
+void check_seconds(const NetcdfFile& file, int time_var, const std::string& field) {
+  const std::vector<std::string> atts = file.att_names(time_var);
+  if (std::find(atts.begin(), atts.end(), "units") == atts.end()) return;
+  const std::string units = file.get_text_att(time_var, "units");
+  const bool seconds = units.rfind("s", 0) == 0 &&
+                       (units.size() == 1 || units.rfind("sec", 0) == 0);
+  FERRY_CHECK(seconds, Errc::Io, kCaller, ": input file \"", file.path(), "\" of field \"", field,
+              "\" gives its times in \"", units, "\"; OASIS's input files give them in seconds "
+              "since the start of the run (units \"seconds\" or none). Convert the time variable");
+}
+
 }  // namespace
 
 bool OasisFieldFile::exists(const Comm& comm, const std::string& path) {
@@ -120,16 +171,17 @@ bool OasisFieldFile::exists(const Comm& comm, const std::string& path) {
 bool OasisFieldFile::read(const Comm& comm, const std::string& path, const OasisField& field,
                           const Layout& layout, void* data) {
   const std::int64_t size = layout.global_size();
-  std::vector<double> whole;
-  int found = 0;
+  // Each rank with points reads its own (no exchange); the others agree on the result.
+  int found = 1;
   agree_on(comm, [&] {
-    if (comm.rank() != 0) return;
+    if (layout.local_size() == 0) return;
     NetcdfFile file(kCaller, path, NetcdfFile::Mode::Read);
     const auto var = file.find_var(field.name);
-    if (!var) return;
-    found = 1;
-    const std::vector<int> dims = file.var_dims(*var);
-    const std::size_t n = product(file, dims, 0);
+    if (!var) {
+      found = 0;
+      return;
+    }
+    const std::size_t n = product(file, file.var_dims(*var), 0);
     FERRY_CHECK(n == values_of(field, size), Errc::ArgSize, kCaller, ": variable \"", field.name,
                 "\" of \"", path, "\" has ", n, " values, expected ", values_of(field, size), " (",
                 size, " points x ", field.components,
@@ -137,53 +189,44 @@ bool OasisFieldFile::read(const Comm& comm, const std::string& path, const Oasis
     FERRY_CHECK(file.var_type(*var) == NC_DOUBLE || file.var_type(*var) == NC_FLOAT, Errc::Arg,
                 kCaller, ": variable \"", field.name, "\" of \"", path, "\" is of type ",
                 file.type_name(file.var_type(*var)), "; restart fields are double or float");
-    std::vector<std::size_t> start(dims.size(), 0), count;
-    for (int d : dims) count.push_back(file.dim_length(d));
-    whole = read_reals(file, *var, start, count);
-    whole = transpose(whole, static_cast<std::size_t>(size), field.components, false);
+    read_field(file, *var, 0, field, layout, data);
   });
-  FERRY_CALL_MPI(MPI_Bcast(&found, 1, MPI_INT, 0, comm.get()));
-  if (!found) return false;
-  scatter(comm, field, layout, whole, data);
-  return true;
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &found, 1, MPI_INT, MPI_MIN, comm.get()));
+  return found != 0;
 }
 
-void OasisFieldFile::read_record(const Comm& comm, const std::string& path,
-                                 const OasisField& field, const Layout& layout, double time,
-                                 void* data) {
+void OasisFieldFile::read_record(const std::string& path, const OasisField& field,
+                                 const Layout& layout, double time, void* data) {
   const std::int64_t size = layout.global_size();
-  std::vector<double> whole;
-  agree_on(comm, [&] {
-    if (comm.rank() != 0) return;
-    FERRY_CHECK(std::filesystem::exists(path), Errc::Io, kCaller, ": input file \"", path,
-                "\" of field \"", field.name, "\" does not exist. Write it, or correct the "
-                "file name of the INPUT entry");
-    NetcdfFile file(kCaller, path, NetcdfFile::Mode::Read);
-    const auto var = file.find_var(field.name);
-    const auto time_var = file.find_var("time");
-    FERRY_CHECK(var && time_var, Errc::Io, kCaller, ": input file \"", path,
-                "\" has no variable \"", var ? "time" : field.name,
-                "\"; it holds the field's records and their times (seconds since the start)");
-    const std::vector<int> dims = file.var_dims(*var);
-    const std::size_t records = file.dim_length(file.var_dims(*time_var).front());
-    FERRY_CHECK(dims.size() >= 2 && dims.front() == file.var_dims(*time_var).front(), Errc::Io,
-                kCaller, ": variable \"", field.name, "\" of \"", path,
-                "\" must have the time dimension first (time, ny, nx)");
-    const std::vector<double> times = read_reals(file, *time_var, {0}, {records});
-    const auto record = std::find(times.begin(), times.end(), time);
-    FERRY_CHECK(record != times.end(), Errc::Io, kCaller, ": input file \"", path,
-                "\" has no record at time ", time, " of field \"", field.name,
-                "\"; give one at every input period");
-    const std::size_t n = product(file, dims, 1);
-    FERRY_CHECK(n == values_of(field, size), Errc::ArgSize, kCaller, ": variable \"", field.name,
-                "\" of \"", path, "\" has ", n, " values per record, expected ",
-                values_of(field, size), ". Check that the file was written for this grid");
-    std::vector<std::size_t> start(dims.size(), 0), count{1};
-    start[0] = static_cast<std::size_t>(record - times.begin());
-    for (std::size_t d = 1; d < dims.size(); ++d) count.push_back(file.dim_length(dims[d]));
-    whole = read_reals(file, *var, start, count);
-  });
-  scatter(comm, field, layout, whole, data);
+  FERRY_CHECK(std::filesystem::exists(path), Errc::Io, kCaller, ": input file \"", path,
+              "\" of field \"", field.name, "\" does not exist. Write it, or correct the "
+              "file name of the INPUT entry");
+  NetcdfFile file(kCaller, path, NetcdfFile::Mode::Read);
+  const auto var = file.find_var(field.name);
+  const auto time_var = file.find_var("time");
+  FERRY_CHECK(var && time_var, Errc::Io, kCaller, ": input file \"", path,
+              "\" has no variable \"", var ? "time" : field.name,
+              "\"; it holds the field's records and their times (seconds since the start)");
+  const std::vector<int> dims = file.var_dims(*var);
+  FERRY_CHECK(file.var_dims(*time_var).size() == 1 && dims.size() >= 2 &&
+                  dims.front() == file.var_dims(*time_var).front(),
+              Errc::Io, kCaller, ": variable \"", field.name, "\" of \"", path,
+              "\" must have the time dimension of time(time) first (time, ny, nx)");
+  FERRY_CHECK(file.var_type(*var) == NC_DOUBLE || file.var_type(*var) == NC_FLOAT, Errc::Io,
+              kCaller, ": variable \"", field.name, "\" of \"", path, "\" is of type ",
+              file.type_name(file.var_type(*var)), "; input fields are double or float");
+  check_seconds(file, *time_var, field.name);
+  const std::size_t records = file.dim_length(dims.front());
+  const std::vector<double> times = read_reals(file, *time_var, {0}, {records});
+  const auto record = std::find(times.begin(), times.end(), time);
+  FERRY_CHECK(record != times.end(), Errc::Io, kCaller, ": input file \"", path,
+              "\" has no record at time ", time, " of field \"", field.name,
+              "\"; give one at every input period");
+  const std::size_t n = product(file, dims, 1);
+  FERRY_CHECK(n == values_of(field, size), Errc::ArgSize, kCaller, ": variable \"", field.name,
+              "\" of \"", path, "\" has ", n, " values per record, expected ",
+              values_of(field, size), ". Check that the file was written for this grid");
+  read_field(file, *var, static_cast<std::size_t>(record - times.begin()) * n, field, layout, data);
 }
 
 void OasisFieldFile::write(const Comm& comm, const std::string& path, const OasisField& field,

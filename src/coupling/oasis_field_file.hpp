@@ -15,10 +15,12 @@ namespace ferry::coupling {
 /// shape (ny, nx) when the grid's sizes are known (nx x ny = the layout's global
 /// size), else (global size); a bundle of `components` > 1 values per point adds a
 /// leading dimension. Restart files hold any number of such variables (entries may
-/// share one); output files add an int `time` record dimension first. The values
-/// go through rank 0 of `comm`, which reads or writes the whole field as OASIS's
-/// root process does. Every function is collective over `comm` and raises the
-/// same error on every rank (Errc::Io naming the file and variable).
+/// share one); output files add an int `time` record dimension first. Writes go
+/// through rank 0 of `comm`, which writes the whole field as OASIS's root process
+/// does; reads are done by each rank for its own points (the box of the variable
+/// that covers them), with no exchange. Every function taking `comm` is collective
+/// over it and raises the same error on every rank (Errc::Io naming the file and
+/// variable).
 struct OasisField {
   std::string name;                 ///< variable name
   std::int64_t nx = 0, ny = 0;      ///< 0 = one dimension of the global size
@@ -35,10 +37,13 @@ class OasisFieldFile {
   static bool read(const Comm& comm, const std::string& path, const OasisField& field,
                    const Layout& layout, void* data);
   /// Reads the record of `field` whose "time" value is `time` from the input file
-  /// `path` (OASIS's INPUT files: the field's variable of any real type and shape
-  /// (time, ...), "time" along the unlimited dimension) into `data`. Raises Errc::Io on
-  /// every rank if the file, the variable or the record is missing.
-  static void read_record(const Comm& comm, const std::string& path, const OasisField& field,
+  /// `path` (OASIS's INPUT files: the field's double or float variable of shape
+  /// (time, ...), "time" of any real or int type, in seconds if it has units) into
+  /// `data`, this rank's ids of `layout`. Not collective: each rank opens the file, finds
+  /// the record and reads the box covering its own points, so a rank that reads at
+  /// another time, or not at all, blocks no other. Raises Errc::Io on this rank if the
+  /// file, the variable or the record is missing.
+  static void read_record(const std::string& path, const OasisField& field,
                           const Layout& layout, double time, void* data);
   /// Writes `field` into `path`, creating the file or adding to it; a variable of that
   /// name is overwritten (so a restart file holds the last values of every field).
