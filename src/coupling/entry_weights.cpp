@@ -132,13 +132,19 @@ ProductGrids<Grid> product_grids(const config::RegridConfig& config, const Regri
   return {std::move(block), std::move(held)};
 }
 
+// The source grid is declared as 2 or more rows of 2 or more points (i, j).
+bool logically_rectangular(const RegridGrids& grids) {
+  const std::int64_t nx = grids.source_nx, size = grids.source_size;
+  return nx >= 2 && size % nx == 0 && size / nx >= 2;
+}
+
 // Bilinear and bicubic cells join neighbouring points (i, j) of a logically
 // rectangular source grid. Every rank knows the source grid's declared shape, so
 // every rank raises the same error before any rank computes.
 void check_rectangular(const RegridGrids& grids, const std::string& where, const char* method) {
   const std::int64_t nx = grids.source_nx;
   const std::int64_t size = grids.source_size;
-  FERRY_CHECK(nx >= 2 && size % nx == 0 && size / nx >= 2, Errc::Arg, where, ": the ", method,
+  FERRY_CHECK(logically_rectangular(grids), Errc::Arg, where, ": the ", method,
               " method needs a logically rectangular source grid of 2 or more rows of 2 or "
               "more points, but the source grid has ",
               size, " points and its first dimension is ", nx,
@@ -158,9 +164,8 @@ Weights compute(const config::RegridConfig& config, const RegridGrids& grids, co
     // Second order computes the source's gradients by centred differences where the
     // source grid is logically rectangular (as SCRIP and CDO do), else by least squares.
     ConservativeOptions options{config.normalisation, config.unmapped, config.order};
-    const std::int64_t nx = grids.source_nx, size = grids.source_size;
-    if (nx >= 2 && size % nx == 0 && size / nx >= 2) {
-      options.nx = nx;
+    if (logically_rectangular(grids)) {
+      options.nx = grids.source_nx;
       options.periodic = config.periodic;
     }
     return on_product(
