@@ -109,11 +109,12 @@ module ferry_regrid_mod
                                      src_corner_lat, src_mask, src_edges, dst, dst_corners, &
                                      dst_corner_counts, dst_corner_lon, dst_corner_lat, &
                                      dst_mask, dst_edges, normalisation, unmapped, order, &
-                                     weights) &
+                                     nx, periodic, weights) &
         bind(C, name='ferry_weights_conservative_polygons_f') result(ierr)
-      import :: c_double, c_int, c_ptr
+      import :: c_double, c_int, c_int64_t, c_ptr
       integer(c_int), value :: comm, src_corners, dst_corners, src_edges, dst_edges
-      integer(c_int), value :: normalisation, unmapped, order
+      integer(c_int), value :: normalisation, unmapped, order, periodic
+      integer(c_int64_t), value :: nx
       type(c_ptr), value :: src, dst
       integer(c_int), intent(in), optional :: src_corner_counts(*), dst_corner_counts(*)
       real(c_double), intent(in) :: src_corner_lon(*), src_corner_lat(*)
@@ -572,13 +573,18 @@ contains
   !> most corners; absent: every cell has corners, repeated corners allowed). unmapped
   !> (FERRY_UNMAPPED_*, default FILL; NEAREST makes FRACAREA into OASIS's FRACNNEI and
   !> DESTAREA into DESTNNEI) and order (1, the default, or 2: second order with the
-  !> gradients made from the field, as CDO gencon2).
+  !> gradients made from the field, as CDO gencon2). After ierr, for a logically
+  !> rectangular source grid (ferry_weights_conservative_rectangular in C): nx, its cells
+  !> per row (cell (i, j), 0-based, has id j * nx + i; ferry_grid_get_sizes gives it),
+  !> and periodic (default .true.: column nx - 1 neighbours column 0); with order 2 the
+  !> gradients are then SCRIP's and CDO's centred differences along i and j instead of
+  !> least squares. nx absent or 0: least squares.
   subroutine ferry_weights_conservative_polygons(comm, src, src_corners, src_corner_lon, &
                                                  src_corner_lat, src_edges, dst, dst_corners, &
                                                  dst_corner_lon, dst_corner_lat, dst_edges, &
                                                  normalisation, weights, src_mask, dst_mask, &
                                                  src_corner_counts, dst_corner_counts, &
-                                                 unmapped, order, ierr)
+                                                 unmapped, order, ierr, nx, periodic)
     integer, intent(in) :: comm, src_corners, dst_corners, src_edges, dst_edges, normalisation
     type(ferry_layout), intent(in) :: src, dst
     real(c_double), intent(in) :: src_corner_lon(:, :), src_corner_lat(:, :)
@@ -588,19 +594,27 @@ contains
     integer(c_int), intent(in), optional :: src_corner_counts(:), dst_corner_counts(:)
     integer, intent(in), optional :: unmapped, order
     integer, intent(out) :: ierr
+    integer(c_int64_t), intent(in), optional :: nx
+    logical, intent(in), optional :: periodic
     character(len=*), parameter :: routine = 'ferry_weights_conservative_polygons'
-    integer(c_int) :: c_order
+    integer(c_int) :: c_order, c_periodic
+    integer(c_int64_t) :: c_nx
     if (.not. cells_agreed(comm, routine, src, src_corners, src_corner_lon, src_corner_lat, &
                            src_mask, src_corner_counts, dst, dst_corners, dst_corner_lon, &
                            dst_corner_lat, dst_mask, dst_corner_counts, ierr)) return
     c_order = 1
     if (present(order)) c_order = int(order, c_int)
+    c_nx = 0
+    if (present(nx)) c_nx = nx
+    c_periodic = 1
+    if (present(periodic)) c_periodic = merge(1_c_int, 0_c_int, periodic)
     ierr = c_conservative_polygons(int(comm, c_int), src%ptr, int(src_corners, c_int), &
                                    src_corner_counts, src_corner_lon, src_corner_lat, src_mask, &
                                    int(src_edges, c_int), dst%ptr, int(dst_corners, c_int), &
                                    dst_corner_counts, dst_corner_lon, dst_corner_lat, dst_mask, &
                                    int(dst_edges, c_int), int(normalisation, c_int), &
-                                   unmapped_or_fill(unmapped), c_order, weights%ptr)
+                                   unmapped_or_fill(unmapped), c_order, c_nx, c_periodic, &
+                                   weights%ptr)
   end subroutine ferry_weights_conservative_polygons
 
   !> Collective over comm: second-order conservative weights for gradients the caller

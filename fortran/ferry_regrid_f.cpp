@@ -27,17 +27,18 @@ int ferry_weights_write_esmf_f(MPI_Fint comm, const ferry_weights* weights, cons
 }
 
 // ferry_weights_conservative_polygons with every option (the Fortran routine's
-// optional unmapped and order).
+// optional unmapped, order, nx and periodic).
 int ferry_weights_conservative_polygons_f(
     MPI_Fint comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
     const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
     const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
     const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
-    int normalisation, int unmapped, int order, ferry_weights** weights) {
-  return ferry_weights_conservative_with_options(
+    int normalisation, int unmapped, int order, int64_t nx, int periodic,
+    ferry_weights** weights) {
+  return ferry_weights_conservative_rectangular(
       MPI_Comm_f2c(comm), src, src_corners, src_corner_counts, src_corner_lon, src_corner_lat,
       src_mask, src_edges, dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
-      dst_mask, dst_edges, normalisation, unmapped, order, weights);
+      dst_mask, dst_edges, normalisation, unmapped, order, nx, periodic, weights);
 }
 
 int ferry_weights_conservative_gradients_f(

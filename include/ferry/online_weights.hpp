@@ -248,7 +248,7 @@ struct ConservativeOptions {
   /// field itself (see there); conservative_gradient_weights leaves them to the caller.
   int order = 1;
   /// Second order with computed gradients: 0, or the source grid is logically
-  /// rectangular, nx x (size / nx) cells, cell (i, j) with global id j * nx + i (as
+  /// rectangular, nx x (size / nx) cells (nx >= 2), cell (i, j) with global id j * nx + i (as
   /// Grid::nx says for OASIS and SCRIP grids): the gradients are then centred
   /// differences along i and j (SCRIP's and CDO's), not least squares (see
   /// conservative_weights).
@@ -304,8 +304,8 @@ struct ConservativeOptions {
 /// that differ between ranks, a corner that is not finite or has a latitude outside
 /// -90..90, a valid cell with fewer than 3 distinct corners, corners out of order or
 /// not convex, or no area, a cell that is not a longitude-latitude rectangle with
-/// CellEdges::LonLat, normalisation or edges not one of the enumerators, nx negative
-/// or not dividing the source size),
+/// CellEdges::LonLat, normalisation or edges not one of the enumerators, nx other than
+/// 0 that is below 2 or does not divide the source size),
 /// Errc::Duplicate (a global id given twice).
 Weights conservative_weights(MPI_Comm comm, const GridCells& src, const GridCells& dst,
                              const ConservativeOptions& options = {});

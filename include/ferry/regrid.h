@@ -232,6 +232,21 @@ int ferry_weights_conservative_with_options(
     const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
     int normalisation, int unmapped, int order, ferry_weights** weights);
 
+/* Collective over comm: ferry_weights_conservative_with_options for a logically
+ * rectangular source grid of nx columns (cell (i, j) has id j * nx + i, as
+ * ferry_grid_get_sizes gives nx for OASIS and SCRIP grids; periodic non-zero: column
+ * nx - 1 neighbours column 0). With order 2 the source gradients are then SCRIP's and
+ * CDO's centred differences along i and j instead of least squares (ConservativeOptions
+ * nx and periodic); nx 0 is ferry_weights_conservative_with_options. FERRY_ERR_ARG on
+ * every rank for an nx of 1 or below 0, or one that does not divide the source size. */
+int ferry_weights_conservative_rectangular(
+    MPI_Comm comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, int unmapped, int order, int64_t nx, int periodic,
+    ferry_weights** weights);
+
 /* Collective over comm: second-order conservative weights for gradients the caller
  * gives (OASIS's fld2 and fld3), as three matrices with the same links: dst = value src
  * + lat_gradient g_lat + lon_gradient g_lon, g_lat and g_lon the northward and eastward

@@ -194,7 +194,8 @@ std::function<void(const WeightProgress&)> progress_from_python(nb::handle progr
 
 // The options of the conservative weight calls, as `function` takes them from Python.
 ConservativeOptions conservative_options(nb::handle normalisation, nb::handle unmapped, int order,
-                                         nb::handle progress, const std::string& function) {
+                                         nb::handle progress, std::int64_t nx, bool periodic,
+                                         const std::string& function) {
   ConservativeOptions options;
   options.progress = progress_from_python(progress);
   options.normalisation = enum_from_python<ConservativeNormalisation>(
@@ -204,17 +205,19 @@ ConservativeOptions conservative_options(nb::handle normalisation, nb::handle un
       function + ": normalisation");
   options.unmapped = unmapped_from_python(unmapped, function.c_str());
   options.order = order;
+  options.nx = nx;  // conservative_weights checks it
+  options.periodic = periodic;
   return options;
 }
 
 Weights conservative(nb::handle comm, const GridCells& src, const GridCells& dst,
                      nb::handle normalisation, nb::handle unmapped, int order,
-                     nb::handle progress) {
+                     nb::handle progress, std::int64_t nx, bool periodic) {
   ConservativeOptions options;
   return agreed_weights(
       comm, "conservative_weights",
       [&] {
-        options = conservative_options(normalisation, unmapped, order, progress,
+        options = conservative_options(normalisation, unmapped, order, progress, nx, periodic,
                                        "conservative_weights");
       },
       [&](MPI_Comm c) { return conservative_weights(c, src, dst, options); });
@@ -227,7 +230,7 @@ nb::tuple conservative_gradient(nb::handle comm, const GridCells& src, const Gri
   ConservativeGradientWeights w = agreed_weights(
       comm, "conservative_gradient_weights",
       [&] {
-        options = conservative_options(normalisation, unmapped, 2, progress,
+        options = conservative_options(normalisation, unmapped, 2, progress, 0, true,
                                        "conservative_gradient_weights");
       },
       [&](MPI_Comm c) { return conservative_gradient_weights(c, src, dst, options); });
@@ -505,16 +508,19 @@ void bind_regrid(nb::module_& m) {
         "step along the source grid's rows and columns (CDO genbic's four weights).");
   m.def("conservative_weights", &conservative, "comm"_a, "src"_a, "dst"_a,
         "normalisation"_a = "fracarea", "unmapped"_a = "fill", "order"_a = 1,
-        "progress"_a.none() = nb::none(),
+        "progress"_a.none() = nb::none(), "nx"_a = 0, "periodic"_a = true,
         "Collective: conservative weights (as CDO gencon) between GridCells of any polygons\n"
         "(great-circle edges) or lon-lat rectangles, normalised by the covered area\n"
         "(\"fracarea\", CDO's default) or the destination cell's area (\"destarea\");\n"
         "unmapped \"nearest\" (OASIS FRACNNEI, DESTNNEI): cells over no valid source cell\n"
         "take their nearest valid source cell. order 2: second order (as CDO gencon2), the\n"
-        "source gradients computed from the field (least squares over the 8 nearest cells)\n"
-        "and folded into the weights. progress: None or progress(stage, done, total,\n"
-        "seconds), called on each rank alone at the start, at most once a second and at\n"
-        "the end of its overlaps; what it raises fails the call on every rank.");
+        "source gradients computed from the field and folded into the weights: with nx 0\n"
+        "(the default) by least squares over the 8 nearest cells; with nx the cells per\n"
+        "row of a logically rectangular source (cell (i, j) has id j * nx + i) by SCRIP's\n"
+        "and CDO's centred differences along i and j, `periodic`: column nx - 1 neighbours\n"
+        "column 0. progress: None or progress(stage, done, total, seconds), called on each\n"
+        "rank alone at the start, at most once a second and at the end of its overlaps;\n"
+        "what it raises fails the call on every rank.");
   m.def("conservative_gradient_weights", &conservative_gradient, "comm"_a, "src"_a, "dst"_a,
         "normalisation"_a = "fracarea", "unmapped"_a = "fill", "progress"_a.none() = nb::none(),
         "Collective: second-order conservative weights for gradients the caller gives, as\n"

@@ -250,16 +250,18 @@ def test_conservative_weights_keep_a_constant_and_the_integral(comm):
     assert integral == pytest.approx(source_integral, rel=1e-12)
 
 
+def mean_latitude(nx, ny, ids):
+    """The mean latitude (radians) over each cell of a regular grid."""
+    edges = np.radians(-90.0 + np.arange(ny + 1) * 180.0 / ny)
+    s, n = edges[ids // nx], edges[ids // nx + 1]
+    return (n * np.sin(n) + np.cos(n) - s * np.sin(s) - np.cos(s)) / (np.sin(n) - np.sin(s))
+
+
 def test_second_order_conservative_weights_remap_latitude_exactly(comm):
     # A field equal to the latitude (radians) at each source cell's centroid, with its
     # gradient 1, through the three matrices, and through order 2 with the gradients
     # made from the field: each destination cell's mean latitude.
     src, dst = layouts(comm)
-
-    def mean_latitude(nx, ny, ids):
-        edges = np.radians(-90.0 + np.arange(ny + 1) * 180.0 / ny)
-        s, n = edges[ids // nx], edges[ids // nx + 1]
-        return (n * np.sin(n) + np.cos(n) - s * np.sin(s) - np.cos(s)) / (np.sin(n) - np.sin(s))
 
     src_cells, dst_cells = cells(src, SRC_NX, SRC_NY), cells(dst, DST_NX, DST_NY)
     value, lat_gradient, lon_gradient = ferry.conservative_gradient_weights(
@@ -282,6 +284,90 @@ def test_second_order_conservative_weights_remap_latitude_exactly(comm):
         ferry.Errc.ARG,
         "order is 3",
         lambda: ferry.conservative_weights(comm, src_cells, dst_cells, order=3),
+    )
+
+
+def gathered_rows(comm, weights):
+    """Every row's links over all ranks: {row: (cols, values)}."""
+    rows = {}
+    for first, start, cols, values in comm.allgather(
+        (weights.first_row, weights.row_start.copy(), weights.cols.copy(), weights.values.copy())
+    ):
+        for r in range(len(start) - 1):
+            links = slice(start[r], start[r + 1])
+            rows[first + r] = (cols[links], values[links])
+    return rows
+
+
+def within_cross(first, second, periodic):
+    """Every link of a row of `second` comes from a source cell of that row of `first`
+    or one of its neighbours (i +- 1, j), (i, j +- 1), across the ends of the rows
+    where `periodic`: the stencil of centred differences."""
+    for row, (cols, _) in second.items():
+        sources = first[row][0]
+        di = np.abs(cols[:, None] % SRC_NX - sources[None, :] % SRC_NX)
+        if periodic:
+            di = np.minimum(di, SRC_NX - di)
+        dj = np.abs(cols[:, None] // SRC_NX - sources[None, :] // SRC_NX)
+        if not np.all(np.any(di + dj <= 1, axis=1)):
+            return False
+    return True
+
+
+def test_second_order_centred_differences_with_nx(comm):
+    """nx (and periodic) give SCRIP's centred differences: each row links the cross
+    stencil around its first-order sources (least squares reaches the diagonals),
+    wrapping across the ends of the rows only where periodic; a field linear in
+    latitude is still remapped exactly; the same bits as all cells on one rank."""
+    src, dst = layouts(comm)
+    src_cells, dst_cells = cells(src, SRC_NX, SRC_NY), cells(dst, DST_NX, DST_NY)
+
+    def second(comm, s, d, **options):
+        return ferry.conservative_weights(comm, s, d, order=2, unmapped="nearest", **options)
+
+    centred = second(comm, src_cells, dst_cells, nx=SRC_NX)
+    first = gathered_rows(comm, ferry.conservative_weights(comm, src_cells, dst_cells))
+    got = gathered_rows(comm, centred)
+    assert within_cross(first, got, periodic=True)
+    assert not within_cross(first, got, periodic=False)
+    squares = gathered_rows(comm, second(comm, src_cells, dst_cells))
+    assert not within_cross(first, squares, periodic=True)
+    open_rows = gathered_rows(comm, second(comm, src_cells, dst_cells, nx=SRC_NX, periodic=False))
+    assert within_cross(first, open_rows, periodic=False)
+
+    remapped_latitude = np.zeros(dst.local_size)
+    ferry.Remap(comm, centred, src, dst).apply(
+        mean_latitude(SRC_NX, SRC_NY, src.ids), remapped_latitude
+    )
+    np.testing.assert_allclose(
+        remapped_latitude, mean_latitude(DST_NX, DST_NY, dst.ids), rtol=0, atol=1e-13
+    )
+
+    whole_src = ferry.Layout.block(SRC_NX * SRC_NY, 1, 0)
+    whole_dst = ferry.Layout.block(DST_NX * DST_NY, 1, 0)
+    alone = second(
+        MPI.COMM_SELF,
+        cells(whole_src, SRC_NX, SRC_NY),
+        cells(whole_dst, DST_NX, DST_NY),
+        nx=SRC_NX,
+    )
+    alone_rows = gathered_rows(MPI.COMM_SELF, alone)
+    assert got.keys() == alone_rows.keys()
+    for row, (cols, values) in got.items():
+        np.testing.assert_array_equal(cols, alone_rows[row][0])
+        np.testing.assert_array_equal(values, alone_rows[row][1])  # bit for bit
+
+    last = comm.size - 1
+    raises_everywhere(
+        ferry.Errc.ARG,
+        "nx is 7 for a source grid of 648 cells",
+        lambda: second(comm, src_cells, dst_cells, nx=7 if comm.rank == last else SRC_NX),
+        rank=last,
+    )
+    raises_everywhere(
+        ferry.Errc.ARG,
+        "nx is 1 for a source grid of 648 cells",
+        lambda: second(comm, src_cells, dst_cells, nx=1),
     )
 
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -126,7 +127,9 @@ ferry::Unmapped unmapped_choice(int unmapped, const CCall& call) {
                                       "FERRY_UNMAPPED_FILL, _NEAREST or _FOUR_NEAREST");
 }
 
+// nx and periodic as ConservativeOptions has them: conservative_weights checks nx.
 ferry::ConservativeOptions conservative_options(int normalisation, int unmapped, int order,
+                                                std::int64_t nx, int periodic,
                                                 const CCall& call) {
   ferry::ConservativeOptions options;
   options.normalisation = call.choice<ferry::ConservativeNormalisation>(
@@ -136,6 +139,8 @@ ferry::ConservativeOptions conservative_options(int normalisation, int unmapped,
   FERRY_CHECK(order == 1 || order == 2, ferry::Errc::Arg, call.function(),
               ": order must be 1 (first-order) or 2 (second-order conservative); got ", order);
   options.order = order;
+  options.nx = nx;
+  options.periodic = periodic != 0;
   return options;
 }
 
@@ -199,7 +204,7 @@ int conservative_cells(const char* function, MPI_Comm comm, const ferry_layout* 
                        const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
                        const double* dst_corner_lon, const double* dst_corner_lat,
                        const int* dst_mask, int dst_edges, int normalisation, int unmapped,
-                       int order, ferry_weights** weights) {
+                       int order, std::int64_t nx, int periodic, ferry_weights** weights) {
   ferry::GridCells s, d;
   ferry::ConservativeOptions options;
   return agreed_weights(
@@ -209,7 +214,7 @@ int conservative_cells(const char* function, MPI_Comm comm, const ferry_layout* 
                           src_mask, src_edges, call, "source");
         d = polygon_cells(dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
                           dst_mask, dst_edges, call, "destination");
-        options = conservative_options(normalisation, unmapped, order, call);
+        options = conservative_options(normalisation, unmapped, order, nx, periodic, call);
       },
       [&] { return ferry::conservative_weights(comm, s, d, options); });
 }
@@ -372,7 +377,7 @@ int ferry_weights_conservative(MPI_Comm comm, const ferry_layout* src, int src_c
   return conservative_cells("ferry_weights_conservative", comm, src, src_corners, nullptr,
                             src_corner_lon, src_corner_lat, src_mask, FERRY_CELL_EDGES_AUTO, dst,
                             dst_corners, nullptr, dst_corner_lon, dst_corner_lat, dst_mask,
-                            FERRY_CELL_EDGES_AUTO, normalisation, FERRY_UNMAPPED_FILL, 1,
+                            FERRY_CELL_EDGES_AUTO, normalisation, FERRY_UNMAPPED_FILL, 1, 0, 1,
                             weights);
 }
 
@@ -385,7 +390,8 @@ int ferry_weights_conservative_polygons(
   return conservative_cells("ferry_weights_conservative_polygons", comm, src, src_corners,
                             src_corner_counts, src_corner_lon, src_corner_lat, src_mask, src_edges,
                             dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
-                            dst_mask, dst_edges, normalisation, FERRY_UNMAPPED_FILL, 1, weights);
+                            dst_mask, dst_edges, normalisation, FERRY_UNMAPPED_FILL, 1, 0, 1,
+                            weights);
 }
 
 int ferry_weights_conservative_with_options(
@@ -397,7 +403,21 @@ int ferry_weights_conservative_with_options(
   return conservative_cells("ferry_weights_conservative_with_options", comm, src, src_corners,
                             src_corner_counts, src_corner_lon, src_corner_lat, src_mask, src_edges,
                             dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
-                            dst_mask, dst_edges, normalisation, unmapped, order, weights);
+                            dst_mask, dst_edges, normalisation, unmapped, order, 0, 1, weights);
+}
+
+int ferry_weights_conservative_rectangular(
+    MPI_Comm comm, const ferry_layout* src, int src_corners, const int* src_corner_counts,
+    const double* src_corner_lon, const double* src_corner_lat, const int* src_mask, int src_edges,
+    const ferry_layout* dst, int dst_corners, const int* dst_corner_counts,
+    const double* dst_corner_lon, const double* dst_corner_lat, const int* dst_mask, int dst_edges,
+    int normalisation, int unmapped, int order, int64_t nx, int periodic,
+    ferry_weights** weights) {
+  return conservative_cells("ferry_weights_conservative_rectangular", comm, src, src_corners,
+                            src_corner_counts, src_corner_lon, src_corner_lat, src_mask, src_edges,
+                            dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
+                            dst_mask, dst_edges, normalisation, unmapped, order, nx, periodic,
+                            weights);
 }
 
 int ferry_weights_conservative_gradients(
@@ -416,7 +436,7 @@ int ferry_weights_conservative_gradients(
                           src_mask, src_edges, call, "source");
         d = polygon_cells(dst, dst_corners, dst_corner_counts, dst_corner_lon, dst_corner_lat,
                           dst_mask, dst_edges, call, "destination");
-        options = conservative_options(normalisation, unmapped, 2, call);
+        options = conservative_options(normalisation, unmapped, 2, 0, 1, call);
       },
       [&] {
         ferry::ConservativeGradientWeights w = ferry::conservative_gradient_weights(comm, s, d, options);

@@ -328,10 +328,11 @@ ConservativeLinks conservative_links(const Comm& comm, const GridCells& src, con
                 "; give Unmapped::Fill or Unmapped::Nearest");
     FERRY_CHECK(options.order == 1 || options.order == 2, Errc::Arg, kCaller, ": order is ",
                 options.order, "; give 1 (first order) or 2 (second order)");
-    FERRY_CHECK(options.nx == 0 || (options.nx > 0 && src.layout.global_size() % options.nx == 0),
+    FERRY_CHECK(options.nx == 0 || (options.nx > 1 && src.layout.global_size() % options.nx == 0),
                 Errc::Arg, kCaller, ": nx is ", options.nx, " for a source grid of ",
                 src.layout.global_size(),
-                " cells; give 0 or the cells per row of a logically rectangular source grid");
+                " cells; give 0 (least squares) or the cells per row (2 or more, dividing the "
+                "cells) of a logically rectangular source grid");
   });
   const regrid::detail::CellInput source = regrid::detail::read_cells(comm, kCaller, src, "source");
   const regrid::detail::CellInput target =

@@ -1,7 +1,8 @@
-// The C API's nearest-neighbour options, bicubic, second-order conservative,
-// gradient-weight, unmapped-fill and grid-file calls give the very bits of the C++ functions they wrap: the C side gets
-// its grids in round-robin layouts, the C++ side in blocks, and both hold the same
-// rows of the same links on every rank count. Bad options fail every rank alike.
+// The C API's nearest-neighbour options, bicubic, second-order conservative (least
+// squares and centred differences), gradient-weight, unmapped-fill and grid-file calls
+// give the very bits of the C++ functions they wrap: the C side gets its grids in
+// round-robin layouts, the C++ side in blocks, and both hold the same rows of the same
+// links on every rank count. Bad options fail every rank alike.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -270,6 +271,42 @@ TEST(RegridMethodsCapi, ConservativeOptionsAndGradientsAreTheCppBits) {
   }
 }
 
+// Second order from a logically rectangular source (the rotated grid, some cells
+// masked), periodic or not, through ferry_weights_conservative_rectangular: SCRIP's
+// centred differences, the bits of ConservativeOptions nx and periodic; nx 0 is the
+// least squares of ferry_weights_conservative_with_options.
+TEST(RegridMethodsCapi, CentredDifferenceGradientsAreTheCppBits) {
+  const int p = size_of(MPI_COMM_WORLD), me = rank_of(MPI_COMM_WORLD);
+  constexpr std::int64_t kRows = 30;
+  PolygonGrid src = regrid_test::rotated_grid(static_cast<int>(kRows), 16, 20, 50);
+  for (std::int64_t i = 0; i < src.size(); ++i) src.mask.push_back(i % 7 == 3 ? 0 : 1);
+  const PolygonGrid dst = regrid_test::lonlat_grid(24, 12, 3);
+  const CLayout cs = round_robin(src.size()), cd = round_robin(dst.size());
+  const CCells s = c_cells(src, cs.handle), d = c_cells(dst, cd.handle);
+  const ferry::GridCells bs = regrid_test::share(src, Layout::block(src.size(), p, me));
+  const ferry::GridCells bd = regrid_test::share(dst, Layout::block(dst.size(), p, me));
+  for (const std::int64_t nx : {std::int64_t{0}, kRows})
+    for (const int periodic : {1, 0}) {
+      ferry::ConservativeOptions options;
+      options.order = 2;
+      options.unmapped = ferry::Unmapped::Nearest;
+      options.nx = nx;
+      options.periodic = periodic != 0;
+      ferry_weights* w = nullptr;
+      ASSERT_EQ(ferry_weights_conservative_rectangular(
+                    MPI_COMM_WORLD, cs.handle, s.corners, nullptr, s.lon.data(), s.lat.data(),
+                    s.mask.data(), FERRY_CELL_EDGES_AUTO, cd.handle, d.corners, nullptr,
+                    d.lon.data(), d.lat.data(), d.mask.data(), FERRY_CELL_EDGES_AUTO,
+                    FERRY_NORMALISATION_FRACAREA, FERRY_UNMAPPED_NEAREST, 2, nx, periodic, &w),
+                FERRY_SUCCESS)
+          << ferry_last_error_message();
+      const std::string what =
+          "nx " + std::to_string(nx) + ", periodic " + std::to_string(periodic);
+      expect_same_rows(w, ferry::conservative_weights(MPI_COMM_WORLD, bs, bd, options),
+                       what.c_str());
+    }
+}
+
 // The whole rotated grid as a SCRIP grid file (rank 0 writes it).
 void write_rotated_scrip(const std::string& path, const PolygonGrid& grid, std::int64_t nx) {
   if (rank_of(MPI_COMM_WORLD) != 0) return;
@@ -402,6 +439,21 @@ TEST(RegridMethodsCapi, BadOptionsFailEveryRankAlike) {
   EXPECT_NE(std::string(ferry_last_error_message()).find("order must be 1"), std::string::npos)
       << ferry_last_error_message();
   EXPECT_EQ(w, nullptr);
+  // nx that does not divide the 72 cells on the last rank only, and nx 1 everywhere.
+  for (const std::int64_t nx : {rank_of(MPI_COMM_WORLD) == last ? std::int64_t{7} : 12,
+                                std::int64_t{1}}) {
+    EXPECT_EQ(ferry_weights_conservative_rectangular(
+                  MPI_COMM_WORLD, cg.handle, c.corners, nullptr, c.lon.data(), c.lat.data(),
+                  nullptr, FERRY_CELL_EDGES_AUTO, cg.handle, c.corners, nullptr, c.lon.data(),
+                  c.lat.data(), nullptr, FERRY_CELL_EDGES_AUTO, FERRY_NORMALISATION_FRACAREA,
+                  FERRY_UNMAPPED_FILL, 2, nx, 1, &w),
+              FERRY_ERR_ARG);
+    const std::string expected =
+        "nx is " + std::to_string(nx == 1 ? 1 : 7) + " for a source grid of 72 cells";
+    EXPECT_NE(std::string(ferry_last_error_message()).find(expected), std::string::npos)
+        << ferry_last_error_message();
+    EXPECT_EQ(w, nullptr);
+  }
 
   ferry_grid* missing = nullptr;
   EXPECT_EQ(ferry_grid_read(MPI_COMM_WORLD, "no_such_grid.nc", FERRY_GRID_FORMAT_AUTO, nullptr,

@@ -9,7 +9,8 @@
 ! - The value weights of bicubic_gradients and conservative_gradients are those of
 !   the one-matrix calls' first order / of the bilinear cells, bit for bit; the
 !   gradient weights have the same links.
-! - Second-order conservative keeps a constant and links more sources than first.
+! - Second-order conservative keeps a constant and links more sources than first; with
+!   nx (and periodic) its links are the centred differences' cross stencil.
 ! - ferry_grid_read of the OASIS example grid torc (when --grids=DIR has it): sizes,
 !   points, corners, areas; a missing file fails every rank with FERRY_ERR_IO.
 program regrid_methods_fortran_test
@@ -184,6 +185,7 @@ contains
     call ferry_weights_get_sizes(first, sizes(1), sizes(2), sizes(3), ierr)
     call ferry_weights_get_sizes(second, second_links(1), second_links(2), second_links(3), ierr)
     call expect(second_links(3) > sizes(3), 'second order links the neighbours too')
+    call test_centred_differences(first, second, src_lon, src_lat, dst_lon, dst_lat)
 
     call ferry_weights_conservative_gradients(MPI_COMM_WORLD, src, 4, src_lon, src_lat, &
                                               FERRY_CELL_EDGES_AUTO, dst, 4, dst_lon, dst_lat, &
@@ -208,6 +210,91 @@ contains
                                              ierr=ierr)
     call expect_error(ierr, FERRY_ERR_ARG, 'order must be 1', 'bad order')
   end subroutine test_second_order_conservative
+
+  ! True if every link of each row of `second` comes from a source cell of that row of
+  ! `first` or from one of its neighbours (i +- 1, j) and (i, j +- 1) on the src_nx x
+  ! src_ny grid, across the ends of the rows where `periodic`: the stencil of centred
+  ! differences, which least squares over the 8 nearest cells (diagonals too) leaves.
+  logical function within_cross(first, second, periodic)
+    type(ferry_weights), intent(in) :: first, second
+    logical, intent(in) :: periodic
+    integer(int64), allocatable :: start_f(:), cols_f(:), start_s(:), cols_s(:)
+    real(real64), allocatable :: values_f(:), values_s(:)
+    integer(int64) :: r, k, l, di, dj
+    logical :: near
+    call local_links(first, start_f, cols_f, values_f)
+    call local_links(second, start_s, cols_s, values_s)
+    within_cross = size(start_f) == size(start_s)
+    if (.not. within_cross) return
+    do r = 1, size(start_s) - 1
+      do k = start_s(r) + 1, start_s(r + 1)
+        near = .false.
+        do l = start_f(r) + 1, start_f(r + 1)
+          di = abs(mod(cols_s(k), src_nx) - mod(cols_f(l), src_nx))
+          if (periodic) di = min(di, src_nx - di)
+          dj = abs(cols_s(k) / src_nx - cols_f(l) / src_nx)
+          near = near .or. di + dj <= 1
+        end do
+        within_cross = within_cross .and. near
+      end do
+    end do
+  end function within_cross
+
+  ! Second order with nx (and periodic): SCRIP's centred differences. The links of each
+  ! row are those of the cross stencil around its first-order sources (`first`),
+  ! wrapping across the ends of the rows only where periodic, unlike least squares'
+  ! (`squares`); a constant is kept. Bad nx on one rank, or nx 1, fails every rank alike.
+  subroutine test_centred_differences(first, squares, src_lon, src_lat, dst_lon, dst_lat)
+    type(ferry_weights), intent(in) :: first, squares
+    real(real64), intent(in) :: src_lon(:, :), src_lat(:, :), dst_lon(:, :), dst_lat(:, :)
+    type(ferry_weights) :: centred, open_rows
+    real(real64) :: out(size(dst_ids))
+    integer :: k
+    call centred_differences(src_lon, src_lat, dst_lon, dst_lat, src_nx, .true., centred)
+    call expect_ok(ierr, 'centred differences')
+    call centred_differences(src_lon, src_lat, dst_lon, dst_lat, src_nx, .false., &
+                             open_rows)
+    call expect_ok(ierr, 'centred differences, not periodic')
+    call remap_once(centred, src, dst, engine, fill, spread(1.0_real64, 1, size(src_ids)), out)
+    call expect(all(abs(out - 1) <= 1e-12_real64), 'centred differences: constant')
+    call expect(all_ranks(within_cross(first, centred, .true.)), 'centred: cross stencil')
+    call expect(.not. all_ranks(within_cross(first, squares, .true.)), &
+                'least squares: diagonals too')
+    call expect(all_ranks(within_cross(first, open_rows, .false.)), 'not periodic: no wrap')
+    call expect(.not. all_ranks(within_cross(first, centred, .false.)), 'periodic: wraps')
+    call ferry_weights_destroy(centred, ierr)
+    call ferry_weights_destroy(open_rows, ierr)
+    ! nx not dividing the 72 cells on the last rank only, then nx 1 everywhere.
+    do k = 1, 2
+      call centred_differences(src_lon, src_lat, dst_lon, dst_lat, &
+                               merge(merge(5_int64, src_nx, rank == nranks - 1), 1_int64, &
+                                     k == 1), .true., centred)
+      call expect_error(ierr, FERRY_ERR_ARG, &
+                        merge('nx is 5 for a source grid of 72 cells', &
+                              'nx is 1 for a source grid of 72 cells', k == 1), 'bad nx')
+      call expect(.not. c_associated(centred%ptr), 'failed conservative left a handle')
+    end do
+  end subroutine test_centred_differences
+
+  ! Second order from src to dst (cells of the corners given) with src_mask, unmapped
+  ! NEAREST, nx and periodic; ierr as the routine sets it.
+  subroutine centred_differences(src_lon, src_lat, dst_lon, dst_lat, nx, periodic, w)
+    real(real64), intent(in) :: src_lon(:, :), src_lat(:, :), dst_lon(:, :), dst_lat(:, :)
+    integer(int64), intent(in) :: nx
+    logical, intent(in) :: periodic
+    type(ferry_weights), intent(out) :: w
+    call ferry_weights_conservative_polygons(MPI_COMM_WORLD, src, 4, src_lon, src_lat, &
+                                             FERRY_CELL_EDGES_AUTO, dst, 4, dst_lon, dst_lat, &
+                                             FERRY_CELL_EDGES_AUTO, FERRY_NORMALISATION_FRACAREA, &
+                                             w, src_mask, unmapped=FERRY_UNMAPPED_NEAREST, &
+                                             order=2, ierr=ierr, nx=nx, periodic=periodic)
+  end subroutine centred_differences
+
+  ! Collective: `value` is true on every rank.
+  logical function all_ranks(value)
+    logical, intent(in) :: value
+    call MPI_Allreduce(value, all_ranks, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD, ierr)
+  end function all_ranks
 
   subroutine test_grid_read()
     type(ferry_grid) :: grid

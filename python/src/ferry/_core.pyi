@@ -504,6 +504,8 @@ def conservative_weights(
     unmapped: str = "fill",
     order: int = 1,
     progress: WeightProgress | None = None,
+    nx: int = 0,
+    periodic: bool = True,
 ) -> Weights: ...
 def conservative_gradient_weights(
     comm: Comm,

@@ -244,17 +244,21 @@ TEST(SecondOrderWeights, BadOrderOrShapeFailsEverywhere) {
     EXPECT_EQ(e.code(), ferry::Errc::Arg);
     EXPECT_NE(std::string(e.what()).find("order is 3"), std::string::npos) << e.what();
   }
-  // A row length that does not divide the source grid (72 cells).
+  // A row length that does not divide the source grid (72 cells), and rows of one cell.
   options.order = 2;
-  options.nx = 5;
-  try {
-    ferry::conservative_weights(MPI_COMM_WORLD, share(g, Layout::block(g.size(), p, me)),
-                                share(g, Layout::block(g.size(), p, me)), options);
-    ADD_FAILURE() << "nx 5 accepted";
-  } catch (const ferry::Error& e) {
-    EXPECT_EQ(e.code(), ferry::Errc::Arg);
-    EXPECT_NE(std::string(e.what()).find("nx is 5 for a source grid of 72"), std::string::npos)
-        << e.what();
+  for (const std::int64_t nx : {5, 1}) {
+    options.nx = nx;
+    try {
+      ferry::conservative_weights(MPI_COMM_WORLD, share(g, Layout::block(g.size(), p, me)),
+                                  share(g, Layout::block(g.size(), p, me)), options);
+      ADD_FAILURE() << "nx " << nx << " accepted";
+    } catch (const ferry::Error& e) {
+      EXPECT_EQ(e.code(), ferry::Errc::Arg);
+      EXPECT_NE(std::string(e.what()).find("nx is " + std::to_string(nx) +
+                                           " for a source grid of 72"),
+                std::string::npos)
+          << e.what();
+    }
   }
 }
 
