@@ -3,9 +3,12 @@
 // the rule on a cache entry's conditions that the re-check applies, and the cache file
 // that concurrent runs append to.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -446,4 +449,22 @@ TEST_F(TuningCacheFile, ConcurrentWritersNeverLeaveAPartOfALine) {
       EXPECT_DOUBLE_EQ(e.measured.at(0).median_seconds, 1e-3 * (last + 1)) << e.signature;
     }
   }
+}
+
+// A lock held by a process that stopped (here: another descriptor of this process)
+// delays a writer by half a second at most; it then writes unlocked.
+TEST_F(TuningCacheFile, ALockHeldTooLongDelaysAWriterBoundedly) {
+  ASSERT_TRUE(append_entry(path_, entry("ranks=2 a", "p2p", 2e-3)).empty());
+  const int holder = open(path_.c_str(), O_RDONLY);
+  ASSERT_GE(holder, 0);
+  ASSERT_EQ(flock(holder, LOCK_EX), 0);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(append_entry(path_, entry("ranks=2 a", "rma", 1e-3)).empty());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  close(holder);
+  EXPECT_LT(seconds, 5.0);
+  const auto found = lookup();
+  ASSERT_EQ(found.entries.size(), 1u);
+  EXPECT_EQ(found.entries[0].choice.label(), "rma");
 }

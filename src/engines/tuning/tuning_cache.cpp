@@ -352,17 +352,34 @@ CacheLookup find_entry(const std::string& path, const std::string& signature) {
 
 namespace {
 
+// How long a writer waits for the lock before it writes unlocked. Writers hold it for
+// microseconds (an append) to tens of milliseconds (a rewrite on a slow disk); a
+// holder that is stopped must not stall an exchange.
+constexpr int kLockWaitMilliseconds = 500;
+
+// Takes the exclusive lock of `fd`, waiting kLockWaitMilliseconds at most; false if
+// not taken (held that long, or no locks on this file system).
+bool lock_within_bound(int fd) {
+  for (int waited = 0; waited <= kLockWaitMilliseconds; ++waited) {
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+    if (errno != EWOULDBLOCK && errno != EINTR) return false;
+    ::usleep(1000);
+  }
+  return false;
+}
+
 // The writers' exclusive lock (flock) on the cache file, so that an append never
 // lands in a file a rewrite is replacing, nor two rewrites lose each other's entry.
 // The file is reopened if a rewrite replaced it while this waited. Readers take no
 // lock: they see a rewrite's old file or new one, and ignore a last line cut short.
-// Where the file system has no locks (some network ones), the writers go unlocked.
+// Where the file system has no locks (some network ones), or the lock stays held
+// past the bound, the writer goes unlocked.
 class WriterLock {
  public:
   explicit WriterLock(const std::string& path) {
     for (int attempt = 0; attempt < 100; ++attempt) {
       fd_ = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-      if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0) return;
+      if (fd_ < 0 || !lock_within_bound(fd_)) return;
       struct stat locked {}, named {};
       if (::fstat(fd_, &locked) == 0 && ::stat(path.c_str(), &named) == 0 &&
           locked.st_dev == named.st_dev && locked.st_ino == named.st_ino)

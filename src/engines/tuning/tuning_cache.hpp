@@ -70,8 +70,8 @@ CacheLookup find_entry(const std::string& path, const std::string& signature);
 /// Writers (the three functions below) hold an exclusive flock(2) on the file while
 /// they read and write it, and reopen it if a rewrite replaced it while they waited:
 /// concurrent runs neither cut nor lose each other's entries. Readers take no lock. On
-/// a file system without locks the writers go unlocked (an entry may then be lost,
-/// never cut).
+/// a file system without locks, or when the lock stays held for over half a second (a
+/// stopped process), the writers go unlocked (an entry may then be lost, never cut).
 
 /// Not collective. Rewrites the file with `entry` replacing any entry of its
 /// signature and the last well-formed entry of every other signature kept: writes
