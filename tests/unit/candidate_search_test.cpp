@@ -442,7 +442,8 @@ TEST_F(TuningCacheFile, ConcurrentWritersNeverLeaveAPartOfALine) {
     EXPECT_EQ(bad_reads, 0) << "compacting=" << compacting;
     const auto found = lookup();
     EXPECT_TRUE(found.warnings.empty()) << found.warnings.front();
-    ASSERT_EQ(found.entries.size(), static_cast<std::size_t>(compacting ? kWriters * 4 : kWriters * kEntries));
+    const int expected = compacting ? kWriters * 4 : kWriters * kEntries;
+    ASSERT_EQ(found.entries.size(), static_cast<std::size_t>(expected));
     for (const CacheEntry& e : found.entries) {
       const int id = std::stoi(e.signature.substr(e.signature.find("plan=") + 5));
       const int last = compacting ? kEntries - 4 + id : id;

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include "util/format.hpp"
@@ -363,7 +365,7 @@ bool lock_within_bound(int fd) {
   for (int waited = 0; waited <= kLockWaitMilliseconds; ++waited) {
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
     if (errno != EWOULDBLOCK && errno != EINTR) return false;
-    ::usleep(1000);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return false;
 }
