@@ -1,16 +1,28 @@
 // The adaptive engine's search: interleaved rounds, the interval of the median of paired
 // ratios, the p2p guard, the re-check of a cached choice; all on injected times. And
-// the rule on a cache entry's conditions that the re-check applies.
+// the rule on a cache entry's conditions that the re-check applies, and the cache file
+// that concurrent runs append to.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engines/tuning/candidate_search.hpp"
 #include "engines/tuning/paired_statistics.hpp"
 #include "engines/tuning/tuning_cache.hpp"
+#include "util/format.hpp"
 
 using ferry::detail::Candidate;
 using ferry::detail::CandidateSearch;
@@ -285,4 +297,175 @@ TEST(LoadGoneSince, ConditionsReadBackAsWritten) {
   EXPECT_EQ(u->text(), "when=2025-06-01T12:00:00Z load=3.25 cores=4");
   EXPECT_FALSE(ferry::detail::MeasuredUnder::parse("load=x"));
   EXPECT_FALSE(ferry::detail::MeasuredUnder::parse("speed=3"));
+}
+
+// The cache file itself: decisions appended as lines, the last of a signature counts,
+// and neither a line being written nor a rewrite in progress is ever read as an entry.
+namespace {
+
+using ferry::detail::append_entry;
+using ferry::detail::CacheEntry;
+using ferry::detail::compact_if_superseded;
+using ferry::detail::find_entries;
+using ferry::detail::store_entry;
+
+class TuningCacheFile : public testing::Test {
+ protected:
+  void SetUp() override {
+    const char* dir = std::getenv("TMPDIR");
+    path_ = std::string(dir && *dir ? dir : "/tmp") + "/ferry_tuning_cache_XXXXXX";
+    const int fd = mkstemp(path_.data());
+    ASSERT_GE(fd, 0) << "cannot create a temporary file " << path_;
+    close(fd);
+    std::remove(path_.c_str());  // the tests start without a file
+  }
+  void TearDown() override { std::remove(path_.c_str()); }
+
+  static CacheEntry entry(const std::string& signature, const std::string& choice,
+                          double seconds) {
+    return {signature, *Candidate::parse(choice), {{*Candidate::parse(choice), seconds}}, {}};
+  }
+  ferry::detail::CacheLookup lookup() const {
+    return find_entries(path_, [](const std::string&) { return true; });
+  }
+  std::string text() const {
+    std::ifstream in(path_);
+    std::stringstream out;
+    out << in.rdbuf();
+    return out.str();
+  }
+  void write(const std::string& text) const { std::ofstream(path_) << text; }
+
+  std::string path_;
+};
+
+std::size_t count(const std::string& text, const std::string& word) {
+  std::size_t n = 0;
+  for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_F(TuningCacheFile, AppendCreatesAMissingFileWithTheHeader) {
+  EXPECT_TRUE(append_entry(path_, entry("ranks=2 a", "rma", 1e-3)).empty());
+  EXPECT_EQ(text().rfind(std::string(ferry::detail::kTuningCacheHeader) + "\n", 0), 0u);
+  const auto found = lookup();
+  ASSERT_EQ(found.entries.size(), 1u);
+  EXPECT_EQ(found.entries[0].choice.label(), "rma");
+  EXPECT_TRUE(found.warnings.empty());
+}
+
+TEST_F(TuningCacheFile, AnAppendedEntrySupersedesTheEarlierOneUntilCompacted) {
+  ASSERT_TRUE(store_entry(path_, entry("ranks=2 a", "p2p", 2e-3)).empty());
+  ASSERT_TRUE(store_entry(path_, entry("ranks=2 b", "p2p", 5e-3)).empty());
+  ASSERT_TRUE(append_entry(path_, entry("ranks=2 a", "rma", 1e-3)).empty());
+  auto found = lookup();
+  ASSERT_EQ(found.entries.size(), 2u);
+  EXPECT_EQ(found.entries[0].choice.label(), "rma");  // the last line of "a"
+  EXPECT_EQ(found.signatures, 2u);
+  EXPECT_EQ(found.superseded, 1u);
+  // One superseded line of two signatures: not yet worth a rewrite.
+  EXPECT_TRUE(compact_if_superseded(path_, found).empty());
+  EXPECT_EQ(count(text(), "\nranks="), 3u);
+  ASSERT_TRUE(append_entry(path_, entry("ranks=2 b", "alltoallv", 4e-3)).empty());
+  found = lookup();
+  EXPECT_EQ(found.superseded, 2u);
+  EXPECT_TRUE(compact_if_superseded(path_, found).empty());
+  EXPECT_EQ(count(text(), "\nranks="), 2u) << text();
+  found = lookup();
+  EXPECT_EQ(found.superseded, 0u);
+  ASSERT_EQ(found.entries.size(), 2u);
+  EXPECT_EQ(found.entries[0].choice.label(), "rma");
+  EXPECT_EQ(found.entries[1].choice.label(), "alltoallv");
+}
+
+TEST_F(TuningCacheFile, ALastLineWithoutItsEndOfLineIsIgnoredAndNeverExtended) {
+  ASSERT_TRUE(store_entry(path_, entry("ranks=2 a", "p2p", 2e-3)).empty());
+  // A line being written, or cut short: its medians would parse as another number.
+  write(text() + "ranks=2 a | rma | rma=1.0");
+  auto found = lookup();
+  ASSERT_EQ(found.entries.size(), 1u);
+  EXPECT_EQ(found.entries[0].choice.label(), "p2p");
+  ASSERT_EQ(found.warnings.size(), 1u);
+  EXPECT_NE(found.warnings[0].find("has no end of line"), std::string::npos) << found.warnings[0];
+  // Appending would end the cut line and make an entry of it: the file is rewritten
+  // without it instead.
+  ASSERT_TRUE(append_entry(path_, entry("ranks=2 b", "rma", 1e-3)).empty());
+  found = lookup();
+  EXPECT_TRUE(found.warnings.empty());
+  ASSERT_EQ(found.entries.size(), 2u);
+  EXPECT_EQ(found.entries[0].choice.label(), "p2p");
+  EXPECT_EQ(text().find("rma=1.0\n"), std::string::npos) << text();
+}
+
+TEST_F(TuningCacheFile, AppendToAnotherVersionReplacesItAndLeavesAForeignFileAlone) {
+  write("ferry-tuning-cache 999\nranks=1 whatever | p2p | p2p=1e-3\n");
+  EXPECT_TRUE(append_entry(path_, entry("ranks=2 a", "rma", 1e-3)).empty());
+  EXPECT_EQ(text().rfind(std::string(ferry::detail::kTuningCacheHeader) + "\n", 0), 0u);
+  EXPECT_EQ(lookup().entries.size(), 1u);
+  const std::string foreign = "my namelist\n";
+  write(foreign);
+  const auto problems = append_entry(path_, entry("ranks=2 a", "rma", 1e-3));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("is not a ferry tuning cache"), std::string::npos) << problems[0];
+  EXPECT_EQ(text(), foreign);
+}
+
+// Runs appending at once, and a reader that rewrites the file as set-up does: every
+// line read is whole (no malformed line, no cut one taken as an entry), and no entry is
+// lost: each signature's last line is its last append.
+TEST_F(TuningCacheFile, ConcurrentWritersNeverLeaveAPartOfALine) {
+  constexpr int kWriters = 3, kEntries = 40;
+  for (const bool compacting : {false, true}) {
+    std::remove(path_.c_str());
+    std::atomic<int> running{kWriters};
+    std::atomic<int> bad_reads{0};
+    std::vector<std::thread> writers;
+    for (int w = 0; w < kWriters; ++w)
+      writers.emplace_back([&, w] {
+        for (int k = 0; k < kEntries; ++k) {
+          // With compaction, writers repeat signatures so that lines are superseded.
+          const int id = compacting ? k % 4 : k;
+          append_entry(path_, entry(ferry::detail::cat("ranks=", w + 1, " plan=", id), "rma",
+                                    1e-3 * (k + 1)));
+        }
+        --running;
+      });
+    while (running > 0) {
+      const auto found = lookup();
+      for (const std::string& warning : found.warnings)
+        if (warning.find("has no end of line") == std::string::npos) ++bad_reads;
+      if (compacting) compact_if_superseded(path_, found);
+    }
+    for (std::thread& t : writers) t.join();
+    EXPECT_EQ(bad_reads, 0) << "compacting=" << compacting;
+    const auto found = lookup();
+    EXPECT_TRUE(found.warnings.empty()) << found.warnings.front();
+    const int expected = compacting ? kWriters * 4 : kWriters * kEntries;
+    ASSERT_EQ(found.entries.size(), static_cast<std::size_t>(expected));
+    for (const CacheEntry& e : found.entries) {
+      const int id = std::stoi(e.signature.substr(e.signature.find("plan=") + 5));
+      const int last = compacting ? kEntries - 4 + id : id;
+      EXPECT_DOUBLE_EQ(e.measured.at(0).median_seconds, 1e-3 * (last + 1)) << e.signature;
+    }
+  }
+}
+
+// A lock held by a process that stopped (here: another descriptor of this process)
+// delays a writer by half a second at most; it then writes unlocked.
+TEST_F(TuningCacheFile, ALockHeldTooLongDelaysAWriterBoundedly) {
+  ASSERT_TRUE(append_entry(path_, entry("ranks=2 a", "p2p", 2e-3)).empty());
+  const int holder = open(path_.c_str(), O_RDONLY);
+  ASSERT_GE(holder, 0);
+  ASSERT_EQ(flock(holder, LOCK_EX), 0);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(append_entry(path_, entry("ranks=2 a", "rma", 1e-3)).empty());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  close(holder);
+  EXPECT_LT(seconds, 5.0);
+  const auto found = lookup();
+  ASSERT_EQ(found.entries.size(), 1u);
+  EXPECT_EQ(found.entries[0].choice.label(), "rma");
 }

@@ -502,6 +502,10 @@ std::string AdaptiveEngine::read_cache(const std::string& cache_option, bool ret
   if (retune)
     return text + "\n" + kNoteWord + "retune=true: profiling even if the cache has an entry";
   const CacheLookup lookup = find_entries(path, signature_filter(*plan_, *comm_, point_bytes));
+  // Decisions are appended (see decide()); the set-up, not an exchange, pays the rewrite
+  // that drops the lines they superseded.
+  for (const std::string& warning : compact_if_superseded(path, lookup))
+    FERRY_LOG_WARN(0, "adaptive: ", warning);
   for (const CacheEntry& entry : lookup.entries) text += "\n" + (kEntryWord + format_entry(entry));
   // Rank 0's conditions, which the re-check compares with the entry's.
   text += "\n" + (kNowWord + MeasuredUnder::now().text());
@@ -816,10 +820,11 @@ void AdaptiveEngine::decide(const std::string& unsearched) {
   drifted_windows_ = 0;
   watched_ = 0;
   const bool searched = search_.has_value() && search_->exchanges() > 0;
-  // A re-check that keeps the cached choice would write the entry back unchanged but
-  // for its conditions; writing costs rank 0 a file replacement inside this exchange
-  // (a rename over the file, which ext4 flushes to disk: 0.1 to 4 ms measured on a
-  // local disk), so the entry is left as it is.
+  // Rank 0 appends the entry inside this exchange: one write(2), tens of microseconds;
+  // a rewrite of the file (a rename over it, which ext4 flushes: 0.1 to 25 ms measured
+  // on a local disk) is left to the next set-up. A re-check that keeps the cached
+  // choice would write the entry back unchanged but for its conditions, so it leaves
+  // the entry as it is.
   const bool kept = checking_ && chosen_ == cached_->choice;
   const bool replaced = checking_ && !kept;
   if (kept && !cache_path_.empty())
@@ -827,7 +832,7 @@ void AdaptiveEngine::decide(const std::string& unsearched) {
   if (!cache_path_.empty() && (searched || replaced) && !kept) {
     cache_notes_.push_back(cat("rank 0 records the choice in \"", cache_path_, "\""));
     if (comm_->rank() == 0)
-      for (const std::string& warning : store_entry(
+      for (const std::string& warning : append_entry(
                cache_path_, {signature_, chosen_, measured_for_cache(), MeasuredUnder::now()})) {
         FERRY_LOG_WARN(0, "adaptive: ", warning);
         cache_notes_.push_back("warning: " + warning);

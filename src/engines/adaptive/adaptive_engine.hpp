@@ -41,10 +41,13 @@ namespace ferry::detail {
 /// start a new search over every candidate (set up again if released), whose choice
 /// replaces the cache entry.
 ///
-/// Cache: rank 0 reads the cache; the entries that may be this plan's ride in the
-/// reduction of the plan's signature. A cached choice is used at once and, with
-/// `check` (default), re-checked on the first exchanges at a bounded cost. A choice
-/// cached within kKeepWithinRatio of the lowest cached median is first timed alone
+/// Cache: rank 0 reads the cache in setup(), rewriting it there without the lines
+/// later ones superseded (compact_if_superseded); the entries that may be this plan's
+/// ride in the reduction of the plan's signature. A decision is appended as one line
+/// (append_entry), so that the exchange that decides pays no file rewrite. A cached
+/// choice is used at once and, with `check` (default), re-checked on the first
+/// exchanges at a bounded cost. A choice cached within kKeepWithinRatio of the
+/// lowest cached median is first timed alone
 /// (warmup + samples exchanges, one reduction) and kept if its median is within
 /// kRecordMatchRatio of its cached one, or faster than that unless the entry was
 /// measured under a load gone since (load_gone_since). A choice other than p2p cached

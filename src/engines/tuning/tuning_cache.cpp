@@ -1,14 +1,20 @@
 #include "engines/tuning/tuning_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <set>
+#include <thread>
 #include <utility>
 
 #include "util/format.hpp"
@@ -26,6 +32,9 @@ struct CacheFile {
   std::string first_line;
   std::vector<std::string> lines;  // after the header
   std::string error;               // why it could not be read
+  // The number of a last line without its end of line (being appended by another run,
+  // or cut short), left out of `lines`; 0 if none.
+  std::size_t unterminated_line = 0;
 };
 
 CacheFile read_file(const std::string& path) {
@@ -64,6 +73,10 @@ CacheFile read_file(const std::string& path) {
     file.kind = CacheFile::Kind::OtherVersion;
   else
     file.kind = CacheFile::Kind::Foreign;
+  if (text.back() != '\n' && lines.size() > 1) {
+    file.unterminated_line = lines.size();
+    lines.pop_back();
+  }
   file.lines.assign(lines.begin() + 1, lines.end());
   return file;
 }
@@ -126,6 +139,68 @@ bool parse_conditions(const std::string& text, MeasuredUnder& under) {
       return false;
   }
   return true;
+}
+
+std::string header_text() {
+  return cat(kTuningCacheHeader, "\n",
+             "# Written by ferry's adaptive engine; safe to edit or delete. The last line\n",
+             "# of a signature counts. One line per plan: signature | choice | median seconds\n",
+             "# per candidate (slowest rank) | when, load average, cores\n");
+}
+
+std::string unterminated_warning(const std::string& path, std::size_t line) {
+  return cat("tuning cache \"", path, "\" line ", line,
+             " has no end of line (another run is writing it, or it was cut short); "
+             "ignoring the line");
+}
+
+// Rewrites the file with the header and `lines`: a private temporary, then a rename
+// over the file, so that readers see the old file or the new one, never a part.
+std::vector<std::string> replace_file(const std::string& path, const std::string& lines) {
+  const std::string text = header_text() + lines;
+  // A private temporary name, so concurrent runs never write into the same file.
+  const std::string temporary = cat(path, ".tmp.", ::getpid());
+  std::FILE* f = std::fopen(temporary.c_str(), "w");
+  if (!f)
+    return {cat("cannot write the tuning cache: opening \"", temporary, "\" failed: ",
+                std::strerror(errno), ". Check that the directory exists and is writable")};
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string error = std::strerror(errno);
+    std::remove(temporary.c_str());
+    return {cat("cannot write the tuning cache \"", path, "\": ", error,
+                ". Check the disk space and the permissions of its directory")};
+  }
+  return {};
+}
+
+// The file's entry lines, the last of each signature, in the order of their
+// signatures' first lines; without the signature `dropped`.
+std::string last_lines(const CacheFile& file, const std::string& dropped) {
+  std::vector<std::pair<std::string, std::string>> kept;  // signature, line
+  for (const std::string& line : file.lines) {
+    std::string why;
+    if (!is_entry_line(line)) continue;
+    const auto entry = parse_entry(line, why);
+    if (!entry || entry->signature == dropped) continue;
+    auto same = std::find_if(kept.begin(), kept.end(),
+                             [&](const auto& k) { return k.first == entry->signature; });
+    if (same != kept.end())
+      same->second = line;
+    else
+      kept.emplace_back(entry->signature, line);
+  }
+  std::string text;
+  for (const auto& k : kept) text += k.second + "\n";
+  return text;
+}
+
+std::string not_writing(const std::string& path, const CacheFile& file) {
+  return cat("not writing the tuning cache: \"", path, "\" ",
+             file.kind == CacheFile::Kind::Foreign ? "is not a ferry tuning cache"
+                                                   : "cannot be read: " + file.error,
+             ". Point the cache option or FERRY_TUNING_CACHE at another file");
 }
 
 }  // namespace
@@ -251,16 +326,25 @@ CacheLookup find_entries(const std::string& path,
       return lookup;
     case CacheFile::Kind::Cache: break;
   }
+  std::set<std::string> signatures;
+  std::size_t well_formed = 0;
   for (std::size_t i = 0; i < file.lines.size(); ++i) {
     if (!is_entry_line(file.lines[i])) continue;
     std::string why;
     auto entry = parse_entry(file.lines[i], why);
-    if (!entry)
+    if (!entry) {
       lookup.warnings.push_back(cat("tuning cache \"", path, "\" line ", i + 2,
                                     " is malformed (", why, "); ignoring the line"));
-    else if (wanted(entry->signature))
-      keep_last(lookup.entries, std::move(*entry));
+      continue;
+    }
+    ++well_formed;
+    signatures.insert(entry->signature);
+    if (wanted(entry->signature)) keep_last(lookup.entries, std::move(*entry));
   }
+  if (file.unterminated_line > 0)
+    lookup.warnings.push_back(unterminated_warning(path, file.unterminated_line));
+  lookup.signatures = signatures.size();
+  lookup.superseded = well_formed - signatures.size();
   return lookup;
 }
 
@@ -268,42 +352,115 @@ CacheLookup find_entry(const std::string& path, const std::string& signature) {
   return find_entries(path, [&](const std::string& s) { return s == signature; });
 }
 
-std::vector<std::string> store_entry(const std::string& path, const CacheEntry& entry) {
+namespace {
+
+// How long a writer waits for the lock before it writes unlocked. Writers hold it for
+// microseconds (an append) to tens of milliseconds (a rewrite on a slow disk); a
+// holder that is stopped must not stall an exchange.
+constexpr int kLockWaitMilliseconds = 500;
+
+// Takes the exclusive lock of `fd`, waiting kLockWaitMilliseconds at most; false if
+// not taken (held that long, or no locks on this file system).
+bool lock_within_bound(int fd) {
+  for (int waited = 0; waited <= kLockWaitMilliseconds; ++waited) {
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+    if (errno != EWOULDBLOCK && errno != EINTR) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
+// The writers' exclusive lock (flock) on the cache file, so that an append never
+// lands in a file a rewrite is replacing, nor two rewrites lose each other's entry.
+// The file is reopened if a rewrite replaced it while this waited. Readers take no
+// lock: they see a rewrite's old file or new one, and ignore a last line cut short.
+// Where the file system has no locks (some network ones), or the lock stays held
+// past the bound, the writer goes unlocked.
+class WriterLock {
+ public:
+  explicit WriterLock(const std::string& path) {
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      fd_ = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+      if (fd_ < 0 || !lock_within_bound(fd_)) return;
+      struct stat locked {}, named {};
+      if (::fstat(fd_, &locked) == 0 && ::stat(path.c_str(), &named) == 0 &&
+          locked.st_dev == named.st_dev && locked.st_ino == named.st_ino)
+        return;
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  ~WriterLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
+  }
+  WriterLock(const WriterLock&) = delete;
+  WriterLock& operator=(const WriterLock&) = delete;
+  /// The open file, locked if the file system allows; < 0 if it could not be opened.
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+// store_entry() with the lock held.
+std::vector<std::string> store_locked(const std::string& path, const CacheEntry& entry) {
   const CacheFile file = read_file(path);
   if (file.kind == CacheFile::Kind::Foreign || file.kind == CacheFile::Kind::Unreadable)
-    return {cat("not writing the tuning cache: \"", path, "\" ",
-                file.kind == CacheFile::Kind::Foreign ? "is not a ferry tuning cache"
-                                                      : "cannot be read: " + file.error,
-                ". Point the cache option or FERRY_TUNING_CACHE at another file")};
+    return {not_writing(path, file)};
+  const std::string kept = file.kind == CacheFile::Kind::Cache ? last_lines(file, entry.signature)
+                                                               : std::string();
+  return replace_file(path, kept + format_entry(entry) + "\n");
+}
 
-  std::string text = cat(kTuningCacheHeader, "\n",
-                         "# Written by ferry's adaptive engine; safe to edit or delete.\n",
-                         "# One line per plan: signature | choice | median seconds per "
-                         "candidate (slowest rank) | when, load average, cores\n");
-  if (file.kind == CacheFile::Kind::Cache)
-    for (const std::string& line : file.lines) {
-      std::string why;
-      if (!is_entry_line(line)) continue;
-      auto kept = parse_entry(line, why);
-      if (kept && kept->signature != entry.signature) text += line + "\n";
-    }
-  text += format_entry(entry) + "\n";
+// Whether the open file starts with this version's header and ends with a whole line,
+// so that a line appended to it is read as an entry; true also if it is empty.
+bool takes_a_line(int fd, bool& empty) {
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) return false;
+  empty = status.st_size == 0;
+  if (empty) return true;
+  const std::string header = std::string(kTuningCacheHeader) + "\n";
+  std::string head(header.size(), '\0');
+  char last = '\0';
+  return ::pread(fd, head.data(), head.size(), 0) == static_cast<ssize_t>(head.size()) &&
+         head == header && ::pread(fd, &last, 1, status.st_size - 1) == 1 && last == '\n';
+}
 
-  // A private temporary name, so concurrent runs never write into the same file.
-  const std::string temporary = cat(path, ".tmp.", ::getpid());
-  std::FILE* f = std::fopen(temporary.c_str(), "w");
-  if (!f)
-    return {cat("cannot write the tuning cache: opening \"", temporary, "\" failed: ",
+}  // namespace
+
+std::vector<std::string> store_entry(const std::string& path, const CacheEntry& entry) {
+  const WriterLock lock(path);
+  return store_locked(path, entry);
+}
+
+std::vector<std::string> append_entry(const std::string& path, const CacheEntry& entry) {
+  const WriterLock lock(path);
+  if (lock.fd() < 0)
+    return {cat("cannot write the tuning cache \"", path, "\": opening it failed: ",
                 std::strerror(errno), ". Check that the directory exists and is writable")};
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!written || !closed || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string error = std::strerror(errno);
-    std::remove(temporary.c_str());
-    return {cat("cannot write the tuning cache \"", path, "\": ", error,
+  // Another version, not a cache, or a last line cut short (which a line appended
+  // would end, making an entry of it): the rewrite deals with them.
+  bool empty = false;
+  if (!takes_a_line(lock.fd(), empty)) return store_locked(path, entry);
+  const std::string text = (empty ? header_text() : std::string()) + format_entry(entry) + "\n";
+  // A write cut short leaves a last line without its end of line, which readers ignore.
+  errno = 0;
+  const bool written =
+      ::write(lock.fd(), text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  if (!written)
+    return {cat("cannot write the tuning cache \"", path, "\": ",
+                std::strerror(errno != 0 ? errno : ENOSPC),
                 ". Check the disk space and the permissions of its directory")};
-  }
   return {};
+}
+
+std::vector<std::string> compact_if_superseded(const std::string& path,
+                                               const CacheLookup& lookup) {
+  if (lookup.superseded == 0 || lookup.superseded < lookup.signatures) return {};
+  const WriterLock lock(path);
+  const CacheFile file = read_file(path);
+  if (file.kind != CacheFile::Kind::Cache) return {};  // changed since: leave it to the writers
+  return replace_file(path, last_lines(file, ""));
 }
 
 }  // namespace ferry::detail
