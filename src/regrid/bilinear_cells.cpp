@@ -268,10 +268,11 @@ std::vector<WeightLink> unmapped_links(const Comm& comm, const GridPoints& src,
     if (fill.size() == linked) unlinked.push_back(miss.target);
   }
   const std::vector<LocatedPoint> sources = located_points(src, true);
-  auto source_count = static_cast<std::int64_t>(sources.size());
-  FERRY_CALL_MPI(
-      MPI_Allreduce(MPI_IN_PLACE, &source_count, 1, MPI_INT64_T, MPI_SUM, comm.get()));
-  if (source_count == 0) return fill;
+  // No search without points to fill or valid points to fill them from.
+  std::int64_t counts[2] = {static_cast<std::int64_t>(unlinked.size()),
+                            static_cast<std::int64_t>(sources.size())};
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm.get()));
+  if (counts[0] == 0 || counts[1] == 0) return fill;
   const NeighbourLists nearest = find_nearest(comm, sources, unlinked, 1);
   for (std::size_t q = 0; q < nearest.queries.size(); ++q)
     fill.push_back({nearest.queries[q].point.id, nearest.neighbours[q].id, 1.0, 0});

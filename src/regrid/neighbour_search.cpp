@@ -64,6 +64,7 @@ NeighbourLists find_nearest(const Comm& comm, const std::vector<LocatedPoint>& s
 
   // First answers from the home band; they bound the distance of the true k nearest.
   std::vector<Found> found;
+  found.reserve(home.size() * static_cast<std::size_t>(k));
   std::vector<Forwarded> forward;
   std::vector<Neighbour> local;
   for (std::size_t q = 0; q < home.size(); ++q) {
