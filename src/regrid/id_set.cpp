@@ -1,9 +1,5 @@
 #include "regrid/id_set.hpp"
 
-#include <limits>
-
-#include "util/check.hpp"
-
 namespace ferry::regrid::detail {
 
 IdSet::IdSet(std::int64_t first, std::int64_t span)
@@ -12,13 +8,11 @@ IdSet::IdSet(std::int64_t first, std::int64_t span)
 std::vector<std::int64_t> IdSet::ids() {
   std::size_t count = 0;
   for (const std::uint64_t word : words_) count += static_cast<std::size_t>(__builtin_popcountll(word));
-  FERRY_CHECK(count < std::numeric_limits<std::uint32_t>::max(), Errc::Overflow, "IdSet: ", count,
-              " ids on one rank; at most 2^32 - 2 fit");
   std::vector<std::int64_t> out;
   out.reserve(count);
   before_.resize(words_.size());
   for (std::size_t w = 0; w < words_.size(); ++w) {
-    before_[w] = static_cast<std::uint32_t>(out.size());
+    before_[w] = out.size();
     for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
       out.push_back(first_ + static_cast<std::int64_t>(w * 64) + __builtin_ctzll(bits));
   }

@@ -1,6 +1,7 @@
 // IdSet: a set of global ids within a range, as bits, with each id's place in O(1).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -8,7 +9,7 @@ namespace ferry::regrid::detail {
 
 /// The ids of [first, first + span) a search marks, one bit each. Replaces a sort
 /// and unique of the marked ids (ids() lists them ascending) and a binary search
-/// among them (position()). Memory: about 1.5 bits per id of the range.
+/// among them (position()). Memory: about 2 bits per id of the range.
 class IdSet {
  public:
   IdSet(std::int64_t first, std::int64_t span);
@@ -36,7 +37,7 @@ class IdSet {
 
   std::int64_t first_;
   std::vector<std::uint64_t> words_;
-  std::vector<std::uint32_t> before_;  // marked ids in the words before each word
+  std::vector<std::size_t> before_;  // marked ids in the words before each word
 };
 
 }  // namespace ferry::regrid::detail
