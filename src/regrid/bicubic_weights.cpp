@@ -33,7 +33,6 @@ std::vector<GradientLink> bicubic_links(const Comm& comm, const char* caller,
   const regrid::detail::CellSearch search =
       regrid::detail::locate_in_cells(comm, caller, src, dst, options);
   std::vector<GradientLink> links;
-  std::vector<WeightLink> value;
   for (const regrid::detail::CellHit& hit : search.hits) {
     const double a = hit.a;
     const double b = hit.b;
@@ -47,12 +46,10 @@ std::vector<GradientLink> bicubic_links(const Comm& comm, const char* caller,
       links.push_back({hit.dst, hit.corner[n], value_i[n] * value_j[n],
                        {slope_i[n] * value_j[n], value_i[n] * slope_j[n],
                         slope_i[n] * slope_j[n]}});
-      value.push_back({hit.dst, hit.corner[n], links.back().value, n});
     }
   }
   // Filled rows take value weights only (OASIS's and CDO's fills alike).
-  for (const WeightLink& l :
-       regrid::detail::unmapped_links(comm, src, dst, options, search, std::move(value)))
+  for (const WeightLink& l : regrid::detail::unmapped_links(comm, src, options, search))
     links.push_back({l.row, l.col, l.weight, {0, 0, 0}});
   return links;
 }

@@ -3,15 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "core/rendezvous.hpp"
 #include "regrid/blocks.hpp"
 #include "regrid/grid_input.hpp"
-#include "regrid/nearest_fill.hpp"
+#include "regrid/id_set.hpp"
 #include "regrid/neighbour_search.hpp"
 #include "regrid/sphere_vector.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
+#include "util/mpi.hpp"
 
 namespace ferry::regrid::detail {
 
@@ -120,11 +122,13 @@ std::vector<SourcePoint> fetch_source_points(const Comm& comm, const GridPoints&
     mine.push_back({src.layout.ids()[i], src.lon[i] * kRadiansPerDegree,
                     src.lat[i] * kRadiansPerDegree,
                     src.mask.empty() ? 1 : src.mask[i], 0});
-  std::vector<SourcePoint> directory =
-      route(comm, mine, [&](const SourcePoint& c) { return blocks.owner(c.id); });
-  mine = {};
-  std::sort(directory.begin(), directory.end(),
-            [](const SourcePoint& x, const SourcePoint& y) { return x.id < y.id; });
+  // This rank's block of the directory, each point at its id's place in the block.
+  const std::int64_t first = blocks.first(comm.rank());
+  std::vector<SourcePoint> directory(static_cast<std::size_t>(blocks.count(comm.rank())),
+                                     SourcePoint{-1, 0, 0, 0, 0});
+  for (const SourcePoint& c :
+       route(comm, std::move(mine), [&](const SourcePoint& c) { return blocks.owner(c.id); }))
+    directory[static_cast<std::size_t>(c.id - first)] = c;
 
   std::vector<Request> requests;
   requests.reserve(ids.size());
@@ -134,19 +138,14 @@ std::vector<SourcePoint> fetch_source_points(const Comm& comm, const GridPoints&
   std::vector<SourcePoint> answers;
   answers.reserve(asked.size());
   for (const Request& r : asked) {
-    const auto at = std::lower_bound(directory.begin(), directory.end(), r.id,
-                                     [](const SourcePoint& c, std::int64_t id) { return c.id < id; });
-    FERRY_ASSERT(at != directory.end() && at->id == r.id, "source point ", r.id,
-                 " missing from the directory");
-    SourcePoint c = *at;
+    SourcePoint c = directory[static_cast<std::size_t>(r.id - first)];
+    FERRY_ASSERT(c.id == r.id, "source point ", r.id, " missing from the directory");
     c.to = r.from;
     answers.push_back(c);
   }
-  std::vector<SourcePoint> corners =
-      route(comm, answers, [](const SourcePoint& c) { return c.to; });
-  std::sort(corners.begin(), corners.end(),
-            [](const SourcePoint& x, const SourcePoint& y) { return x.id < y.id; });
-  return corners;
+  // Sorted by id as they arrive: `ids` ascending asks the owners of ascending blocks
+  // in rank order, and route keeps each rank's records in order, grouped by rank.
+  return route(comm, answers, [](const SourcePoint& c) { return c.to; });
 }
 
 CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoints& src,
@@ -180,30 +179,31 @@ CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoint
       find_nearest(comm, sources, located_points(dst, true), kNearest);
   // The nearest points (for the misses) and the corners of every cell around them,
   // which hold the corners of every query's candidate cells: found from the distinct
-  // nearest points, a few per source point, not from every query's cells.
-  std::vector<std::int64_t> nearest_ids;
-  nearest_ids.reserve(lists.neighbours.size());
-  for (const Neighbour& n : lists.neighbours) nearest_ids.push_back(n.id);
-  std::sort(nearest_ids.begin(), nearest_ids.end());
-  nearest_ids.erase(std::unique(nearest_ids.begin(), nearest_ids.end()), nearest_ids.end());
-  std::vector<std::int64_t> needed = nearest_ids;
+  // nearest points, a few per source point, not from every query's cells. They lie in
+  // the rows next to those of the nearest points.
+  std::int64_t low = size;
+  std::int64_t high = -1;
+  for (const Neighbour& n : lists.neighbours) {
+    low = std::min(low, n.id);
+    high = std::max(high, n.id);
+  }
+  const std::int64_t first_row = high < 0 ? 0 : std::max<std::int64_t>(low / nx - 1, 0);
+  const std::int64_t end_row = high < 0 ? 0 : std::min(high / nx + 2, ny);
+  IdSet nearest(first_row * nx, (end_row - first_row) * nx);
+  for (const Neighbour& n : lists.neighbours) nearest.insert(n.id);
+  IdSet needed = nearest;
   std::vector<std::int64_t> around;
-  for (std::int64_t id : nearest_ids) {
+  for (std::int64_t id : nearest.ids()) {
     around.clear();
     cells_around(id, nx, ny, periodic, around);
     for (std::int64_t cell : around) {
       std::int64_t corner[4];
       cell_corners(cell, nx, corner);
-      needed.insert(needed.end(), corner, corner + 4);
+      for (std::int64_t c : corner) needed.insert(c);
     }
   }
-  std::sort(needed.begin(), needed.end());
-  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
-  const std::vector<SourcePoint> corners = fetch_source_points(comm, src, needed);
-  auto corner_of = [&](std::int64_t id) {
-    return &*std::lower_bound(corners.begin(), corners.end(), id,
-                              [](const SourcePoint& c, std::int64_t x) { return c.id < x; });
-  };
+  const std::vector<SourcePoint> corners = fetch_source_points(comm, src, needed.ids());
+  auto corner_of = [&](std::int64_t id) { return &corners[needed.position(id)]; };
   CellSearch found;
   for (std::size_t q = 0; q < lists.queries.size(); ++q) {
     const LocatedPoint& p = lists.queries[q];
@@ -228,7 +228,7 @@ CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoint
       break;
     }
     if (hit_valid) continue;
-    NearestFour miss{p.point.id, {}, {}, {}};
+    NearestFour miss{p, {}, {}, {}};
     for (int n = 0; n < kNearest; ++n) {
       const Neighbour& neighbour = lists.neighbours[q * kNearest + static_cast<std::size_t>(n)];
       miss.source[n] = neighbour.id;
@@ -252,21 +252,30 @@ void four_nearest_links(const NearestFour& miss, std::vector<WeightLink>& links)
   }
   if (sum == 0) return;
   for (int n = 0; n < kNearest; ++n)
-    if (miss.valid[n]) links.push_back({miss.dst, miss.source[n], inverse[n] / sum, n});
+    if (miss.valid[n]) links.push_back({miss.target.point.id, miss.source[n], inverse[n] / sum, n});
 }
 
 std::vector<WeightLink> unmapped_links(const Comm& comm, const GridPoints& src,
-                                       const GridPoints& dst, const BilinearOptions& options,
-                                       const CellSearch& search, std::vector<WeightLink> links) {
+                                       const BilinearOptions& options, const CellSearch& search) {
   std::vector<WeightLink> fill;
   if (options.unmapped == Unmapped::Fill) return fill;
-  if (options.unmapped == Unmapped::FourNearest) {
-    for (const NearestFour& miss : search.misses) four_nearest_links(miss, fill);
-    links.insert(links.end(), fill.begin(), fill.end());
+  // Every valid destination point is a hit or a miss of the rank that located it, so
+  // the misses without links are known here: no search for the rows without links.
+  std::vector<LocatedPoint> unlinked;
+  for (const NearestFour& miss : search.misses) {
+    const std::size_t linked = fill.size();
+    if (options.unmapped == Unmapped::FourNearest) four_nearest_links(miss, fill);
+    if (fill.size() == linked) unlinked.push_back(miss.target);
   }
-  const std::vector<WeightLink> nearest = nearest_fill(
-      comm, located_points(src, true), located_points(dst, true), dst.layout.global_size(), links);
-  fill.insert(fill.end(), nearest.begin(), nearest.end());
+  const std::vector<LocatedPoint> sources = located_points(src, true);
+  // No search without points to fill or valid points to fill them from.
+  std::int64_t counts[2] = {static_cast<std::int64_t>(unlinked.size()),
+                            static_cast<std::int64_t>(sources.size())};
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm.get()));
+  if (counts[0] == 0 || counts[1] == 0) return fill;
+  const NeighbourLists nearest = find_nearest(comm, sources, unlinked, 1);
+  for (std::size_t q = 0; q < nearest.queries.size(); ++q)
+    fill.push_back({nearest.queries[q].point.id, nearest.neighbours[q].id, 1.0, 0});
   return fill;
 }
 

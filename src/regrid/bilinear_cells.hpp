@@ -7,6 +7,7 @@
 #include "ferry/comm.hpp"
 #include "ferry/online_weights.hpp"
 #include "ferry/weights.hpp"
+#include "regrid/neighbour_search.hpp"
 
 namespace ferry::regrid::detail {
 
@@ -39,7 +40,7 @@ struct CellHit {
 /// nearest source points (masked or not), nearest first, their squared chord
 /// distances and whether each is valid.
 struct NearestFour {
-  std::int64_t dst;
+  LocatedPoint target;
   std::int64_t source[4];
   double d2[4];
   bool valid[4];
@@ -68,12 +69,11 @@ CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoint
 void four_nearest_links(const NearestFour& miss, std::vector<WeightLink>& links);
 
 /// Collective over `comm`. The links options.unmapped gives the valid destination
-/// points that `links` (the rows of the hits, any share) leave without any: none
-/// (Fill); the nearest valid source point (Nearest); four_nearest_links, then the
-/// nearest valid source point where all 4 are masked (FourNearest). This rank's share.
+/// points that the hits of `search` leave without any: none (Fill); the nearest valid
+/// source point (Nearest); four_nearest_links, then the nearest valid source point
+/// where all 4 are masked (FourNearest). This rank's share.
 std::vector<WeightLink> unmapped_links(const Comm& comm, const GridPoints& src,
-                                       const GridPoints& dst, const BilinearOptions& options,
-                                       const CellSearch& search, std::vector<WeightLink> links);
+                                       const BilinearOptions& options, const CellSearch& search);
 
 /// The description of weights of `method` made with options.unmapped.
 const char* unmapped_title(Unmapped unmapped, bool bicubic);

@@ -22,14 +22,14 @@ Weights bilinear_weights(MPI_Comm user_comm, const GridPoints& src, const GridPo
   const regrid::detail::CellSearch search =
       regrid::detail::locate_in_cells(comm, kCaller, src, dst, options);
   std::vector<WeightLink> links;
+  links.reserve(4 * (search.hits.size() + search.misses.size()));
   for (const regrid::detail::CellHit& hit : search.hits) {
     const double a = hit.a;
     const double b = hit.b;
     const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b};
     for (int n = 0; n < 4; ++n) links.push_back({hit.dst, hit.corner[n], weight[n], n});
   }
-  const std::vector<WeightLink> fill =
-      regrid::detail::unmapped_links(comm, src, dst, options, search, links);
+  const std::vector<WeightLink> fill = regrid::detail::unmapped_links(comm, src, options, search);
   links.insert(links.end(), fill.begin(), fill.end());
   Weights weights =
       WeightsBuilder::distribute(comm, kCaller, size, dst.layout.global_size(), std::move(links));

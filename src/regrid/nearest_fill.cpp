@@ -1,6 +1,7 @@
 #include "regrid/nearest_fill.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "core/rendezvous.hpp"
 #include "regrid/blocks.hpp"
@@ -17,19 +18,20 @@ std::vector<WeightLink> nearest_fill(const Comm& comm, const std::vector<Located
   if (source_count == 0 || dst_size == 0) return {};
   // The rows with links and the target points meet on the owner of the row's block.
   const Blocks rows(dst_size, comm.size());
+  // The rows come in runs (the links of a row together): one of each run is enough.
   std::vector<std::int64_t> linked;
-  linked.reserve(links.size());
-  for (const WeightLink& l : links) linked.push_back(l.row);
-  std::sort(linked.begin(), linked.end());
-  linked.erase(std::unique(linked.begin(), linked.end()), linked.end());
-  linked = ferry::detail::route(comm, linked, [&](std::int64_t row) { return rows.owner(row); });
-  std::sort(linked.begin(), linked.end());
+  for (const WeightLink& l : links)
+    if (linked.empty() || linked.back() != l.row) linked.push_back(l.row);
+  const std::int64_t first = rows.first(comm.rank());
+  std::vector<char> has_link(static_cast<std::size_t>(rows.count(comm.rank())), 0);
+  for (std::int64_t row : ferry::detail::route(comm, std::move(linked),
+                                               [&](std::int64_t row) { return rows.owner(row); }))
+    has_link[static_cast<std::size_t>(row - first)] = 1;
   std::vector<LocatedPoint> unlinked =
       ferry::detail::route(comm, targets, [&](const LocatedPoint& p) { return rows.owner(p.point.id); });
   unlinked.erase(std::remove_if(unlinked.begin(), unlinked.end(),
                                 [&](const LocatedPoint& p) {
-                                  return std::binary_search(linked.begin(), linked.end(),
-                                                            p.point.id);
+                                  return has_link[static_cast<std::size_t>(p.point.id - first)] != 0;
                                 }),
                  unlinked.end());
   const NeighbourLists nearest = find_nearest(comm, sources, unlinked, 1);

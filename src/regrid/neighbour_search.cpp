@@ -64,6 +64,7 @@ NeighbourLists find_nearest(const Comm& comm, const std::vector<LocatedPoint>& s
 
   // First answers from the home band; they bound the distance of the true k nearest.
   std::vector<Found> found;
+  found.reserve(home.size() * static_cast<std::size_t>(k));
   std::vector<Forwarded> forward;
   std::vector<Neighbour> local;
   for (std::size_t q = 0; q < home.size(); ++q) {
@@ -101,21 +102,27 @@ NeighbourLists find_nearest(const Comm& comm, const std::vector<LocatedPoint>& s
     found.insert(found.end(), back.begin(), back.end());
   }
 
-  // The k first of all candidates of each query.
-  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
-    return a.slot != b.slot ? a.slot < b.slot : nearer(a.neighbour, b.neighbour);
-  });
+  // The k first of all candidates of each query: the candidates bucketed by query
+  // (the home band's come sorted, the other bands' after them), each bucket sorted.
+  std::vector<std::size_t> bucket(home.size() + 1, 0);
+  for (const Found& f : found) ++bucket[static_cast<std::size_t>(f.slot) + 1];
+  for (std::size_t q = 0; q < home.size(); ++q) bucket[q + 1] += bucket[q];
+  std::vector<Neighbour> candidates(found.size());
+  {
+    std::vector<std::size_t> next(bucket.begin(), bucket.end() - 1);
+    for (const Found& f : found) candidates[next[static_cast<std::size_t>(f.slot)]++] = f.neighbour;
+  }
+  found = {};
+  const auto order = [](const Neighbour& a, const Neighbour& b) { return nearer(a, b); };
   NeighbourLists lists;
   lists.k = k;
   lists.neighbours.reserve(home.size() * static_cast<std::size_t>(k));
-  std::size_t i = 0;
   for (std::size_t q = 0; q < home.size(); ++q) {
-    std::size_t taken = 0;
-    for (; i < found.size() && found[i].slot == static_cast<std::int32_t>(q); ++i)
-      if (taken < static_cast<std::size_t>(k)) {
-        lists.neighbours.push_back(found[i].neighbour);
-        ++taken;
-      }
+    const auto first = candidates.begin() + static_cast<std::ptrdiff_t>(bucket[q]);
+    const auto last = candidates.begin() + static_cast<std::ptrdiff_t>(bucket[q + 1]);
+    const auto taken = std::min<std::ptrdiff_t>(last - first, k);
+    std::partial_sort(first, first + taken, last, order);
+    lists.neighbours.insert(lists.neighbours.end(), first, first + taken);
   }
   FERRY_ASSERT(lists.neighbours.size() == home.size() * static_cast<std::size_t>(k),
                "fewer than k neighbours found for some query; k = ", k);

@@ -24,9 +24,26 @@ constexpr double kChord2Slack = 1e-14;
 // 32 levels (2^32 points).
 constexpr std::size_t kMaxStack = 64;
 
-// The angle between two unit vectors, accurate for small angles too.
-double angle(const double a[3], const double b[3]) {
-  return 2 * std::asin(std::min(1.0, std::sqrt(chord2(a, b)) / 2));
+// The angle between two unit vectors at squared chord distance `d2`, accurate for
+// small angles too.
+double angle_of_chord2(double d2) { return 2 * std::asin(std::min(1.0, std::sqrt(d2) / 2)); }
+
+// A lower bound of chord2 from `query` to any point of the cap of the angle whose
+// cosine and sine are given around the unit vector `centre` (a free function, so that
+// the search inlines it). The query at angle t from the centre, outside the cap of
+// radius r: the nearest point of the cap is at angle t - r, chord2 = 2 - 2 cos(t - r),
+// with cos t the dot product and sin t the cross product's length (no trigonometric
+// call).
+double cap_floor2(const double centre[3], double cos_radius, double sin_radius,
+                  const double query[3]) {
+  const double* c = centre;
+  const double cos_t = c[0] * query[0] + c[1] * query[1] + c[2] * query[2];
+  if (cos_t >= cos_radius) return 0;
+  const double cross[3] = {c[1] * query[2] - c[2] * query[1], c[2] * query[0] - c[0] * query[2],
+                           c[0] * query[1] - c[1] * query[0]};
+  const double sin_t = std::sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
+  const double cos_gap = cos_t * cos_radius + sin_t * sin_radius;
+  return std::max(0.0, 2 - 2 * cos_gap - kChord2Slack);
 }
 
 }  // namespace
@@ -47,11 +64,12 @@ std::uint32_t PointTree::build(std::uint32_t begin, std::uint32_t end) {
     const double norm = std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
     Node& node = nodes_[index];
     if (norm > 1e-6) {
-      double radius = 0;
+      // The angle grows with the chord: one arcsine for the farthest point.
+      double far2 = 0;
       for (int a = 0; a < 3; ++a) node.centre[a] = sum[a] / norm;
       for (std::uint32_t i = begin; i < end; ++i)
-        radius = std::max(radius, angle(node.centre, points_[i].xyz));
-      radius += kAngleSlack;
+        far2 = std::max(far2, chord2(node.centre, points_[i].xyz));
+      const double radius = angle_of_chord2(far2) + kAngleSlack;
       if (radius < kPi) {
         node.cos_radius = std::cos(radius);
         node.sin_radius = std::sin(radius);
@@ -85,33 +103,25 @@ std::uint32_t PointTree::build(std::uint32_t begin, std::uint32_t end) {
   return index;
 }
 
-double PointTree::floor2(const Node& node, const double query[3]) const {
-  // The query at angle t from the centre, outside the cap of radius r: the nearest
-  // point of the cap is at angle t - r, chord2 = 2 - 2 cos(t - r), with cos t the dot
-  // product and sin t the cross product's length (no trigonometric call).
-  const double* c = node.centre;
-  const double cos_t = c[0] * query[0] + c[1] * query[1] + c[2] * query[2];
-  if (cos_t >= node.cos_radius) return 0;
-  const double cross[3] = {c[1] * query[2] - c[2] * query[1], c[2] * query[0] - c[0] * query[2],
-                           c[0] * query[1] - c[1] * query[0]};
-  const double sin_t = std::sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
-  const double cos_gap = cos_t * node.cos_radius + sin_t * node.sin_radius;
-  return std::max(0.0, 2 - 2 * cos_gap - kChord2Slack);
-}
-
 void PointTree::nearest(const double query[3], int k, double bound2,
                         std::vector<Neighbour>& out) const {
   if (nodes_.empty() || k < 1) return;
-  // A max-heap in the `nearer` order: its front is the worst candidate kept.
-  std::vector<Neighbour> best;
-  best.reserve(static_cast<std::size_t>(k) + 1);
+  // A max-heap in the `nearer` order at the end of `out` (no allocation once `out`
+  // has grown): its front is the worst candidate kept.
+  const auto start = static_cast<std::ptrdiff_t>(out.size());
   const auto full = static_cast<std::size_t>(k);
-  auto worst2 = [&] { return best.size() < full ? bound2 : best.front().d2; };
+  const auto order = [](const Neighbour& a, const Neighbour& b) { return nearer(a, b); };
+  const auto kept = [&] { return out.size() - static_cast<std::size_t>(start); };
+  auto worst2 = [&] { return kept() < full ? bound2 : out[static_cast<std::size_t>(start)].d2; };
 
   // Nodes to visit with a lower bound of chord2 to their points, nearest on top.
   std::pair<std::uint32_t, double> stack[kMaxStack];
   std::size_t depth = 0;
-  stack[depth++] = {0u, floor2(nodes_[0], query)};
+  const auto floor2 = [&](std::uint32_t index) {
+    const Node& node = nodes_[index];
+    return cap_floor2(node.centre, node.cos_radius, node.sin_radius, query);
+  };
+  stack[depth++] = {0u, floor2(0)};
   while (depth > 0) {
     const auto [index, bound] = stack[--depth];
     if (bound > worst2() * kPruneSlack) continue;
@@ -120,22 +130,22 @@ void PointTree::nearest(const double query[3], int k, double bound2,
       for (std::uint32_t i = node.begin; i < node.end; ++i) {
         const Neighbour candidate{points_[i].id, chord2(query, points_[i].xyz)};
         if (candidate.d2 > bound2) continue;
-        if (best.size() == full) {
-          if (!nearer(candidate, best.front())) continue;
-          std::pop_heap(best.begin(), best.end(), nearer);
-          best.pop_back();
+        if (kept() == full) {
+          if (!nearer(candidate, out[static_cast<std::size_t>(start)])) continue;
+          std::pop_heap(out.begin() + start, out.end(), order);
+          out.pop_back();
         }
-        best.push_back(candidate);
-        std::push_heap(best.begin(), best.end(), nearer);
+        out.push_back(candidate);
+        std::push_heap(out.begin() + start, out.end(), order);
       }
       continue;
     }
     const double gap = query[node.axis] - node.split;
     const std::uint32_t near_child = gap <= 0 ? node.left : node.right;
     const std::uint32_t far_child = gap <= 0 ? node.right : node.left;
-    const double near_bound = std::max(bound, floor2(nodes_[near_child], query));
+    const double near_bound = std::max(bound, floor2(near_child));
     const double far_bound =
-        std::max({bound, gap * gap, floor2(nodes_[far_child], query)});
+        std::max({bound, gap * gap, floor2(far_child)});
     // The nearer child first: its candidates make the bound that prunes the other.
     FERRY_ASSERT(depth + 2 <= kMaxStack, "PointTree: a stack of ", depth, " nodes");
     if (far_bound < near_bound) {
@@ -146,8 +156,7 @@ void PointTree::nearest(const double query[3], int k, double bound2,
       stack[depth++] = {near_child, near_bound};
     }
   }
-  std::sort_heap(best.begin(), best.end(), nearer);
-  out.insert(out.end(), best.begin(), best.end());
+  std::sort_heap(out.begin() + start, out.end(), order);
 }
 
 }  // namespace ferry::regrid::detail

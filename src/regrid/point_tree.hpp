@@ -58,8 +58,6 @@ class PointTree {
     double cos_radius, sin_radius;
   };
   std::uint32_t build(std::uint32_t begin, std::uint32_t end);
-  // A lower bound of chord2 from `query` to any point of the node.
-  double floor2(const Node& node, const double query[3]) const;
 
   std::vector<SpherePoint> points_;
   std::vector<Node> nodes_;

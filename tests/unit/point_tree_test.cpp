@@ -1,6 +1,8 @@
 // PointTree's k nearest against a brute-force search: random points, clusters, exact
 // duplicates (ties broken by id), a pole row (many copies of one point), queries on
-// points, between them, antipodal to them, and with a distance bound.
+// points, between them, antipodal to them, and with a distance bound; answers appended
+// after what the output already holds. IdSet, which the bilinear search uses for the
+// ids near the found points: ids ascending and each id's place among them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,12 +12,14 @@
 #include <random>
 #include <vector>
 
+#include "regrid/id_set.hpp"
 #include "regrid/point_tree.hpp"
 #include "regrid/sphere_vector.hpp"
 
 namespace {
 
 using ferry::regrid::detail::chord2;
+using ferry::regrid::detail::IdSet;
 using ferry::regrid::detail::kRadiansPerDegree;
 using ferry::regrid::detail::Neighbour;
 using ferry::regrid::detail::nearer;
@@ -96,6 +100,46 @@ TEST(PointTree, EmptyAndTinyTrees) {
   one.nearest(q, 3, 4, found);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].id, 5);
+}
+
+TEST(PointTree, AnswersAreAppendedAfterWhatTheOutputHolds) {
+  std::vector<SpherePoint> points;
+  for (int i = 0; i < 200; ++i) points.push_back(at(i * 1.7, -80 + i * 0.8, i));
+  const PointTree tree(points);
+  const SpherePoint q = at(40, 10, -1);
+  std::vector<Neighbour> alone;
+  tree.nearest(q.xyz, 5, 4, alone);
+  // Held entries nearer and farther than any answer stay untouched in front of them.
+  std::vector<Neighbour> found{{-7, 0.0}, {-8, 5.0}};
+  tree.nearest(q.xyz, 5, 4, found);
+  ASSERT_EQ(found.size(), 7u);
+  EXPECT_EQ(found[0].id, -7);
+  EXPECT_EQ(found[1].id, -8);
+  const std::vector<Neighbour> expected = brute_force(points, q.xyz, 5, 4);
+  ASSERT_EQ(alone.size(), expected.size());
+  for (std::size_t i = 0; i < alone.size(); ++i) {
+    EXPECT_EQ(alone[i].id, expected[i].id);
+    EXPECT_EQ(found[i + 2].id, alone[i].id);
+    EXPECT_EQ(found[i + 2].d2, alone[i].d2);
+  }
+}
+
+TEST(IdSet, ListsTheMarkedIdsAscendingWithTheirPlaces) {
+  // A range that starts off zero and spans several words; ids marked out of order,
+  // some twice, on both ends of the range and of words.
+  const std::int64_t first = 1000;
+  IdSet set(first, 300);
+  const std::vector<std::int64_t> marked{1299, 1000, 1063, 1064, 1150, 1063, 1127, 1128, 1000};
+  for (std::int64_t id : marked) set.insert(id);
+  std::vector<std::int64_t> expected = marked;
+  std::sort(expected.begin(), expected.end());
+  expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+  EXPECT_TRUE(set.contains(1150));
+  EXPECT_FALSE(set.contains(1151));
+  EXPECT_EQ(set.ids(), expected);
+  for (std::size_t k = 0; k < expected.size(); ++k) EXPECT_EQ(set.position(expected[k]), k);
+  IdSet empty(5, 0);
+  EXPECT_TRUE(empty.ids().empty());
 }
 
 }  // namespace
