@@ -368,7 +368,7 @@ TEST(SphericalPolygon, ParallelCrossingsLieOnTheParallelAndThePlane) {
       ferry::regrid::detail::edge_normals(quad.data(), quad.size(), normals.data());
       PolygonClipper clipper;
       bool cut = false;
-      const std::vector<PolygonCorner>& out =
+      const ferry::regrid::detail::ClippedPolygon out =
           clipper.clip(rectangle, n, normals.data(), normals.size(), cut);
       ASSERT_TRUE(cut);
       ASSERT_GE(out.size(), 3u);
