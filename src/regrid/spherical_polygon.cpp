@@ -225,7 +225,23 @@ std::size_t PolygonClipper::clip_by_plane(const PolygonCorner* in, std::size_t n
   // edge along the plane (a bridge from an exit to the next entry) is a great circle.
   // Each corner's distance to the plane, once.
   double* distance = distance_.data();
-  for (std::size_t i = 0; i < n; ++i) distance[i] = dot(normal, in[i].p);
+  bool all_in = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    distance[i] = dot(normal, in[i].p);
+    all_in = all_in && distance[i] > kOnPlane;
+  }
+  // Most planes cut nothing: every corner inside and no parallel edge reaching out.
+  // The walk below would then give each corner with its edge, starting from the
+  // second: the same, copied.
+  for (std::size_t i = 0; all_in && i < n; ++i)
+    all_in = in[i].next == EdgeKind::GreatCircle ||
+             !parallel_may_cross(in[i].p, in[i + 1 == n ? 0 : i + 1].p, normal, Side::In,
+                                 Side::In);
+  if (all_in) {
+    std::copy(in + 1, in + n, out);
+    out[n - 1] = in[0];
+    return n;
+  }
   std::size_t m = 0;
   // Field by field: a whole PolygonCorner built and copied waits on its own stores.
   auto reach = [&](const Vec3& p, EdgeKind by) {
