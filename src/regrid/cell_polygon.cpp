@@ -124,9 +124,27 @@ LonLatCell polygon_box(const Vec3* corners, const Vec3* normals, std::size_t n) 
 }
 
 std::size_t rectangle_polygon(const LonLatCell& cell, PolygonCorner out[4]) {
-  const double east = cell.west + cell.width;
-  const Vec3 corner[4] = {sphere_point(cell.west, cell.south), sphere_point(east, cell.south),
-                          sphere_point(east, cell.north), sphere_point(cell.west, cell.north)};
+  // sphere_point's bits, each cosine and sine taken once for the two corners sharing it.
+  const double west = cell.west * kRadiansPerDegree;
+  const double east = (cell.west + cell.width) * kRadiansPerDegree;
+  const double cos_west = std::cos(west);
+  const double sin_west = std::sin(west);
+  const double cos_east = std::cos(east);
+  const double sin_east = std::sin(east);
+  auto on_parallel = [&](double lat, Vec3& at_west, Vec3& at_east) {
+    if (lat == 90 || lat == -90) {
+      at_west = at_east = Vec3{0, 0, lat > 0 ? 1.0 : -1.0};
+      return;
+    }
+    const double phi = lat * kRadiansPerDegree;
+    const double c = std::cos(phi);
+    const double z = std::sin(phi);
+    at_west = {c * cos_west, c * sin_west, z};
+    at_east = {c * cos_east, c * sin_east, z};
+  };
+  Vec3 corner[4];
+  on_parallel(cell.south, corner[0], corner[1]);
+  on_parallel(cell.north, corner[3], corner[2]);
   std::size_t n = 0;
   if (cell.south == -90) {
     out[n++] = {corner[0], EdgeKind::GreatCircle};
