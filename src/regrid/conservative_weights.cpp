@@ -1,5 +1,6 @@
 // conservative_weights: first-order conservative weights between cells on the sphere.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -274,6 +275,28 @@ GridPointData point_data(const std::vector<CellTotals>& records) {
   return data;
 }
 
+// The overlaps of rows first_row .. first_row + row_count - 1, ordered by row, then by
+// column: a counting pass by row (few overlaps per row), then each row's by column.
+template <class Record>
+std::vector<Record> by_row_and_column(std::vector<Record> overlaps, std::int64_t first_row,
+                                      std::int64_t row_count) {
+  std::vector<std::size_t> next(static_cast<std::size_t>(row_count) + 1, 0);
+  for (const Record& o : overlaps) ++next[static_cast<std::size_t>(o.row - first_row) + 1];
+  for (std::size_t r = 1; r < next.size(); ++r) next[r] += next[r - 1];
+  std::vector<Record> sorted(overlaps.size());
+  for (const Record& o : overlaps) sorted[next[static_cast<std::size_t>(o.row - first_row)]++] = o;
+  std::vector<Record>().swap(overlaps);
+  // next[r] is now where row r + 1 starts.
+  std::size_t begin = 0;
+  for (std::size_t r = 0; r + 1 < next.size(); ++r) {
+    std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(begin),
+              sorted.begin() + static_cast<std::ptrdiff_t>(next[r]),
+              [](const Record& a, const Record& b) { return a.col < b.col; });
+    begin = next[r];
+  }
+  return sorted;
+}
+
 // What conservative remapping computes, each link on the owner of its row: first
 // order, every link's weight (`values`); second order, every link with its value and
 // gradient weights (`links`); both grids' point data, the source cells' centroids
@@ -313,10 +336,9 @@ void overlap_links(const Comm& comm, const ConservativeOptions& options, const C
 
   // Each row whole on its owner, its overlaps by source id: the sum is the same anywhere.
   const Blocks rows(dst.layout.global_size(), comm.size());
-  overlaps = route(comm, std::move(overlaps), [&](const Record& o) { return rows.owner(o.row); });
-  std::sort(overlaps.begin(), overlaps.end(), [](const Record& a, const Record& b) {
-    return a.row != b.row ? a.row < b.row : a.col < b.col;
-  });
+  overlaps = by_row_and_column(
+      route(comm, std::move(overlaps), [&](const Record& o) { return rows.owner(o.row); }),
+      rows.first(comm.rank()), rows.count(comm.rank()));
   const bool by_frac = options.normalisation == ConservativeNormalisation::FracArea;
   const std::int64_t first_row = rows.first(comm.rank());
   links.reserve(overlaps.size());
