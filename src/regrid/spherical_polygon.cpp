@@ -16,16 +16,6 @@ Side side_of(double d) {
   return Side::On;
 }
 
-// atan(y / x) for x > 0 and |y| <= x / 32 by its series to the power 11 (the next
-// term is below 1e-19 of it), else atan2(y, x): the arc tangents of a small cell's
-// area, several per overlap, cost a division and a polynomial.
-double small_atan2(double y, double x) {
-  if (!(x > 0 && std::abs(y) <= x / 32)) return std::atan2(y, x);
-  const double r = y / x;
-  const double r2 = r * r;
-  return r * (1 - r2 * (1.0 / 3 - r2 * (1.0 / 5 - r2 * (1.0 / 7 - r2 * (1.0 / 9 - r2 / 11)))));
-}
-
 // asin(s) / s - 1 for the arc of sine s and cosine c (at most half a turn): a series
 // for short arcs, where the quotient would lose its digits.
 double arc_over_sine_minus_one(double s, double c) {
