@@ -86,11 +86,17 @@ LonLatCell polygon_box(const Vec3* corners, const Vec3* normals, std::size_t n) 
     south_pole = south_pole && normals[i].z <= 0;
     if (corners[i].z > northmost.z) northmost = corners[i];
     if (corners[i].z < southmost.z) southmost = corners[i];
+    // An edge passes its point nearest a pole only where z turns along it: rising at
+    // its start and falling at its end for the north (n x p is the way it runs at p).
+    const Vec3& a = corners[i];
+    const Vec3& b = corners[(i + 1) % n];
+    const double rise_a = normals[i].x * a.y - normals[i].y * a.x;
+    const double rise_b = normals[i].x * b.y - normals[i].y * b.x;
     Vec3 extreme{};
-    if (edge_extreme(corners[i], corners[(i + 1) % n], normals[i], 1, extreme) &&
+    if (rise_a > 0 && rise_b < 0 && edge_extreme(a, b, normals[i], 1, extreme) &&
         extreme.z > northmost.z)
       northmost = extreme;
-    if (edge_extreme(corners[i], corners[(i + 1) % n], normals[i], -1, extreme) &&
+    if (rise_a < 0 && rise_b > 0 && edge_extreme(a, b, normals[i], -1, extreme) &&
         extreme.z < southmost.z)
       southmost = extreme;
   }
