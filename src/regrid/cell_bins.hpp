@@ -21,12 +21,12 @@ class CellBins {
 
  private:
   // Bins of longitude i0 .. i1 (taken modulo the count) and latitude j0 .. j1
-  // reached by `cell`, its longitudes widened by `margin` bins.
+  // reached by `cell`, its longitudes widened by `slack` degrees each way.
   struct Span {
     std::int64_t i0, i1;
     int j0, j1;
   };
-  Span span(const LonLatCell& cell, int margin) const;
+  Span span(const LonLatCell& cell, double slack) const;
   template <class Visit>
   void for_each_bin(const Span& s, Visit visit) const;
 

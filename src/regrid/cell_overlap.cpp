@@ -4,18 +4,19 @@ namespace ferry::regrid::detail {
 
 CellOverlap::Clipped CellOverlap::clip(const CellShapes& src, std::size_t i,
                                        const CellShapes& dst, std::size_t j) {
-  // Caps apart: the angle between their centres exceeds the sum of their radii.
+  // Boxes apart (they hold their cells with a margin, and the candidates were found by
+  // them): most candidates are told apart here, by the box the band test has just
+  // read. A polygon's box may be up to 360 degrees wide: overlap_rectangle's three
+  // shifts still find any overlap of such arcs.
+  LonLatCell common{};
+  if (!overlap_rectangle(src.box[i], dst.box[j], common)) return {true, false, nullptr, 0, {nullptr, 0}};
+  // Caps apart: the angle between their centres exceeds the sum of their radii (most
+  // neighbours whose boxes meet, without clipping).
   const Cap& a = src.cap[i];
   const Cap& b = dst.cap[j];
   if (a.cos_radius > 0 && b.cos_radius > 0 &&
       dot(a.centre, b.centre) < a.cos_radius * b.cos_radius - a.sin_radius * b.sin_radius)
-    return {true, false, nullptr, 0, nullptr};
-  // Boxes apart (they hold their cells with a margin, and the candidates were found by
-  // them): most neighbours whose caps meet are told apart here without clipping. A
-  // polygon's box may be up to 360 degrees wide: overlap_rectangle's three shifts
-  // still find any overlap of such arcs.
-  LonLatCell common{};
-  if (!overlap_rectangle(src.box[i], dst.box[j], common)) return {true, false, nullptr, 0, nullptr};
+    return {true, false, nullptr, 0, {nullptr, 0}};
   // The subject: the rectangle if either cell is one, else the source; the clip: the other.
   const bool source_is_subject = !dst.lonlat;
   const CellShapes& subject = source_is_subject ? src : dst;
@@ -23,10 +24,10 @@ CellOverlap::Clipped CellOverlap::clip(const CellShapes& src, std::size_t i,
   const std::size_t s = source_is_subject ? i : j;
   const std::size_t c = source_is_subject ? j : i;
   bool cut = false;
-  const std::vector<PolygonCorner>& overlap =
+  const ClippedPolygon overlap =
       clipper_.clip(&subject.corners[subject.first[s]], subject.first[s + 1] - subject.first[s],
                     &by.normals[by.first[c]], by.first[c + 1] - by.first[c], cut);
-  return {false, !cut, &subject, s, &overlap};
+  return {false, !cut, &subject, s, overlap};
 }
 
 double CellOverlap::area(const CellShapes& src, std::size_t i, const CellShapes& dst,
@@ -35,7 +36,7 @@ double CellOverlap::area(const CellShapes& src, std::size_t i, const CellShapes&
   const Clipped overlap = clip(src, i, dst, j);
   if (overlap.apart) return 0;
   if (overlap.whole) return overlap.subject->area[overlap.s];
-  return polygon_area(overlap.polygon->data(), overlap.polygon->size());
+  return polygon_area(overlap.polygon.corners, overlap.polygon.n);
 }
 
 double CellOverlap::area_and_moments(const CellShapes& src, std::size_t i, const CellShapes& dst,
@@ -57,8 +58,8 @@ double CellOverlap::area_and_moments(const CellShapes& src, std::size_t i, const
                                      subject.first[s + 1] - subject.first[s], lon0, lat0);
     return subject.area[s];
   }
-  moments = polygon_lonlat_moments(overlap.polygon->data(), overlap.polygon->size(), lon0, lat0);
-  return polygon_area(overlap.polygon->data(), overlap.polygon->size());
+  moments = polygon_lonlat_moments(overlap.polygon.corners, overlap.polygon.n, lon0, lat0);
+  return polygon_area(overlap.polygon.corners, overlap.polygon.n);
 }
 
 }  // namespace ferry::regrid::detail

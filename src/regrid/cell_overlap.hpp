@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstddef>
-#include <vector>
 
 #include "regrid/cell_shapes.hpp"
 #include "regrid/lonlat_moments.hpp"
@@ -36,7 +35,7 @@ class CellOverlap {
     bool whole;
     const CellShapes* subject;
     std::size_t s;
-    const std::vector<PolygonCorner>* polygon;
+    ClippedPolygon polygon;
   };
   Clipped clip(const CellShapes& src, std::size_t i, const CellShapes& dst, std::size_t j);
 

@@ -1,5 +1,6 @@
 // conservative_weights: first-order conservative weights between cells on the sphere.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -21,6 +22,7 @@
 #include "regrid/weights_builder.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
+#include "util/mpi.hpp"
 
 namespace ferry {
 
@@ -41,21 +43,15 @@ constexpr double kNegligibleOverlap = 1e-15;
 // the nearest valid source cells each cell's gradient is fitted to.
 constexpr int kGradientNeighbours = 8;
 
-// A cell on its way to latitude band `band`; its `corners` corners (none for a
-// rectangle, which is its box) follow it in the same order. A polygon travels with
-// its box and area, so that no band measures them again; its normals and cap, cheap
-// to compute and larger than its corners, are computed again where it arrives.
+// A cell on its way to a latitude band; its `corners` corners (none for a rectangle,
+// which is its box) follow it in the same order. A polygon travels with its box and
+// area, so that no band measures them again; its normals and cap, cheap to compute
+// and larger than its corners, are computed again where it arrives.
 struct BandCell {
   std::int64_t id;
   LonLatCell box;
   double area;
-  std::int32_t band;
   std::int32_t corners;
-};
-
-struct BandCorner {
-  Vec3 p;
-  std::int32_t band;
 };
 
 // One overlap of source cell `col` and destination cell `row` (area on the unit
@@ -96,44 +92,74 @@ struct CellTotals {
   std::int32_t mask;
 };
 
+// Send counts (records per band) and their displacements.
+void set_displacements(detail::RouteCounts& counts) {
+  counts.send_displs.assign(counts.send.size() + 1, 0);
+  for (std::size_t q = 0; q < counts.send.size(); ++q)
+    counts.send_displs[q + 1] = detail::mpi_count<int>(
+        static_cast<std::int64_t>(counts.send_displs[q]) + counts.send[q],
+        "conservative_weights: cell records sent by one rank");
+}
+
 // Collective: every cell of `shapes` to each band its box reaches; the cells of this
-// rank's band.
+// rank's band. The records are written straight into their places in the send
+// buffers, band after band, each band's in the order of the cells (what route()
+// would make of them, without its sorting copy), so the corners arrive cell by cell.
 CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShapes& shapes) {
-  std::size_t copies = 0;
-  for (const LonLatCell& box : shapes.box)
-    copies += static_cast<std::size_t>(bands.band(box.north) - bands.band(box.south) + 1);
-  std::vector<BandCell> cells;
-  cells.reserve(copies);
-  std::vector<BandCorner> corners;
-  if (!shapes.lonlat && shapes.size() > 0)
-    corners.reserve(copies * shapes.corners.size() / shapes.size());
+  const auto p = static_cast<std::size_t>(comm.size());
+  detail::RouteCounts cell_counts;
+  detail::RouteCounts corner_counts;
+  cell_counts.send.assign(p, 0);
+  corner_counts.send.assign(p, 0);
+  auto corners_of = [&](std::size_t i) {
+    return shapes.lonlat ? 0 : static_cast<std::int32_t>(shapes.first[i + 1] - shapes.first[i]);
+  };
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    for (int b = bands.band(shapes.box[i].south); b <= bands.band(shapes.box[i].north); ++b) {
+      ++cell_counts.send[static_cast<std::size_t>(b)];
+      corner_counts.send[static_cast<std::size_t>(b)] += corners_of(i);
+    }
+  set_displacements(cell_counts);
+  set_displacements(corner_counts);
+  std::vector<BandCell> cells(static_cast<std::size_t>(cell_counts.send_displs.back()));
+  std::vector<Vec3> corners(static_cast<std::size_t>(corner_counts.send_displs.back()));
+  std::vector<int> next_cell(cell_counts.send_displs.begin(), cell_counts.send_displs.end() - 1);
+  std::vector<int> next_corner(corner_counts.send_displs.begin(),
+                               corner_counts.send_displs.end() - 1);
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const LonLatCell& box = shapes.box[i];
-    const auto count =
-        shapes.lonlat ? 0 : static_cast<std::int32_t>(shapes.first[i + 1] - shapes.first[i]);
+    const std::int32_t count = corners_of(i);
     for (int b = bands.band(box.south); b <= bands.band(box.north); ++b) {
-      cells.push_back({shapes.id[i], box, shapes.area[i], b, count});
-      if (!shapes.lonlat)
-        for (std::uint32_t k = shapes.first[i]; k < shapes.first[i + 1]; ++k)
-          corners.push_back({shapes.corners[k].p, b});
+      const auto band = static_cast<std::size_t>(b);
+      cells[static_cast<std::size_t>(next_cell[band]++)] = {shapes.id[i], box, shapes.area[i],
+                                                            count};
+      for (std::int32_t k = 0; k < count; ++k)
+        corners[static_cast<std::size_t>(next_corner[band]++)] =
+            shapes.corners[shapes.first[i] + static_cast<std::uint32_t>(k)].p;
     }
   }
-  // Both routes keep each sender's order: the corners arrive cell by cell.
-  cells = route(comm, std::move(cells), [](const BandCell& c) { return c.band; });
-  corners = route(comm, std::move(corners), [](const BandCorner& c) { return c.band; });
+  detail::exchange_route_counts(comm, cell_counts);
+  detail::exchange_route_counts(comm, corner_counts);
+  std::vector<BandCell> band_cells(static_cast<std::size_t>(cell_counts.recv_displs.back()));
+  detail::exchange_route_records(comm, cell_counts, cells.data(), band_cells.data(),
+                                 sizeof(BandCell));
+  std::vector<BandCell>().swap(cells);
+  std::vector<Vec3> band_corners(static_cast<std::size_t>(corner_counts.recv_displs.back()));
+  detail::exchange_route_records(comm, corner_counts, corners.data(), band_corners.data(),
+                                 sizeof(Vec3));
+  std::vector<Vec3>().swap(corners);
   CellShapes band;
   band.lonlat = shapes.lonlat;
-  band.reserve(cells.size(), shapes.lonlat ? 4 * cells.size() : corners.size());
-  std::vector<Vec3> polygon;
+  band.reserve(band_cells.size(), shapes.lonlat ? 4 * band_cells.size() : band_corners.size());
   std::size_t next = 0;
-  for (const BandCell& c : cells) {
+  for (const BandCell& c : band_cells) {
     if (c.corners == 0) {
       band.add_rectangle(c.id, c.box);
       continue;
     }
-    polygon.clear();
-    for (std::int32_t k = 0; k < c.corners; ++k, ++next) polygon.push_back(corners[next].p);
-    band.add_measured(c.id, c.box, polygon.data(), polygon.size(), c.area);
+    band.add_measured(c.id, c.box, &band_corners[next], static_cast<std::size_t>(c.corners),
+                      c.area);
+    next += static_cast<std::size_t>(c.corners);
   }
   return band;
 }
@@ -249,6 +275,28 @@ GridPointData point_data(const std::vector<CellTotals>& records) {
   return data;
 }
 
+// The overlaps of rows first_row .. first_row + row_count - 1, ordered by row, then by
+// column: a counting pass by row (few overlaps per row), then each row's by column.
+template <class Record>
+std::vector<Record> by_row_and_column(std::vector<Record> overlaps, std::int64_t first_row,
+                                      std::int64_t row_count) {
+  std::vector<std::size_t> next(static_cast<std::size_t>(row_count) + 1, 0);
+  for (const Record& o : overlaps) ++next[static_cast<std::size_t>(o.row - first_row) + 1];
+  for (std::size_t r = 1; r < next.size(); ++r) next[r] += next[r - 1];
+  std::vector<Record> sorted(overlaps.size());
+  for (const Record& o : overlaps) sorted[next[static_cast<std::size_t>(o.row - first_row)]++] = o;
+  std::vector<Record>().swap(overlaps);
+  // next[r] is now where row r + 1 starts.
+  std::size_t begin = 0;
+  for (std::size_t r = 0; r + 1 < next.size(); ++r) {
+    std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(begin),
+              sorted.begin() + static_cast<std::ptrdiff_t>(next[r]),
+              [](const Record& a, const Record& b) { return a.col < b.col; });
+    begin = next[r];
+  }
+  return sorted;
+}
+
 // What conservative remapping computes, each link on the owner of its row: first
 // order, every link's weight (`values`); second order, every link with its value and
 // gradient weights (`links`); both grids' point data, the source cells' centroids
@@ -288,10 +336,9 @@ void overlap_links(const Comm& comm, const ConservativeOptions& options, const C
 
   // Each row whole on its owner, its overlaps by source id: the sum is the same anywhere.
   const Blocks rows(dst.layout.global_size(), comm.size());
-  overlaps = route(comm, std::move(overlaps), [&](const Record& o) { return rows.owner(o.row); });
-  std::sort(overlaps.begin(), overlaps.end(), [](const Record& a, const Record& b) {
-    return a.row != b.row ? a.row < b.row : a.col < b.col;
-  });
+  overlaps = by_row_and_column(
+      route(comm, std::move(overlaps), [&](const Record& o) { return rows.owner(o.row); }),
+      rows.first(comm.rank()), rows.count(comm.rank()));
   const bool by_frac = options.normalisation == ConservativeNormalisation::FracArea;
   const std::int64_t first_row = rows.first(comm.rank());
   links.reserve(overlaps.size());

@@ -25,6 +25,16 @@ inline Vec3 cross(const Vec3& a, const Vec3& b) {
 inline double length(const Vec3& a) { return std::sqrt(dot(a, a)); }
 inline Vec3 unit(const Vec3& a) { return (1 / length(a)) * a; }
 
+/// atan2(y, x): for x > 0 and |y| <= x / 32 by the series of atan(y / x) to the power
+/// 11 (the next term is below 1e-19 of it), else std::atan2. The angles of small cells
+/// (their areas, the longitude steps of their boxes) cost a division and a polynomial.
+inline double small_atan2(double y, double x) {
+  if (!(x > 0 && std::abs(y) <= x / 32)) return std::atan2(y, x);
+  const double r = y / x;
+  const double r2 = r * r;
+  return r * (1 - r2 * (1.0 / 3 - r2 * (1.0 / 5 - r2 * (1.0 / 7 - r2 * (1.0 / 9 - r2 / 11)))));
+}
+
 /// The point at longitude `lon`, latitude `lat` (degrees). The poles are exact.
 inline Vec3 sphere_point(double lon, double lat) {
   if (lat == 90) return {0, 0, 1};

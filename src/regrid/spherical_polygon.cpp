@@ -16,16 +16,6 @@ Side side_of(double d) {
   return Side::On;
 }
 
-// atan(y / x) for x > 0 and |y| <= x / 32 by its series to the power 11 (the next
-// term is below 1e-19 of it), else atan2(y, x): the arc tangents of a small cell's
-// area, several per overlap, cost a division and a polynomial.
-double small_atan2(double y, double x) {
-  if (!(x > 0 && std::abs(y) <= x / 32)) return std::atan2(y, x);
-  const double r = y / x;
-  const double r2 = r * r;
-  return r * (1 - r2 * (1.0 / 3 - r2 * (1.0 / 5 - r2 * (1.0 / 7 - r2 * (1.0 / 9 - r2 / 11)))));
-}
-
 // asin(s) / s - 1 for the arc of sine s and cosine c (at most half a turn): a series
 // for short arcs, where the quotient would lose its digits.
 double arc_over_sine_minus_one(double s, double c) {
@@ -172,11 +162,11 @@ bool parallel_may_cross(const Vec3& p, const Vec3& q, const Vec3& normal, Side s
   return out ? amplitude + offset > kOnPlane : offset - amplitude < -kOnPlane;
 }
 
-// Whether the corners bound a region: 3 or more, or 2 joined by a parallel and a great
+// Whether n corners bound a region: 3 or more, or 2 joined by a parallel and a great
 // circle (the sliver between a parallel and a great circle crossing it twice).
-bool bounds_region(const std::vector<PolygonCorner>& corners) {
-  if (corners.size() >= 3) return true;
-  return corners.size() == 2 &&
+bool bounds_region(const PolygonCorner* corners, std::size_t n) {
+  if (n >= 3) return true;
+  return n == 2 &&
          (corners[0].next == EdgeKind::Parallel || corners[1].next == EdgeKind::Parallel);
 }
 
@@ -219,22 +209,42 @@ Vec3 polygon_moment(const PolygonCorner* corners, std::size_t n) {
   return moment;
 }
 
-void PolygonClipper::clip_by_plane(const std::vector<PolygonCorner>& in, const Vec3& normal,
-                                   std::vector<PolygonCorner>& out, bool& cut) {
+std::size_t PolygonClipper::clip_by_plane(const PolygonCorner* in, std::size_t n,
+                                          const Vec3& normal, PolygonCorner* out, bool& cut) {
   // Corners are first collected with the kind of the edge they were reached by; an
   // edge along the plane (a bridge from an exit to the next entry) is a great circle.
-  out.clear();
-  const std::size_t n = in.size();
   // Each corner's distance to the plane, once.
-  distance_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) distance_[i] = dot(normal, in[i].p);
-  auto reach = [&](const Vec3& p, EdgeKind by) { out.push_back({p, by}); };
+  double* distance = distance_.data();
+  bool all_in = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    distance[i] = dot(normal, in[i].p);
+    all_in = all_in && distance[i] > kOnPlane;
+  }
+  // Most planes cut nothing: every corner inside and no parallel edge reaching out.
+  // The walk below would then give each corner with its edge, starting from the
+  // second: the same, copied.
+  for (std::size_t i = 0; all_in && i < n; ++i)
+    all_in = in[i].next == EdgeKind::GreatCircle ||
+             !parallel_may_cross(in[i].p, in[i + 1 == n ? 0 : i + 1].p, normal, Side::In,
+                                 Side::In);
+  if (all_in) {
+    std::copy(in + 1, in + n, out);
+    out[n - 1] = in[0];
+    return n;
+  }
+  std::size_t m = 0;
+  // Field by field: a whole PolygonCorner built and copied waits on its own stores.
+  auto reach = [&](const Vec3& p, EdgeKind by) {
+    out[m].p = p;
+    out[m].next = by;
+    ++m;
+  };
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t j = i + 1 == n ? 0 : i + 1;
     const PolygonCorner& a = in[i];
     const PolygonCorner& b = in[j];
-    const double da = distance_[i];
-    const double db = distance_[j];
+    const double da = distance[i];
+    const double db = distance[j];
     const Side sa = side_of(da);
     const Side sb = side_of(db);
     if (sa == Side::Out) cut = true;
@@ -267,24 +277,27 @@ void PolygonClipper::clip_by_plane(const std::vector<PolygonCorner>& in, const V
   }
   // Each corner's kind becomes that of the edge leaving it: the kind the next corner
   // was reached by.
-  const std::size_t m = out.size();
-  if (m == 0) return;
+  if (m == 0) return 0;
   const EdgeKind first = out[0].next;
   for (std::size_t k = 0; k + 1 < m; ++k) out[k].next = out[k + 1].next;
   out[m - 1].next = first;
+  return m;
 }
 
-const std::vector<PolygonCorner>& PolygonClipper::clip(const PolygonCorner* subject,
-                                                       std::size_t n, const Vec3* normals,
-                                                       std::size_t m, bool& cut) {
-  current_.assign(subject, subject + n);
+ClippedPolygon PolygonClipper::clip(const PolygonCorner* subject, std::size_t n,
+                                    const Vec3* normals, std::size_t m, bool& cut) {
+  if (current_.size() < n) current_.resize(n);
+  std::copy(subject, subject + n, current_.begin());
+  std::size_t count = n;
   cut = false;
-  for (std::size_t k = 0; k < m && bounds_region(current_); ++k) {
-    clip_by_plane(current_, normals[k], next_, cut);
+  for (std::size_t k = 0; k < m && bounds_region(current_.data(), count); ++k) {
+    if (next_.size() < 3 * count) next_.resize(3 * count);
+    if (distance_.size() < count) distance_.resize(count);
+    count = clip_by_plane(current_.data(), count, normals[k], next_.data(), cut);
     std::swap(current_, next_);
   }
-  if (!bounds_region(current_)) current_.clear();
-  return current_;
+  if (!bounds_region(current_.data(), count)) count = 0;
+  return {current_.data(), count};
 }
 
 }  // namespace ferry::regrid::detail

@@ -43,6 +43,15 @@ double polygon_area(const PolygonCorner* corners, std::size_t n);
 /// which second-order remapping expands a field.
 Vec3 polygon_moment(const PolygonCorner* corners, std::size_t n);
 
+/// A polygon a PolygonClipper made: its corners [begin(), end()), held by the clipper.
+struct ClippedPolygon {
+  const PolygonCorner* corners;
+  std::size_t n;
+  std::size_t size() const { return n; }
+  const PolygonCorner* begin() const { return corners; }
+  const PolygonCorner* end() const { return corners + n; }
+};
+
 /// Clips polygons by convex cells bounded by great circles (Sutherland and Hodgman on
 /// the sphere). Not thread-safe: it keeps its buffers between calls, so clipping
 /// allocates nothing once they have grown.
@@ -57,14 +66,16 @@ class PolygonClipper {
   /// plane are computed from the edge's ends in a fixed order, so two subjects sharing
   /// an edge get the same crossing bits. `cut` tells whether anything was cut away
   /// (if not, the result is the subject itself).
-  const std::vector<PolygonCorner>& clip(const PolygonCorner* subject, std::size_t n,
-                                         const Vec3* normals, std::size_t m, bool& cut);
+  ClippedPolygon clip(const PolygonCorner* subject, std::size_t n, const Vec3* normals,
+                      std::size_t m, bool& cut);
 
  private:
-  // One Sutherland-Hodgman pass of `in` against the plane `normal` into `out`.
-  void clip_by_plane(const std::vector<PolygonCorner>& in, const Vec3& normal,
-                     std::vector<PolygonCorner>& out, bool& cut);
+  // One Sutherland-Hodgman pass of the n corners of `in` against the plane `normal`
+  // into `out` (room for 3 n corners: an edge adds at most 3); returns how many.
+  std::size_t clip_by_plane(const PolygonCorner* in, std::size_t n, const Vec3& normal,
+                            PolygonCorner* out, bool& cut);
 
+  // Corners are written in place, not pushed: the buffers only grow.
   std::vector<PolygonCorner> current_;
   std::vector<PolygonCorner> next_;
   std::vector<double> distance_;

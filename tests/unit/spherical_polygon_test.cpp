@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ferry/geodesic_mesh.hpp"
+#include "regrid/cell_bins.hpp"
 #include "regrid/cell_overlap.hpp"
 #include "regrid/cell_polygon.hpp"
 #include "regrid/cell_shapes.hpp"
@@ -267,6 +268,46 @@ TEST(SphericalPolygon, BoxesHoldTheirCells) {
   shapes.add_polygon(2, bulge.data(), bulge.size());
   EXPECT_GT(shapes.box[2].north, 63);
   EXPECT_LT(shapes.box[2].south, 50);
+  // At its middle, latitude atan(tan 60 / cos 30) = atan 2; the same to the south.
+  const double bulge_lat = std::atan(2.0) / kRadiansPerDegree;
+  EXPECT_NEAR(shapes.box[2].north, bulge_lat, 1e-6);
+  const std::vector<Vec3> south_bulge = cell({0, 30, 60}, {-60, -50, -60});
+  shapes.add_polygon(3, south_bulge.data(), south_bulge.size());
+  EXPECT_NEAR(shapes.box[3].south, -bulge_lat, 1e-6);
+  EXPECT_NEAR(shapes.box[3].north, -50, 1e-6);
+}
+
+TEST(SphericalPolygon, BinsListEveryBoxAQueryMeetsAcrossTheDateLine) {
+  // Boxes at and around 0/360 degrees, some reaching past 360, against every query:
+  // the candidates hold every box that overlaps the query (once), whichever side of
+  // the wrap either box is given on.
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> offset(-2, 2);
+  std::uniform_real_distribution<double> size(0.01, 1.5);
+  auto box_near_wrap = [&] {
+    double west = offset(random);
+    if (west < 0) west += 360;
+    const double south = offset(random) * 20;
+    return LonLatCell{west, size(random), south, south + size(random)};
+  };
+  std::vector<LonLatCell> cells(400);
+  for (LonLatCell& c : cells) c = box_near_wrap();
+  const ferry::regrid::detail::CellBins bins(cells);
+  std::vector<std::uint32_t> candidates;
+  for (int q = 0; q < 400; ++q) {
+    const LonLatCell query = box_near_wrap();
+    bins.candidates(query, candidates);
+    std::vector<std::uint32_t> sorted = candidates;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_TRUE(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+    for (std::uint32_t k = 0; k < cells.size(); ++k) {
+      LonLatCell common{};
+      if (ferry::regrid::detail::overlap_rectangle(cells[k], query, common))
+        EXPECT_TRUE(std::binary_search(sorted.begin(), sorted.end(), k))
+            << "query west " << query.west << " width " << query.width << ", cell " << k
+            << " west " << cells[k].west << " width " << cells[k].width;
+    }
+  }
 }
 
 TEST(SphericalPolygon, RotatedGridTilesGeodesicMesh) {
@@ -368,7 +409,7 @@ TEST(SphericalPolygon, ParallelCrossingsLieOnTheParallelAndThePlane) {
       ferry::regrid::detail::edge_normals(quad.data(), quad.size(), normals.data());
       PolygonClipper clipper;
       bool cut = false;
-      const std::vector<PolygonCorner>& out =
+      const ferry::regrid::detail::ClippedPolygon out =
           clipper.clip(rectangle, n, normals.data(), normals.size(), cut);
       ASSERT_TRUE(cut);
       ASSERT_GE(out.size(), 3u);
