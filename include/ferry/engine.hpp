@@ -29,7 +29,14 @@ struct Capabilities {
   /// at different times (the coupler's put on one component, get on the other). False
   /// for an engine that forwards data through ranks of both sides inside one call.
   bool independent_sides = true;
+  /// Every message of the engine on its communicator carries a tag in
+  /// [tag_base, tag_base + ExchangeShare::kTagsPerExchange) (Engine::join), and it makes
+  /// no collective call on it outside setup() and close(): exchanges over one
+  /// ExchangeShare may then use its communicator instead of a duplicate each.
+  bool tagged = false;
 };
+
+class ExchangeShare;
 
 /// What an engine tells about the choices it made (see Engine::report).
 struct EngineReport {
@@ -110,6 +117,26 @@ class Engine {
   /// what it cannot free stays until MPI_Finalize. See docs/dev/engines.md. Default:
   /// nothing to free.
   virtual void close() {}
+
+  /// Not collective; before setup(), by an Exchange made over an ExchangeShare: the
+  /// share (whose resources the engine may use and store, such as the rma engine's
+  /// window; it outlives the engine) and the first tag of the engine's range. When
+  /// capabilities().tagged the communicator given to setup() is the share's, which other
+  /// exchanges use too; otherwise tag_base is 0 and the communicator is the exchange's own.
+  void join(ExchangeShare& share, int tag_base) noexcept {
+    share_ = &share;
+    tag_base_ = tag_base;
+  }
+
+ protected:
+  /// The share given to join(), or null.
+  ExchangeShare* share() const noexcept { return share_; }
+  /// The first tag of this engine's range (0 without a share).
+  int tag_base() const noexcept { return tag_base_; }
+
+ private:
+  ExchangeShare* share_ = nullptr;
+  int tag_base_ = 0;
 };
 
 using EngineFactory = std::function<std::unique_ptr<Engine>()>;

@@ -8,6 +8,7 @@
 
 #include "ferry/comm.hpp"
 #include "ferry/engine.hpp"
+#include "ferry/exchange_share.hpp"
 #include "ferry/layout.hpp"
 #include "ferry/plan.hpp"
 
@@ -38,6 +39,15 @@ class Exchange {
   /// layouts share one plan instead of building and holding one each.
   Exchange(MPI_Comm comm, std::shared_ptr<const Plan> plan, std::vector<FieldSpec> fields,
            const std::string& engine = "default", const EngineOptions& options = {});
+  /// Collective over `share`'s communicator, as above over a plan built on it (or on
+  /// one of the same ranks in the same order), sharing what exchanges over one plan can
+  /// share (see ExchangeShare): an engine whose capabilities are `tagged` uses the
+  /// share's communicator with a tag range of its own (else the exchange duplicates it
+  /// as above), the rma engine a part of the share's window. Make the exchanges over a
+  /// share in the same order on every rank; any of them may be in flight at once.
+  Exchange(std::shared_ptr<ExchangeShare> share, std::shared_ptr<const Plan> plan,
+           std::vector<FieldSpec> fields, const std::string& engine = "default",
+           const EngineOptions& options = {});
   ~Exchange();
   Exchange(Exchange&&) noexcept;
   Exchange& operator=(Exchange&&) noexcept;
@@ -93,13 +103,16 @@ class Exchange {
   EngineReport engine_report() const;
   /// Seconds spent building the plan and setting up the engine on this rank.
   double setup_seconds() const noexcept;
-  /// The exchange's private communicator (a duplicate of the one given).
+  /// The exchange's communicator: a duplicate of the one given, or the share's.
   MPI_Comm comm() const noexcept;
 
  private:
   // `source`, `destination`: this rank's part, for messages.
   void make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields, const std::string& engine,
                        bool source, bool destination);
+  // The constructors over a given plan (`comm` unused with a share).
+  void set_up_over(MPI_Comm comm, std::shared_ptr<const Plan> plan, std::vector<FieldSpec> fields,
+                   const std::string& engine, const EngineOptions& options);
   void set_up_engine(const EngineOptions& options, double start);
 
   struct State;

@@ -12,6 +12,7 @@
 #include "ferry/engine_options.hpp"
 #include "ferry/error.hpp"
 #include "ferry/exchange.hpp"
+#include "ferry/exchange_share.hpp"
 #include "ferry/geodesic_mesh.hpp"
 #include "ferry/global_sum.hpp"
 #include "ferry/grid_file.hpp"

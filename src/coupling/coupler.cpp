@@ -240,6 +240,10 @@ std::vector<std::shared_ptr<const coupling::PartitionRoute>> build_routes(const 
   if (!same.empty())
     FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, same.data(), static_cast<int>(same.size()), MPI_INT,
                                  MPI_MIN, run.get()));
+  // How many links each route serves (the share sizes the rma window for all of them).
+  std::vector<std::size_t> entries(specs.size(), 1);
+  for (std::size_t l = 0; l < specs.size(); ++l)
+    if (shares[l] >= 0 && same[l]) ++entries[static_cast<std::size_t>(shares[l])];
   std::vector<std::shared_ptr<const coupling::PartitionRoute>> routes(specs.size());
   for (std::size_t l = 0; l < specs.size(); ++l) {
     if (shares[l] >= 0 && same[l]) {
@@ -250,7 +254,7 @@ std::vector<std::shared_ptr<const coupling::PartitionRoute>> build_routes(const 
     detail::ScopedTimer timer(timers, spec.config->name, detail::TimerCategory::Setup);
     routes[l] = std::make_shared<const coupling::PartitionRoute>(run, spec.source_member, spec.target_member,
                                                         spec.moved_from, spec.moved_to,
-                                                        spec.moved_size);
+                                                        spec.moved_size, entries[l]);
   }
   return routes;
 }
@@ -941,6 +945,7 @@ void Coupler::finalize() {
     s.write_restarts();
     s.agree_over_run([&] {
       for (auto& link : s.links) link->close();
+      for (auto& link : s.links) link->close_route();
     });
     s.links.clear();
     s.field_links.clear();

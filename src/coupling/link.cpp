@@ -82,7 +82,7 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
   if (route_->link.valid() && !output_only()) {
     const config::CouplingEngine engine = config::coupling_engine(c);
     try {
-      exchange_ = std::make_unique<Exchange>(route_->link.get(), route_->plan, spec_.specs,
+      exchange_ = std::make_unique<Exchange>(route_->share, route_->plan, spec_.specs,
                                              engine.name, engine.options);
     } catch (const Error& e) {
       // Raised alike on every rank of the exchange; the coupler agrees it over the run
@@ -782,6 +782,10 @@ void Link::complete() {
 
 void Link::close() {
   if (exchange_) exchange_->close();
+}
+
+void Link::close_route() {
+  if (route_->share) route_->share->close();
 }
 
 }  // namespace ferry::coupling

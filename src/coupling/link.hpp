@@ -149,6 +149,9 @@ class Link {
   void write_oasis_restart();
   /// Collective over the exchange's ranks, after complete(): closes its Exchange.
   void close();
+  /// Collective over the route's ranks, after close() of every link over the route:
+  /// frees what the route's exchanges shared (idempotent: links share routes).
+  void close_route();
 
  private:
   std::size_t gradients_taken() const;

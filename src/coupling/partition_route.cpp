@@ -16,7 +16,7 @@ Comm split(const Comm& run, bool member) {
 }  // namespace
 
 PartitionRoute::PartitionRoute(const Comm& run, bool source_member, bool target_member, const Layout* source_layout,
-             const Layout* target_layout, std::int64_t grid_size)
+             const Layout* target_layout, std::int64_t grid_size, std::size_t entries)
     : link(split(run, source_member || target_member)),
       source(split(run, source_member)),
       target(split(run, target_member)),
@@ -26,6 +26,7 @@ PartitionRoute::PartitionRoute(const Comm& run, bool source_member, bool target_
   const Layout none = Layout::none(grid_size);
   plan = std::make_shared<const Plan>(Plan::build(link, source_member ? *source_layout : none,
                                                   target_member ? *target_layout : none));
+  share = std::make_shared<ExchangeShare>(link.get(), entries);
 }
 
 }  // namespace ferry::coupling

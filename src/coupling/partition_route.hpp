@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "ferry/comm.hpp"
+#include "ferry/exchange_share.hpp"
 #include "ferry/layout.hpp"
 #include "ferry/plan.hpp"
 
@@ -15,9 +16,10 @@ namespace ferry::coupling {
 /// a float64 field (8 bytes of index per point) and each communicator costs setup.
 struct PartitionRoute {
   /// Collective over `run` (every rank of the run, members or not). Layouts are
-  /// this rank's (ignored unless it is a member of that side).
+  /// this rank's (ignored unless it is a member of that side). `entries`: how many
+  /// exchange entries will use the route (a hint for the share's resources).
   PartitionRoute(const Comm& run, bool source_member, bool target_member, const Layout* source_layout,
-        const Layout* target_layout, std::int64_t grid_size);
+        const Layout* target_layout, std::int64_t grid_size, std::size_t entries);
 
   Comm link;    ///< source and destination members
   Comm source;  ///< source members (restart and output files)
@@ -28,6 +30,10 @@ struct PartitionRoute {
   Comm source_holders;
   Comm target_holders;
   std::shared_ptr<const Plan> plan;  ///< over `link`; null on other ranks
+  /// What the entries' exchanges share (one communicator, the rma engine's window), over
+  /// `link`; null on other ranks. Closed (collective over `link`) after every entry's
+  /// exchange, never by the destructor.
+  std::shared_ptr<ExchangeShare> share;
 };
 
 }  // namespace ferry::coupling

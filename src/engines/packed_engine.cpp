@@ -7,10 +7,11 @@
 
 namespace ferry::detail {
 
-PackedEngine::PackedEngine(std::string_view name, bool persistent)
-    : FieldEngine(name, [persistent] {
+PackedEngine::PackedEngine(std::string_view name, bool persistent, bool tagged)
+    : FieldEngine(name, [persistent, tagged] {
         Capabilities c;
         c.persistent = persistent;
+        c.tagged = tagged;
         c.holds_fields = true;
         return c;
       }()) {}

@@ -39,7 +39,8 @@ class PackedEngine : public FieldEngine {
   };
 
   /// `persistent`: setup_transfer() creates persistent requests or communicators.
-  PackedEngine(std::string_view name, bool persistent);
+  /// `tagged`: Capabilities::tagged (the engine sends only with tags from tag_base()).
+  PackedEngine(std::string_view name, bool persistent, bool tagged = false);
 
   /// Collective: create requests, graph communicators, ... Buffers already exist.
   virtual void setup_transfer(const EngineOptions& options) = 0;

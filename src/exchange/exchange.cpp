@@ -11,6 +11,7 @@
 namespace ferry {
 
 struct Exchange::State {
+  std::shared_ptr<ExchangeShare> share;  // outlives the engine, which may use its resources
   Comm comm;
   std::shared_ptr<const Plan> plan;
   std::vector<FieldSpec> fields;
@@ -38,6 +39,21 @@ Exchange::Exchange(MPI_Comm comm, const Layout& src, const Layout& dst,
 Exchange::Exchange(MPI_Comm comm, std::shared_ptr<const Plan> plan, std::vector<FieldSpec> fields,
                    const std::string& engine, const EngineOptions& options)
     : state_(std::make_unique<State>()) {
+  set_up_over(comm, std::move(plan), std::move(fields), engine, options);
+}
+
+Exchange::Exchange(std::shared_ptr<ExchangeShare> share, std::shared_ptr<const Plan> plan,
+                   std::vector<FieldSpec> fields, const std::string& engine,
+                   const EngineOptions& options)
+    : state_(std::make_unique<State>()) {
+  FERRY_CHECK(share, Errc::Arg, "Exchange: no ExchangeShare given (null)");
+  state_->share = std::move(share);
+  set_up_over(MPI_COMM_NULL, std::move(plan), std::move(fields), engine, options);
+}
+
+void Exchange::set_up_over(MPI_Comm comm, std::shared_ptr<const Plan> plan,
+                           std::vector<FieldSpec> fields, const std::string& engine,
+                           const EngineOptions& options) {
   const double start = MPI_Wtime();
   State& s = *state_;
   // Agreed with the fields' checks in make_engine_for: one collective round, not two.
@@ -58,7 +74,9 @@ Exchange::Exchange(MPI_Comm comm, std::shared_ptr<const Plan> plan, std::vector<
 void Exchange::make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields,
                                const std::string& engine, bool source, bool destination) {
   State& s = *state_;
-  s.comm = Comm::dup(comm);
+  // Over a share, the agreement below runs on the share's communicator: setups over a
+  // share follow each other in the same order on every rank.
+  s.comm = s.share ? Comm::view(s.share->comm().get()) : Comm::dup(comm);
   s.fields = std::move(fields);
   const std::optional<Error> local = detail::error_of(s.comm, [&] {
     s.engine_name = resolve_engine_name(engine);
@@ -68,6 +86,14 @@ void Exchange::make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields,
     if (s.plan_check) s.plan_check();
   });
   detail::agree_on_fields(s.comm, local, s.fields, {source, destination}, "Exchange");
+  if (!s.share) return;
+  // An engine whose messages keep to a tag range shares the communicator; any other
+  // (collectives must start in the same order on every rank, which exchanges of one
+  // share in flight at once do not) gets its own duplicate, as without a share.
+  std::optional<int> tag_base;
+  if (s.engine->capabilities().tagged) tag_base = s.share->next_tag_base();
+  if (!tag_base) s.comm = Comm::dup(s.share->comm().get());
+  s.engine->join(*s.share, tag_base.value_or(0));
 }
 
 void Exchange::set_up_engine(const EngineOptions& options, double start) {

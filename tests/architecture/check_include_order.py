@@ -41,6 +41,7 @@ PUBLIC_HEADERS = {
     "config.hpp": "util", "comm.hpp": "util", "error.hpp": "util",
     "datatype.hpp": "core", "layout.hpp": "core", "plan.hpp": "core",
     "engine.hpp": "core", "engine_options.hpp": "core", "traffic.hpp": "core",
+    "exchange_share.hpp": "engines",
     "exchange.hpp": "exchange",
     "collectives.hpp": "collectives",
     "remap.hpp": "regrid", "weights.hpp": "regrid", "online_weights.hpp": "regrid",

@@ -1,13 +1,17 @@
 // Fields waiting in an engine between calls (Exchange::stage and take): each field
 // staged on its own and its source array overwritten at once, some fields left in
 // the engine and taken later, the rank's own points included; every value checked.
+// Exchanges over one ExchangeShare (one communicator; the rma engine's window) held in
+// flight at once and completed in the other order.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ferry/exchange.hpp"
+#include "ferry/exchange_share.hpp"
 #include "test_support.hpp"
 
 using ferry::Datatype;
@@ -119,6 +123,55 @@ TEST_F(ExchangeHold, MisuseRaisesStateErrors) {
   void* dst[2] = {nullptr, nullptr};
   expect_error([&] { exchange_.begin(src, dst, mask); }, Errc::State,
                "begin with a mask after stage");
+}
+
+// Three exchanges over one plan and one share, as a coupler's entries between two
+// partitions: the first two of float64 x 1, the third of float64 x 3 (larger than the
+// share's window was sized for after the first two: a second window). Each round
+// begins all three (the sources' puts), then ends them last first (the destinations'
+// gets in another order); a destination takes its values in the engine's own memory
+// where it offers some (destination_field). Every value checked.
+TEST(ExchangeShareTest, ExchangesInFlightAtOnceKeepTheirValues) {
+  const int p = size_of(), r = rank_of();
+  const Layout src = Layout::block(kN, p, r);
+  const Layout dst = Layout::round_robin(kN, p, r);
+  const auto plan = std::make_shared<const ferry::Plan>(
+      ferry::Plan::build(ferry::Comm::view(MPI_COMM_WORLD), src, dst));
+  auto share = std::make_shared<ferry::ExchangeShare>(MPI_COMM_WORLD, 3);
+  const int components[3] = {1, 1, 3};
+  std::vector<Exchange> exchanges;
+  for (int e = 0; e < 3; ++e)
+    exchanges.emplace_back(share, plan, std::vector<ferry::FieldSpec>{{Datatype::Float64, components[e]}},
+                           ferry_test::engine(), ferry_test::engine_options());
+  auto value = [](std::int64_t id, int c, int e, int round) {
+    return 1e6 * static_cast<double>(e) + 1000.0 * static_cast<double>(id) + 10 * c + round;
+  };
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::vector<double>> sent(3), got(3);
+    std::vector<double*> into(3);
+    for (int e = 0; e < 3; ++e) {
+      for (auto id : src.ids())
+        for (int c = 0; c < components[e]; ++c) sent[e].push_back(value(id, c, e, round));
+      got[e].assign(static_cast<std::size_t>(dst.local_size() * components[e]), -1.0);
+      into[e] = static_cast<double*>(exchanges[e].destination_field(0));
+      if (!into[e]) into[e] = got[e].data();
+    }
+    for (int e = 0; e < 3; ++e) {
+      const void* from = sent[e].data();
+      void* to = into[e];
+      exchanges[e].begin(&from, &to);
+    }
+    for (int e = 2; e >= 0; --e) exchanges[e].end();
+    for (int e = 0; e < 3; ++e) {
+      std::size_t i = 0;
+      for (auto id : dst.ids())
+        for (int c = 0; c < components[e]; ++c, ++i)
+          ASSERT_EQ(into[e][i], value(id, c, e, round))
+              << "exchange " << e << ", round " << round << ", id " << id << ", component " << c;
+    }
+  }
+  for (auto& exchange : exchanges) exchange.close();
+  share->close();
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 namespace ferry::detail {
 
 namespace {
-constexpr int kTag = 7001;
+// After the exchange's tag base (Engine::tag_base); rma uses 2 to 5, so that the
+// engines an adaptive exchange tries on one communicator keep apart.
+constexpr int kTag = 1;
 // SimGrid SMPI 3.32 deadlocks when a persistent send restarts before the receiver
 // matched its previous message (back-to-back exchanges do that); under SMPI every
 // exchange posts fresh requests instead.
@@ -32,10 +34,10 @@ void P2pEngine::setup_transfer(const EngineOptions&) {
   persistent_.assign(fresh_.size(), MPI_REQUEST_NULL);
   for (std::size_t k = 0; k < recv.peer_count(); ++k)
     FERRY_CALL_MPI(MPI_Recv_init(recv_buffer() + recv_displs()[k], recv_bytes()[k], MPI_BYTE,
-                                 recv.peers[k], kTag, comm(), &persistent_[k]));
+                                 recv.peers[k], tag_base() + kTag, comm(), &persistent_[k]));
   for (std::size_t k = 0; k < send.peer_count(); ++k)
     FERRY_CALL_MPI(MPI_Send_init(send_buffer() + send_displs()[k], send_bytes()[k], MPI_BYTE,
-                                 send.peers[k], kTag, comm(),
+                                 send.peers[k], tag_base() + kTag, comm(),
                                  &persistent_[recv.peer_count() + k]));
 }
 
@@ -49,10 +51,10 @@ PackedEngine::Requests P2pEngine::start_transfer() {
   const PlanSide& send = plan().send();
   for (std::size_t k = 0; k < recv.peer_count(); ++k)
     FERRY_CALL_MPI(MPI_Irecv(recv_buffer() + recv_displs()[k], recv_bytes()[k], MPI_BYTE,
-                             recv.peers[k], kTag, comm(), &fresh_[k]));
+                             recv.peers[k], tag_base() + kTag, comm(), &fresh_[k]));
   for (std::size_t k = 0; k < send.peer_count(); ++k)
     FERRY_CALL_MPI(MPI_Isend(send_buffer() + send_displs()[k], send_bytes()[k], MPI_BYTE,
-                             send.peers[k], kTag, comm(), &fresh_[recv.peer_count() + k]));
+                             send.peers[k], tag_base() + kTag, comm(), &fresh_[recv.peer_count() + k]));
   return {fresh_.data(), count};
 }
 

@@ -12,7 +12,7 @@ namespace ferry::detail {
 /// carries shorter messages and uses plain Isend/Irecv on the same buffers.
 class P2pEngine final : public PackedEngine {
  public:
-  P2pEngine() : PackedEngine("p2p", true) {}
+  P2pEngine() : PackedEngine("p2p", true, true) {}
   ~P2pEngine() override;
 
  private:

@@ -1,5 +1,7 @@
 #include "engines/rma/rma_engine.hpp"
 
+#include <string>
+
 #include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/mpi.hpp"
@@ -8,9 +10,12 @@ namespace ferry::detail {
 
 namespace {
 
-constexpr int kTagBlock = 7101;  // setup: a destination tells a source where to write
-constexpr int kTagReady = 7102;  // source -> destination: the block is filled
-constexpr int kTagFree = 7103;   // destination -> source: the block has been read
+// After the exchange's tag base (Engine::tag_base); p2p uses 1, so that the engines an
+// adaptive exchange tries on one communicator keep apart.
+constexpr int kTagBlock = 2;      // setup: a destination tells a source where to write
+constexpr int kTagReady = 3;      // source -> destination: the block is filled
+constexpr int kTagFree = 4;       // destination -> source: the block has been read
+constexpr int kTagPositions = 5;  // setup of a new route: where an on-node source's points go
 
 // SimGrid SMPI 3.32's MPI_Win_shared_query returns the node's first base for every
 // rank, so stores into a node peer's block would land in another rank's memory;
@@ -56,6 +61,7 @@ RmaEngine::RmaEngine()
         Capabilities c;
         c.persistent = true;
         c.one_sided = true;
+        c.tagged = true;
         return c;
       }()) {}
 
@@ -76,11 +82,13 @@ void RmaEngine::free_notifications() noexcept {
 void RmaEngine::close() {
   FERRY_CHECK(!in_flight(), Errc::State, "rma: close during an exchange. Call end() first");
   free_notifications();
-  for (MPI_Win* win : {&remote_win_, &shared_win_})
-    if (*win != MPI_WIN_NULL) {
-      FERRY_CALL_MPI(MPI_Win_unlock_all(*win));
-      FERRY_CALL_MPI(MPI_Win_free(win));
-    }
+  if (remote_win_ != MPI_WIN_NULL) {
+    FERRY_CALL_MPI(MPI_Win_unlock_all(remote_win_));
+    FERRY_CALL_MPI(MPI_Win_free(&remote_win_));
+  }
+  // The shared window is the share's, which closes it after all its exchanges.
+  if (own_windows_) own_windows_->close();
+  shared_win_ = MPI_WIN_NULL;
   recv_base_ = nullptr;
 }
 
@@ -97,9 +105,32 @@ void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<Fiel
     for (std::size_t k = 0; k < plan.send().peer_count(); ++k)
       mpi_count<int>(plan.send().count(k) * point_bytes, "rma: bytes of one block put to a peer");
   });
-  route_ = RmaRoute::shared(plan, communicator(), shared_memory, local);
-  agree_on(communicator(), [&] { lay_out(); });
-  create_windows();
+  route_ = RmaRoute::shared(plan, communicator(), shared_memory, tag_base() + kTagPositions, local);
+  // Whether this rank's part fits in the window the share holds for the route, in
+  // the reduction that agrees on the lay-out: a new window is allocated by all or none.
+  const std::string windows_key = shared_memory ? "rma windows" : "rma windows, no shared memory";
+  std::shared_ptr<RmaWindows> windows;
+  if (share()) windows = std::static_pointer_cast<RmaWindows>(share()->find(windows_key));
+  if (windows && windows->route() != route_.get()) windows = nullptr;
+  int fits = 0;
+  const std::optional<Error> laid_out = error_of(communicator(), [&] {
+    lay_out();
+    fits = windows && windows->fits(window_bytes()) ? 1 : 0;
+  });
+  const std::vector<ValueSpread> all_fit = agree_with_spread(communicator(), laid_out, {fits});
+  if (all_fit[0].lowest == 0) {
+    if (!windows) {
+      windows = std::make_shared<RmaWindows>(route_);
+      if (share()) share()->store(windows_key, windows);
+    }
+    // Room for the exchanges still to come over the share, if they are like this one.
+    std::size_t room = 1;
+    if (share() && share()->expected_exchanges() >= share()->exchanges())
+      room = share()->expected_exchanges() - share()->exchanges() + 1;
+    windows->allocate(room * window_bytes());
+  }
+  if (!share()) own_windows_ = windows;
+  create_windows(windows->take(window_bytes()));
   locate_destinations();
   create_notifications();
 }
@@ -122,25 +153,17 @@ void RmaEngine::lay_out() {
                       "rma: bytes of the receive window");
 }
 
-void RmaEngine::create_windows() {
+std::size_t RmaEngine::window_bytes() const {
+  return 2 * field_area_bytes_ + static_cast<std::size_t>(route_->block_points) *
+                                     static_cast<std::size_t>(fields().point_bytes_all());
+}
+
+void RmaEngine::create_windows(const RmaWindows::Part& part) {
   const MPI_Comm comm = this->comm();
   const RmaRoute& route = *route_;
-  const auto window_bytes = 2 * static_cast<MPI_Aint>(field_area_bytes_) +
-                            static_cast<MPI_Aint>(route.block_points) *
-                                static_cast<MPI_Aint>(fields().point_bytes_all());
-  // Each rank's memory on its own pages, so that the field area is as aligned as
-  // memory the caller allocates.
-  MPI_Info info = MPI_INFO_NULL;
-  FERRY_CALL_MPI(MPI_Info_create(&info));
-  MPI_Info_set(info, "alloc_shared_noncontig", "true");
-  void* base = nullptr;
-  const int rc =
-      MPI_Win_allocate_shared(window_bytes, 1, info, route.node.get(), &base, &shared_win_);
-  MPI_Info_free(&info);
-  FERRY_CALL_MPI(rc);
-  FERRY_CALL_MPI(MPI_Win_set_errhandler(shared_win_, MPI_ERRORS_RETURN));
-  FERRY_CALL_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, shared_win_));
-  recv_base_ = static_cast<char*>(base);
+  shared_win_ = part.window;
+  recv_base_ = part.base;
+  part_offset_ = part.offset;
 
   // A window over the whole communicator registers the receive memory with the
   // network on every rank: only make it when some block crosses nodes. On one node
@@ -149,7 +172,8 @@ void RmaEngine::create_windows() {
   if (route.node.size() < communicator().size())
     FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &any_off_node, 1, MPI_INT, MPI_MAX, comm));
   if (any_off_node) {
-    FERRY_CALL_MPI(MPI_Win_create(recv_base_, window_bytes, 1, MPI_INFO_NULL, comm, &remote_win_));
+    FERRY_CALL_MPI(MPI_Win_create(recv_base_, static_cast<MPI_Aint>(window_bytes()), 1,
+                                  MPI_INFO_NULL, comm, &remote_win_));
     FERRY_CALL_MPI(MPI_Win_set_errhandler(remote_win_, MPI_ERRORS_RETURN));
     FERRY_CALL_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, remote_win_));
   }
@@ -162,18 +186,24 @@ void RmaEngine::locate_destinations() {
   const PlanSide& recv = plan().recv();
   const auto all_bytes = static_cast<std::int64_t>(fields().point_bytes_all());
   // Only a destination knows where each source writes: a source on its node gets the
-  // size of the field area (where our points go in it, the route has), one on another
-  // node the byte displacement of its block.
-  std::vector<std::int64_t> outgoing(recv.peer_count(), plan().dst_local_size());
+  // size of the field area (where our points go in it, the route has) and the offset
+  // of this exchange's part in the destination's window memory, one on another node
+  // the byte displacement of its block (in this part, the whole of the window it puts to).
+  std::vector<std::int64_t> outgoing(2 * recv.peer_count(), 0);
+  for (std::size_t k = 0; k < recv.peer_count(); ++k) {
+    outgoing[2 * k] = plan().dst_local_size();
+    outgoing[2 * k + 1] = static_cast<std::int64_t>(part_offset_);
+  }
   for (std::size_t k : route.remote_recv)
-    outgoing[k] = 2 * static_cast<std::int64_t>(field_area_bytes_) + route.block_offset[k] * all_bytes;
-  std::vector<std::int64_t> incoming(send.peer_count(), 0);
+    outgoing[2 * k] = 2 * static_cast<std::int64_t>(field_area_bytes_) + route.block_offset[k] * all_bytes;
+  std::vector<std::int64_t> incoming(2 * send.peer_count(), 0);
   std::vector<MPI_Request> requests(recv.peer_count() + send.peer_count(), MPI_REQUEST_NULL);
+  const int tag = tag_base() + kTagBlock;
   for (std::size_t k = 0; k < recv.peer_count(); ++k)
-    FERRY_CALL_MPI(MPI_Isend(&outgoing[k], 1, MPI_INT64_T, recv.peers[k], kTagBlock, comm,
+    FERRY_CALL_MPI(MPI_Isend(&outgoing[2 * k], 2, MPI_INT64_T, recv.peers[k], tag, comm,
                              &requests[k]));
   for (std::size_t k = 0; k < send.peer_count(); ++k)
-    FERRY_CALL_MPI(MPI_Irecv(&incoming[k], 1, MPI_INT64_T, send.peers[k], kTagBlock, comm,
+    FERRY_CALL_MPI(MPI_Irecv(&incoming[2 * k], 2, MPI_INT64_T, send.peers[k], tag, comm,
                              &requests[recv.peer_count() + k]));
   wait_all(requests, 0, requests.size());
 
@@ -185,18 +215,20 @@ void RmaEngine::locate_destinations() {
   for (std::size_t i = 0; i < route.send_order.size(); ++i) {
     const std::size_t k = route.send_order[i];
     if (i >= node_sends) {
-      remote_disp_[i] = static_cast<MPI_Aint>(incoming[k]);
+      remote_disp_[i] = static_cast<MPI_Aint>(incoming[2 * k]);
       continue;
     }
-    node_field_offset_[i] = field_area_offsets(fields(), incoming[k], node_area_bytes_[i]);
+    node_field_offset_[i] = field_area_offsets(fields(), incoming[2 * k], node_area_bytes_[i]);
+    const auto offset = static_cast<MPI_Aint>(incoming[2 * k + 1]);
     MPI_Aint size = 0;
     int disp_unit = 0;
     void* base = nullptr;
     FERRY_CALL_MPI(
         MPI_Win_shared_query(shared_win_, route.node_rank[k], &size, &disp_unit, &base));
-    FERRY_ASSERT(2 * static_cast<MPI_Aint>(node_area_bytes_[i]) <= size, "the field areas of rank ",
-                 send.peers[k], " end past its window of ", size, " bytes");
-    node_area_[i] = static_cast<char*>(base);
+    FERRY_ASSERT(offset + 2 * static_cast<MPI_Aint>(node_area_bytes_[i]) <= size,
+                 "the field areas of rank ", send.peers[k], " end past its window of ", size,
+                 " bytes");
+    node_area_[i] = static_cast<char*>(base) + offset;
   }
 }
 
@@ -204,20 +236,22 @@ void RmaEngine::create_notifications() {
   const MPI_Comm comm = this->comm();
   const PlanSide& send = plan().send();
   const PlanSide& recv = plan().recv();
+  const int ready_tag = tag_base() + kTagReady;
+  const int free_tag = tag_base() + kTagFree;
   ready_send_.assign(send.peer_count(), MPI_REQUEST_NULL);
   free_recv_.assign(send.peer_count(), MPI_REQUEST_NULL);
   for (std::size_t i = 0; i < route_->send_order.size(); ++i) {
     const int peer = send.peers[route_->send_order[i]];
-    FERRY_CALL_MPI(MPI_Send_init(nullptr, 0, MPI_BYTE, peer, kTagReady, comm, &ready_send_[i]));
-    FERRY_CALL_MPI(MPI_Recv_init(nullptr, 0, MPI_BYTE, peer, kTagFree, comm, &free_recv_[i]));
+    FERRY_CALL_MPI(MPI_Send_init(nullptr, 0, MPI_BYTE, peer, ready_tag, comm, &ready_send_[i]));
+    FERRY_CALL_MPI(MPI_Recv_init(nullptr, 0, MPI_BYTE, peer, free_tag, comm, &free_recv_[i]));
   }
   ready_recv_.assign(recv.peer_count(), MPI_REQUEST_NULL);
   free_send_.assign(recv.peer_count(), MPI_REQUEST_NULL);
   for (std::size_t k = 0; k < recv.peer_count(); ++k) {
     FERRY_CALL_MPI(
-        MPI_Recv_init(nullptr, 0, MPI_BYTE, recv.peers[k], kTagReady, comm, &ready_recv_[k]));
+        MPI_Recv_init(nullptr, 0, MPI_BYTE, recv.peers[k], ready_tag, comm, &ready_recv_[k]));
     FERRY_CALL_MPI(
-        MPI_Send_init(nullptr, 0, MPI_BYTE, recv.peers[k], kTagFree, comm, &free_send_[k]));
+        MPI_Send_init(nullptr, 0, MPI_BYTE, recv.peers[k], free_tag, comm, &free_send_[k]));
   }
 }
 

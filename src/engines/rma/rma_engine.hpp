@@ -10,6 +10,7 @@
 
 #include "engines/field_engine.hpp"
 #include "engines/rma/rma_route.hpp"
+#include "engines/rma/rma_windows.hpp"
 #include "ferry/comm.hpp"
 
 namespace ferry::detail {
@@ -55,9 +56,17 @@ namespace ferry::detail {
 /// traffic() counts one block per destination, written or put; the zero-byte notes
 /// are not counted.
 ///
-/// Teardown: close() frees both windows (collective). The destructor frees only the
-/// notification requests: MPI_Win_free waits for every rank, which a destructor run
-/// while a partner is gone must not, so windows not closed stay until MPI_Finalize.
+/// The receive memory is a part of a window of RmaWindows: the ExchangeShare's for the
+/// route when the exchange has one (one MPI_Win_allocate_shared for all the exchanges
+/// over the share, sized at the first for as many as the share expects; a later one
+/// that does not fit on some rank makes all allocate a new one), else the engine's own.
+/// Messages carry tags from tag_base(), so exchanges over one share use its communicator.
+///
+/// Teardown: close() frees the off-node window and, without a share, the shared one
+/// (collective; with a share, ExchangeShare::close() frees it). The destructor frees
+/// only the notification requests: MPI_Win_free waits for every rank, which a
+/// destructor run while a partner is gone must not, so windows not closed stay until
+/// MPI_Finalize.
 ///
 /// Option `shared_memory` (default true): false treats every peer as off-node, so
 /// every block goes through MPI_Put (tests the inter-node path on one node, or
@@ -81,7 +90,8 @@ class RmaEngine final : public FieldEngine {
 
  private:
   void lay_out();  // send buffer, field areas and block offsets for these fields
-  void create_windows();
+  std::size_t window_bytes() const;  // this exchange's part of the receive window
+  void create_windows(const RmaWindows::Part& part);
   void locate_destinations();
   void create_notifications();
   void pack(std::size_t i, char* block);  // gathers send peer send_order[i] into block
@@ -90,7 +100,9 @@ class RmaEngine final : public FieldEngine {
   void free_notifications() noexcept;
 
   std::shared_ptr<const RmaRoute> route_;  // node communicator, peers, positions
-  MPI_Win shared_win_ = MPI_WIN_NULL;   // receive memory, allocated over the route's node
+  std::shared_ptr<RmaWindows> own_windows_;  // without a share: the engine's own, closed by close()
+  MPI_Win shared_win_ = MPI_WIN_NULL;   // receive memory over the route's node (RmaWindows')
+  std::size_t part_offset_ = 0;         // of recv_base_ in this rank's memory of shared_win_
   MPI_Win remote_win_ = MPI_WIN_NULL;   // the same memory over the whole communicator, or null
   char* recv_base_ = nullptr;           // this rank's receive memory (in shared_win_)
   std::vector<std::size_t> field_offset_;  // field f's place in a field area

@@ -12,8 +12,6 @@ namespace ferry::detail {
 
 namespace {
 
-constexpr int kTagPositions = 7104;  // where an on-node source's points go
-
 // Ranks of `ranks` (in `comm`) inside `sub`, MPI_UNDEFINED for ranks outside it.
 std::vector<int> translate_ranks(MPI_Comm comm, MPI_Comm sub, const std::vector<int>& ranks) {
   std::vector<int> out(ranks.size(), MPI_UNDEFINED);
@@ -34,7 +32,7 @@ std::vector<int> translate_ranks(MPI_Comm comm, MPI_Comm sub, const std::vector<
 }  // namespace
 
 std::shared_ptr<const RmaRoute> RmaRoute::shared(const Plan& plan, const Comm& comm,
-                                                 bool shared_memory,
+                                                 bool shared_memory, int tag,
                                                  const std::optional<Error>& local) {
   const std::string_view key = shared_memory ? "rma" : "rma, no shared memory";
   PlanCache& cache = plan_cache(plan);
@@ -43,12 +41,12 @@ std::shared_ptr<const RmaRoute> RmaRoute::shared(const Plan& plan, const Comm& c
   // rank builds a new one, so that all take part in the same collective calls.
   const std::vector<ValueSpread> has = agree_with_spread(comm, local, {found ? 1 : 0});
   if (has[0].lowest == 1) return found;
-  std::shared_ptr<const RmaRoute> route(new RmaRoute(plan, comm, shared_memory));
+  std::shared_ptr<const RmaRoute> route(new RmaRoute(plan, comm, shared_memory, tag));
   cache.store(key, comm.get(), route);
   return route;
 }
 
-RmaRoute::RmaRoute(const Plan& plan, const Comm& comm, bool shared_memory) {
+RmaRoute::RmaRoute(const Plan& plan, const Comm& comm, bool shared_memory, int tag) {
   const PlanSide& send = plan.send();
   const PlanSide& recv = plan.recv();
   if (shared_memory) {
@@ -109,14 +107,14 @@ RmaRoute::RmaRoute(const Plan& plan, const Comm& comm, bool shared_memory) {
     post([&](MPI_Request* r) {
       return MPI_Isend(recv.index.data() + recv.offsets[k],
                        mpi_count<int>(recv.count(k), "rma: positions sent to a source"),
-                       MPI_INT64_T, recv.peers[k], kTagPositions, comm.get(), r);
+                       MPI_INT64_T, recv.peers[k], tag, comm.get(), r);
     });
   }
   for (std::size_t i = 0; i < node_sends; ++i) {
     const std::size_t k = send_order[i];
     post([&](MPI_Request* r) {
       return MPI_Irecv(node_positions[i].data(), static_cast<int>(send.count(k)), MPI_INT64_T,
-                       send.peers[k], kTagPositions, comm.get(), r);
+                       send.peers[k], tag, comm.get(), r);
     });
   }
   if (!requests.empty())

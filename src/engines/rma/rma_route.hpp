@@ -26,8 +26,9 @@ struct RmaRoute {
   /// then the route stored in the plan's cache for `comm`'s ranks if every rank has it,
   /// else a new one (then stored); whether every rank has it is found in the same
   /// reduction as the agreement. `shared_memory` false treats every peer as off-node.
+  /// `tag`: the tag of the positions a new route's destinations send.
   static std::shared_ptr<const RmaRoute> shared(const Plan& plan, const Comm& comm,
-                                                bool shared_memory,
+                                                bool shared_memory, int tag,
                                                 const std::optional<Error>& local);
 
   Comm node;                   ///< ranks whose receive windows this rank can load/store
@@ -54,7 +55,7 @@ struct RmaRoute {
   CopyRuns node_recv_runs;
 
  private:
-  RmaRoute(const Plan& plan, const Comm& comm, bool shared_memory);
+  RmaRoute(const Plan& plan, const Comm& comm, bool shared_memory, int tag);
 };
 
 }  // namespace ferry::detail
