@@ -34,40 +34,42 @@ bool edge_extreme(const Vec3& a, const Vec3& b, const Vec3& normal, double pole,
 
 }  // namespace
 
-std::string convex_polygon_of(const double* lon, const double* lat, int n, std::vector<Vec3>& out) {
-  out.clear();
+std::string convex_polygon_of(const double* lon, const double* lat, int n, ConvexPolygon& out) {
+  std::vector<Vec3>& corners = out.corners;
+  corners.clear();
   for (int c = 0; c < n; ++c) {
     const Vec3 p = sphere_point(lon[c], lat[c]);
-    if (out.empty() || length(p - out.back()) > kSameCorner) out.push_back(p);
+    if (corners.empty() || length(p - corners.back()) > kSameCorner) corners.push_back(p);
   }
-  while (out.size() > 1 && length(out.front() - out.back()) <= kSameCorner) out.pop_back();
-  const std::size_t m = out.size();
+  while (corners.size() > 1 && length(corners.front() - corners.back()) <= kSameCorner)
+    corners.pop_back();
+  const std::size_t m = corners.size();
   if (m < 3)
     return ferry::detail::cat("it has ", m, m == 1 ? " distinct corner" : " distinct corners",
                               ", fewer than 3");
   for (std::size_t i = 0; i < m; ++i)
-    if (length(cross(out[i] - out[(i + 1) % m], out[i] + out[(i + 1) % m])) == 0)
+    if (length(cross(corners[i] - corners[(i + 1) % m], corners[i] + corners[(i + 1) % m])) == 0)
       return ferry::detail::cat("its corners ", i, " and ", (i + 1) % m,
                                 " are opposite points of the sphere, so the edge between them "
                                 "has no direction");
-  const double area = great_circle_area(out.data(), m);
-  if (area < 0) std::reverse(out.begin(), out.end());
-  std::vector<Vec3> normals(m);
-  edge_normals(out.data(), m, normals.data());
+  const double area = great_circle_area(corners.data(), m);
+  out.area = area;
+  // Turned round, the cell's area is measured again: the fan starts from another
+  // corner, so -area need not be its bits.
+  if (area < 0) {
+    std::reverse(corners.begin(), corners.end());
+    out.area = great_circle_area(corners.data(), m);
+  }
+  out.normals.resize(m);
+  edge_normals(corners.data(), m, out.normals.data());
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = 0; j < m; ++j)
-      if (dot(normals[i], out[j]) < -kConvexSlack)
+      if (dot(out.normals[i], corners[j]) < -kConvexSlack)
         return "it is not convex, or its corners are not given in order around it (a "
                "corner lies outside the great circle through two neighbouring corners)";
   if (!(std::abs(area) > 0))
     return "its corners lie on one great circle, so it has no area";
   return "";
-}
-
-double great_circle_area(const Vec3* corners, std::size_t n) {
-  std::vector<PolygonCorner> outline(n);
-  for (std::size_t i = 0; i < n; ++i) outline[i] = {corners[i], EdgeKind::GreatCircle};
-  return polygon_area(outline.data(), n);
 }
 
 void edge_normals(const Vec3* corners, std::size_t n, Vec3* normals) {

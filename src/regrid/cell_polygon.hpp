@@ -10,16 +10,23 @@
 
 namespace ferry::regrid::detail {
 
+/// A cell's corners as convex_polygon_of leaves them, and what it measured of them on
+/// the way: the inward normals of its edges (edge_normals) and its area
+/// (great_circle_area), so that nothing is measured twice. Kept from cell to cell, its
+/// vectors only grow.
+struct ConvexPolygon {
+  std::vector<Vec3> corners;
+  std::vector<Vec3> normals;
+  double area = 0;
+};
+
 /// Not collective. Reads the n corners (degrees, finite, latitudes within -90..90) of
 /// a cell with great-circle edges into `out` as unit vectors. A corner less than 1e-9
 /// degrees from the one before is the same corner and is dropped (so is a last corner
 /// equal to the first); a cell given clockwise is turned round. Returns "" if what
 /// remains is a convex polygon of 3 or more corners with positive area, else why not,
-/// for an error message.
-std::string convex_polygon_of(const double* lon, const double* lat, int n, std::vector<Vec3>& out);
-
-/// Not collective: the area on the unit sphere of a polygon with great-circle edges.
-double great_circle_area(const Vec3* corners, std::size_t n);
+/// for an error message (and `out` is of no use).
+std::string convex_polygon_of(const double* lon, const double* lat, int n, ConvexPolygon& out);
 
 /// Not collective: the inward unit normal of each edge of an anticlockwise polygon,
 /// normals[i] for the edge from corner i to corner i + 1.

@@ -117,10 +117,15 @@ void CellShapes::add_rectangle(std::int64_t cell, const LonLatCell& rectangle) {
   measure_last();
 }
 
-void CellShapes::add_polygon(std::int64_t cell, const Vec3* cell_corners, std::size_t n) {
+std::size_t CellShapes::add_corners(std::int64_t cell, const Vec3* cell_corners, std::size_t n) {
   id.push_back(cell);
   const std::size_t at = corners.size();
   for (std::size_t k = 0; k < n; ++k) corners.push_back({cell_corners[k], EdgeKind::GreatCircle});
+  return at;
+}
+
+void CellShapes::add_polygon(std::int64_t cell, const Vec3* cell_corners, std::size_t n) {
+  const std::size_t at = add_corners(cell, cell_corners, n);
   normals.resize(corners.size());
   edge_normals(cell_corners, n, &normals[at]);
   box.push_back(polygon_box(cell_corners, &normals[at], n));
@@ -128,11 +133,19 @@ void CellShapes::add_polygon(std::int64_t cell, const Vec3* cell_corners, std::s
   measure_last();
 }
 
+void CellShapes::add_convex(std::int64_t cell, const ConvexPolygon& polygon) {
+  const std::size_t n = polygon.corners.size();
+  add_corners(cell, polygon.corners.data(), n);
+  normals.insert(normals.end(), polygon.normals.begin(), polygon.normals.end());
+  box.push_back(polygon_box(polygon.corners.data(), polygon.normals.data(), n));
+  first.push_back(static_cast<std::uint32_t>(corners.size()));
+  area.push_back(polygon.area);
+  cap.push_back(last_cap());
+}
+
 void CellShapes::add_measured(std::int64_t cell, const LonLatCell& cell_box,
                               const Vec3* cell_corners, std::size_t n, double cell_area) {
-  id.push_back(cell);
-  const std::size_t at = corners.size();
-  for (std::size_t k = 0; k < n; ++k) corners.push_back({cell_corners[k], EdgeKind::GreatCircle});
+  const std::size_t at = add_corners(cell, cell_corners, n);
   normals.resize(corners.size());
   edge_normals(cell_corners, n, &normals[at]);
   box.push_back(cell_box);
@@ -197,7 +210,7 @@ CellInput read_cells(const Comm& comm, const char* caller, const GridCells& grid
   input.centres = GridPoints{grid.layout, std::vector<double>(n), std::vector<double>(n),
                              grid.mask};
   ferry::detail::agree_on(comm, [&] {
-    std::vector<Vec3> polygon;
+    ConvexPolygon polygon;
     for (std::size_t i = 0; i < n; ++i) {
       const CellCorners c = corners_of(grid, i);
       const std::int64_t id = grid.layout.ids()[i];
@@ -226,11 +239,11 @@ CellInput read_cells(const Comm& comm, const char* caller, const GridCells& grid
                   "or mask the cell");
       if (!why.empty()) continue;
       if (!valid(grid, i)) {
-        input.area[i] = great_circle_area(polygon.data(), polygon.size());
+        input.area[i] = polygon.area;
         continue;
       }
-      input.shapes.add_polygon(id, polygon.data(), polygon.size());
-      input.area[i] = input.shapes.area.back();
+      input.shapes.add_convex(id, polygon);
+      input.area[i] = polygon.area;
     }
   });
   return input;

@@ -6,6 +6,7 @@
 
 #include "ferry/comm.hpp"
 #include "ferry/online_weights.hpp"
+#include "regrid/cell_polygon.hpp"
 #include "regrid/lonlat_cell.hpp"
 #include "regrid/lonlat_moments.hpp"
 #include "regrid/spherical_polygon.hpp"
@@ -52,6 +53,10 @@ struct CellShapes {
   /// Appends cell `id`, a convex polygon: its corners anticlockwise (normals, box, area
   /// and cap computed from them, so the same corners give the same bits anywhere).
   void add_polygon(std::int64_t id, const Vec3* corners, std::size_t n);
+  /// Appends cell `id`, a polygon convex_polygon_of checked, with the normals and area
+  /// it measured (its box and cap computed here): the same bits as add_polygon on the
+  /// same corners.
+  void add_convex(std::int64_t id, const ConvexPolygon& polygon);
   /// Appends cell `id`, a convex polygon with the box and area add_polygon measured
   /// elsewhere (its normals and cap, cheap, are computed again): the same bits as
   /// add_polygon on the same corners.
@@ -59,6 +64,8 @@ struct CellShapes {
                     std::size_t n, double cell_area);
 
  private:
+  // Appends cell `id` and its n corners; returns where they start.
+  std::size_t add_corners(std::int64_t id, const Vec3* cell_corners, std::size_t n);
   // Appends the area and cap of the last cell added.
   void measure_last();
   // The cap of the last cell added.

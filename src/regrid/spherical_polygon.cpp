@@ -170,30 +170,42 @@ bool bounds_region(const PolygonCorner* corners, std::size_t n) {
          (corners[0].next == EdgeKind::Parallel || corners[1].next == EdgeKind::Parallel);
 }
 
-}  // namespace
-
-double polygon_area(const PolygonCorner* corners, std::size_t n) {
-  if (n < 2) return 0;
+// The great-circle part of polygon_area: the fan of triangles from the first corner,
+// point(i) the i-th of n corners.
+template <class Point>
+double fan_area(std::size_t n, Point point) {
   // Each fan triangle's area is 2 atan2(t, d) (Van Oosterom and Strackee, the triple
   // product from corner differences); the sum of the angles is the argument of the
   // product of the d + i t, scaled by 1/4 (d is near 4 for small triangles).
-  const Vec3& a = corners[0].p;
+  const Vec3& a = point(0);
   double re = 1;
   double im = 0;
   for (std::size_t i = 1; i + 1 < n; ++i) {
-    const Vec3& b = corners[i].p;
-    const Vec3& c = corners[i + 1].p;
+    const Vec3& b = point(i);
+    const Vec3& c = point(i + 1);
     const double t = dot(a, cross(b - a, c - a)) / 4;
     const double d = (1 + dot(a, b) + dot(b, c) + dot(c, a)) / 4;
     const double next_re = re * d - im * t;
     im = re * t + im * d;
     re = next_re;
   }
-  double area = 2 * small_atan2(im, re);
+  return 2 * small_atan2(im, re);
+}
+
+}  // namespace
+
+double polygon_area(const PolygonCorner* corners, std::size_t n) {
+  if (n < 2) return 0;
+  double area = fan_area(n, [corners](std::size_t i) -> const Vec3& { return corners[i].p; });
   for (std::size_t i = 0; i < n; ++i)
     if (corners[i].next == EdgeKind::Parallel)
       area += parallel_sliver(corners[i].p, corners[(i + 1) % n].p);
   return area;
+}
+
+double great_circle_area(const Vec3* corners, std::size_t n) {
+  if (n < 2) return 0;
+  return fan_area(n, [corners](std::size_t i) -> const Vec3& { return corners[i]; });
 }
 
 Vec3 polygon_moment(const PolygonCorner* corners, std::size_t n) {

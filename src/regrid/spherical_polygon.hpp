@@ -36,6 +36,10 @@ struct PolygonCorner {
 /// great circle through its ends.
 double polygon_area(const PolygonCorner* corners, std::size_t n);
 
+/// Not collective: polygon_area of a polygon whose edges are all great circles, the
+/// same bits, from its bare corners.
+double great_circle_area(const Vec3* corners, std::size_t n);
+
 /// Not collective. The first moment of a polygon, the integral of the position x over
 /// it: half the integral of (x - o) x dx around it, o its first corner, in closed form
 /// edge by edge (exact, and for small cells to about 1e-16 relative). Divided by the

@@ -22,6 +22,7 @@ namespace {
 
 using ferry::regrid::detail::CellOverlap;
 using ferry::regrid::detail::CellShapes;
+using ferry::regrid::detail::ConvexPolygon;
 using ferry::regrid::detail::convex_polygon_of;
 using ferry::regrid::detail::EdgeKind;
 using ferry::regrid::detail::kPi;
@@ -60,10 +61,10 @@ void expect_near_relative(double got, double want, double tolerance) {
 
 // A polygon cell of degrees corners, checked.
 std::vector<Vec3> cell(std::vector<double> lon, std::vector<double> lat) {
-  std::vector<Vec3> out;
+  ConvexPolygon out;
   const std::string why = convex_polygon_of(lon.data(), lat.data(), static_cast<int>(lon.size()), out);
   EXPECT_EQ(why, "");
-  return out;
+  return out.corners;
 }
 
 // A curvilinear grid: a regular nx x ny lon-lat grid seen from a pole at (pole_lon,
@@ -218,21 +219,21 @@ TEST(SphericalPolygon, OctantAreaAndMoment) {
 }
 
 TEST(SphericalPolygon, CellsAreCheckedAndCleaned) {
-  std::vector<Vec3> out;
+  ConvexPolygon out;
   // Repeated corners (a polar cell given with 4), either way round.
   EXPECT_EQ(convex_polygon_of(std::vector<double>{0, 10, 55, 20}.data(),
                               std::vector<double>{80, 80, 90, 90}.data(), 4, out),
             "");
-  EXPECT_EQ(out.size(), 3u);
+  EXPECT_EQ(out.corners.size(), 3u);
   EXPECT_EQ(convex_polygon_of(std::vector<double>{0, 0, 10, 10}.data(),
                               std::vector<double>{0, 5, 5, 0}.data(), 4, out),
             "");
-  EXPECT_GT(ferry::regrid::detail::great_circle_area(out.data(), out.size()), 0);
+  EXPECT_GT(out.area, 0);
   // Corners 1e-10 degrees apart are one corner.
   EXPECT_EQ(convex_polygon_of(std::vector<double>{0, 1, 1 + 1e-10, 1, 0}.data(),
                               std::vector<double>{0, 0, 1e-10, 1, 1}.data(), 5, out),
             "");
-  EXPECT_EQ(out.size(), 4u);
+  EXPECT_EQ(out.corners.size(), 4u);
   // Fewer than 3 distinct corners, out of order, no area.
   EXPECT_NE(convex_polygon_of(std::vector<double>{0, 1, 1, 0}.data(),
                               std::vector<double>{0, 0, 0, 0}.data(), 4, out)
@@ -250,6 +251,45 @@ TEST(SphericalPolygon, CellsAreCheckedAndCleaned) {
   EXPECT_EQ(convex_polygon_of(std::vector<double>{0, 1, 2, 2, 0}.data(),
                               std::vector<double>{0, 1e-13, 0, 1, 1}.data(), 5, out),
             "");
+}
+
+// A cell checked by convex_polygon_of keeps what it measured (normals, area): the
+// same bits as a cell measured from its corners alone, given either way round.
+TEST(SphericalPolygon, CheckedCellsKeepTheirMeasures) {
+  const std::vector<std::vector<double>> lons{
+      {10, 10.3, 10.7, 10.2}, {10.2, 10.7, 10.3, 10}, {179.9, -179.8, -179.7, 179.8}, {0, 120, 240}};
+  const std::vector<std::vector<double>> lats{
+      {20, 19.8, 20.4, 20.6}, {20.6, 20.4, 19.8, 20}, {-0.2, -0.1, 0.3, 0.2}, {85, 86, 84}};
+  ConvexPolygon polygon;
+  CellShapes checked;
+  CellShapes measured;
+  checked.lonlat = measured.lonlat = false;
+  for (std::size_t c = 0; c < lons.size(); ++c) {
+    ASSERT_EQ(convex_polygon_of(lons[c].data(), lats[c].data(), static_cast<int>(lons[c].size()),
+                                polygon),
+              "");
+    checked.add_convex(static_cast<std::int64_t>(c), polygon);
+    measured.add_polygon(static_cast<std::int64_t>(c), polygon.corners.data(),
+                         polygon.corners.size());
+    EXPECT_EQ(polygon.area, ferry::regrid::detail::polygon_area(
+                                great_circle_polygon(polygon.corners).data(), polygon.corners.size()));
+  }
+  EXPECT_EQ(checked.first, measured.first);
+  ASSERT_EQ(checked.normals.size(), measured.normals.size());
+  for (std::size_t k = 0; k < checked.normals.size(); ++k) {
+    EXPECT_EQ(checked.normals[k].x, measured.normals[k].x);
+    EXPECT_EQ(checked.normals[k].y, measured.normals[k].y);
+    EXPECT_EQ(checked.normals[k].z, measured.normals[k].z);
+  }
+  for (std::size_t c = 0; c < lons.size(); ++c) {
+    EXPECT_GT(checked.area[c], 0);
+    EXPECT_EQ(checked.area[c], measured.area[c]) << "cell " << c;
+    EXPECT_EQ(checked.box[c].west, measured.box[c].west);
+    EXPECT_EQ(checked.box[c].width, measured.box[c].width);
+    EXPECT_EQ(checked.box[c].south, measured.box[c].south);
+    EXPECT_EQ(checked.box[c].north, measured.box[c].north);
+    EXPECT_EQ(checked.cap[c].cos_radius, measured.cap[c].cos_radius);
+  }
 }
 
 TEST(SphericalPolygon, BoxesHoldTheirCells) {
