@@ -275,6 +275,46 @@ TEST_P(Conformance, ManyComponentsAndOneField) {
         {{Datatype::Float64, 5}});
 }
 
+TEST_P(Conformance, ExchangesNotClosed) {
+  // Exchanges destroyed without close() keep what only all ranks can free (rma's
+  // windows) until MPI_Finalize, while the communicators they were built on are
+  // freed and MPI hands their resources to the next ones. Every later exchange
+  // must still reach its own memory: gathered to one rank and scattered from it
+  // by turns, so that in each round the receive memory of some ranks is empty.
+  for (int round = 0; round < 6; ++round) {
+    SCOPED_TRACE(round);
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm_dup(comm_, &comm);
+    const int root = round % size_;
+    std::vector<std::int64_t> everything;
+    if (rank_ == root) {
+      everything.resize(kN);
+      std::iota(everything.begin(), everything.end(), 0);
+    }
+    const Layout spread = Layout::round_robin(kN, size_, (rank_ + round) % size_);
+    const Layout gathered = Layout::points(kN, everything);
+    const Layout& src = round % 2 == 0 ? spread : gathered;
+    const Layout& dst = round % 2 == 0 ? gathered : spread;
+    const FieldSpec spec{Datatype::Int64, 1};
+    FieldBuffer in(spec, src.local_size());
+    FieldBuffer out(spec, dst.local_size());
+    for (std::int64_t i = 0; i < src.local_size(); ++i)
+      in.set(i, 0, expected_value(src.ids()[static_cast<std::size_t>(i)], 0, 0, round));
+    {
+      ferry::Exchange exchange(comm, src, dst, {spec}, ferry_test::engine(),
+                               ferry_test::engine_options());
+      MPI_Comm_free(&comm);
+      const void* src_ptr = in.data();
+      void* dst_ptr = out.data();
+      exchange.execute(&src_ptr, &dst_ptr);
+    }
+    for (std::int64_t i = 0; i < dst.local_size(); ++i) {
+      const std::int64_t gid = dst.ids()[static_cast<std::size_t>(i)];
+      ASSERT_EQ(out.get(i, 0), expected_value(gid, 0, 0, round)) << "point " << i;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Comms, Conformance,
                          testing::Values(CommVariant::World, CommVariant::Dup,
                                          CommVariant::Reversed),

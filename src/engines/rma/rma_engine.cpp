@@ -85,6 +85,7 @@ void RmaEngine::close() {
   if (remote_win_ != MPI_WIN_NULL) {
     FERRY_CALL_MPI(MPI_Win_unlock_all(remote_win_));
     FERRY_CALL_MPI(MPI_Win_free(&remote_win_));
+    FERRY_CALL_MPI(MPI_Comm_free(&remote_win_comm_));
   }
   // The shared window is the share's, which closes it after all its exchanges.
   if (own_windows_) own_windows_->close();
@@ -172,8 +173,9 @@ void RmaEngine::create_windows(const RmaWindows::Part& part) {
   if (route.node.size() < communicator().size())
     FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &any_off_node, 1, MPI_INT, MPI_MAX, comm));
   if (any_off_node) {
+    FERRY_CALL_MPI(MPI_Comm_dup(comm, &remote_win_comm_));
     FERRY_CALL_MPI(MPI_Win_create(recv_base_, static_cast<MPI_Aint>(window_bytes()), 1,
-                                  MPI_INFO_NULL, comm, &remote_win_));
+                                  MPI_INFO_NULL, remote_win_comm_, &remote_win_));
     FERRY_CALL_MPI(MPI_Win_set_errhandler(remote_win_, MPI_ERRORS_RETURN));
     FERRY_CALL_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, remote_win_));
   }

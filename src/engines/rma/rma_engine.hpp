@@ -66,7 +66,7 @@ namespace ferry::detail {
 /// (collective; with a share, ExchangeShare::close() frees it). The destructor frees
 /// only the notification requests: MPI_Win_free waits for every rank, which a
 /// destructor run while a partner is gone must not, so windows not closed stay until
-/// MPI_Finalize.
+/// MPI_Finalize, each with the duplicate communicator it was created over.
 ///
 /// Option `shared_memory` (default true): false treats every peer as off-node, so
 /// every block goes through MPI_Put (tests the inter-node path on one node, or
@@ -104,6 +104,9 @@ class RmaEngine final : public FieldEngine {
   MPI_Win shared_win_ = MPI_WIN_NULL;   // receive memory over the route's node (RmaWindows')
   std::size_t part_offset_ = 0;         // of recv_base_ in this rank's memory of shared_win_
   MPI_Win remote_win_ = MPI_WIN_NULL;   // the same memory over the whole communicator, or null
+  // remote_win_'s own duplicate of the communicator, freed after it by close() and
+  // otherwise kept with it (see RmaWindows::Window::comm).
+  MPI_Comm remote_win_comm_ = MPI_COMM_NULL;
   char* recv_base_ = nullptr;           // this rank's receive memory (in shared_win_)
   std::vector<std::size_t> field_offset_;  // field f's place in a field area
   std::size_t field_area_bytes_ = 0;       // one field area's (0: none); blocks follow both

@@ -26,9 +26,12 @@ void RmaWindows::allocate(std::size_t bytes) {
   FERRY_CALL_MPI(MPI_Info_create(&info));
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
   void* base = nullptr;
-  const int rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(w.size), 1, info,
-                                         route_->node.get(), &base, &w.window);
+  int rc = MPI_Comm_dup(route_->node.get(), &w.comm);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(w.size), 1, info, w.comm, &base,
+                                 &w.window);
   MPI_Info_free(&info);
+  if (rc != MPI_SUCCESS && w.comm != MPI_COMM_NULL) MPI_Comm_free(&w.comm);
   FERRY_CALL_MPI(rc);
   windows_.push_back(w);  // before anything can fail, so that close() frees it
   windows_.back().base = static_cast<char*>(base);
@@ -49,6 +52,7 @@ void RmaWindows::close() {
     if (w.window == MPI_WIN_NULL) continue;
     FERRY_CALL_MPI(MPI_Win_unlock_all(w.window));
     FERRY_CALL_MPI(MPI_Win_free(&w.window));
+    FERRY_CALL_MPI(MPI_Comm_free(&w.comm));
   }
   windows_.clear();
 }

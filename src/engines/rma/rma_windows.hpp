@@ -33,7 +33,8 @@ class RmaWindows final : public SharedResource {
   explicit RmaWindows(std::shared_ptr<const RmaRoute> route) : route_(std::move(route)) {}
   RmaWindows(const RmaWindows&) = delete;
   RmaWindows& operator=(const RmaWindows&) = delete;
-  /// Frees nothing: MPI_Win_free waits for every rank of the node (see close()).
+  /// Frees nothing: MPI_Win_free waits for every rank of the node (see close()); the
+  /// windows not closed stay until MPI_Finalize, with their communicators.
   ~RmaWindows() override = default;
 
   const RmaRoute* route() const noexcept { return route_.get(); }
@@ -54,6 +55,12 @@ class RmaWindows final : public SharedResource {
  private:
   struct Window {
     MPI_Win window = MPI_WIN_NULL;
+    // The window's own duplicate of the route's node communicator, freed after it by
+    // close() and otherwise kept with it: MPICH tells a put's target window by the
+    // context id of the window's communicator and a count of the windows created over
+    // it, which a communicator created after that one is freed may get again (then
+    // puts meant for a new window land in the old one).
+    MPI_Comm comm = MPI_COMM_NULL;
     char* base = nullptr;
     std::size_t size = 0;
     std::size_t used = 0;
