@@ -153,6 +153,31 @@ GridPointData points_at(const Comm& comm, const GridPointData& blocks, std::int6
   return data;
 }
 
+// The points `index` reads (ids below `size`), once, in ascending order; `index` is
+// rewritten to positions in that list. When the grid is no more than twice as large
+// as the list of links, one pass over a mark per grid point replaces the sort.
+std::vector<std::int64_t> number_points(std::vector<std::int64_t>& index, std::int64_t size) {
+  std::vector<std::int64_t> points;
+  if (size > 2 * static_cast<std::int64_t>(index.size())) {
+    points = index;
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    for (std::int64_t& k : index)
+      k = std::lower_bound(points.begin(), points.end(), k) - points.begin();
+    return points;
+  }
+  std::vector<std::int64_t> position(static_cast<std::size_t>(size), -1);
+  for (std::int64_t k : index) position[static_cast<std::size_t>(k)] = 0;
+  for (std::int64_t id = 0; id < size; ++id) {
+    std::int64_t& at = position[static_cast<std::size_t>(id)];
+    if (at < 0) continue;
+    at = static_cast<std::int64_t>(points.size());
+    points.push_back(id);
+  }
+  for (std::int64_t& k : index) k = position[static_cast<std::size_t>(k)];
+  return points;
+}
+
 // Sets every component of the listed points to the fill value.
 void fill_points(Datatype type, void* data, int components, const std::vector<std::int64_t>& points,
                  double fill) {
@@ -236,7 +261,7 @@ Remap::Remap(MPI_Comm comm, const Weights& weights, const Layout& src, const Lay
     std::vector<std::pair<std::int64_t, std::int64_t>> wanted;  // (id, position in dst)
     for (std::size_t i = 0; i < dst.ids().size(); ++i)
       wanted.push_back({dst.ids()[i], static_cast<std::int64_t>(i)});
-    std::sort(wanted.begin(), wanted.end());
+    if (!std::is_sorted(wanted.begin(), wanted.end())) std::sort(wanted.begin(), wanted.end());
     int direct = wanted.size() == s.rows.size() ? 1 : 0;
     for (std::size_t i = 0; direct && i < wanted.size(); ++i)
       direct = wanted[i].first == s.rows[i] ? 1 : 0;
@@ -274,12 +299,7 @@ Remap::Remap(MPI_Comm comm, const Weights& weights, const Layout& src, const Lay
     s.rows_product = RowProduct(std::move(a.finish.row_start), std::move(index),
                                 std::move(a.finish.weight), std::move(target));
   } else {
-    // Each source point the rows read, once, in ascending order; links index into it.
-    std::vector<std::int64_t> needed = a.finish.index;
-    std::sort(needed.begin(), needed.end());
-    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
-    for (std::int64_t& k : a.finish.index)
-      k = std::lower_bound(needed.begin(), needed.end(), k) - needed.begin();
+    std::vector<std::int64_t> needed = number_points(a.finish.index, weights.src_size());
     for (const FieldSpec& f : s.fields)
       s.gathered.push_back(buffer_for(f.type, f.components, needed.size()));
     s.gather.emplace(make_exchange(

@@ -23,6 +23,14 @@ namespace {
 using ferry::detail::cat;
 using ferry::detail::route;
 
+// route(), except that on one rank the records are home already and stay where they
+// are: route keeps each sender's order, so the result is the same without the copies.
+template <class Record, class Dest>
+std::vector<Record> send_home(const Comm& comm, std::vector<Record>&& records, Dest dest) {
+  if (comm.size() == 1) return std::move(records);
+  return route(comm, std::move(records), dest);
+}
+
 // The index of a record that stands for a row, not a link (a row without links, or
 // the row a partial-sum finisher must produce).
 constexpr std::int64_t kRowMarker = -1;
@@ -68,9 +76,31 @@ struct PartialRef {
   std::int64_t finisher;
 };
 
+// Collective: whether every rank's destination layout asks only for rows of its own
+// block. Then each row asked for is asked by its home alone, which finishes it.
+bool rows_asked_at_home(const Comm& comm, const Weights& w, const Layout& dst) {
+  if (comm.size() == 1) return true;
+  const std::int64_t first = w.first_row();
+  const std::int64_t end = first + w.row_count();
+  int home = std::all_of(dst.ids().begin(), dst.ids().end(),
+                         [&](std::int64_t id) { return id >= first && id < end; })
+                 ? 1
+                 : 0;
+  int everywhere = 0;
+  FERRY_CALL_MPI(MPI_Allreduce(&home, &everywhere, 1, MPI_INT, MPI_MIN, comm.get()));
+  return everywhere != 0;
+}
+
 // For each row of this rank's block: the lowest rank whose destination layout asks
-// for it, or -1.
-std::vector<std::int64_t> find_finishers(const Comm& comm, const Weights& w, const Layout& dst) {
+// for it, or -1. `at_home`: rows_asked_at_home holds, so no rank needs asking.
+std::vector<std::int64_t> find_finishers(const Comm& comm, const Weights& w, const Layout& dst,
+                                         bool at_home) {
+  if (at_home) {
+    std::vector<std::int64_t> finisher(static_cast<std::size_t>(w.row_count()), -1);
+    for (std::int64_t id : dst.ids())
+      finisher[static_cast<std::size_t>(id - w.first_row())] = comm.rank();
+    return finisher;
+  }
   std::vector<std::int64_t> ids = dst.ids();
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
@@ -78,11 +108,11 @@ std::vector<std::int64_t> find_finishers(const Comm& comm, const Weights& w, con
   requests.reserve(ids.size());
   for (std::int64_t id : ids) requests.push_back({id, comm.rank()});
   const Blocks rows(w.dst_size(), comm.size());
-  const std::vector<Request> at_home =
-      route(comm, requests, [&](const Request& r) { return rows.owner(r.row); });
+  const std::vector<Request> arrived =
+      route(comm, std::move(requests), [&](const Request& r) { return rows.owner(r.row); });
   std::vector<std::int64_t> finisher(static_cast<std::size_t>(w.row_count()), -1);
   // Requests arrive by ascending rank, so the first one seen is the lowest.
-  for (const Request& r : at_home) {
+  for (const Request& r : arrived) {
     std::int64_t& f = finisher[static_cast<std::size_t>(r.row - w.first_row())];
     if (f < 0) f = r.rank;
   }
@@ -102,9 +132,8 @@ std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> locate_sources(
   holdings.reserve(src.ids().size());
   for (std::size_t i = 0; i < src.ids().size(); ++i)
     holdings.push_back({src.ids()[i], me, static_cast<std::int64_t>(i)});
-  const std::vector<Holding> registered =
-      route(comm, holdings, [&](const Holding& h) { return points.owner(h.point); });
-  holdings = {};
+  const std::vector<Holding> registered = send_home(
+      comm, std::move(holdings), [&](const Holding& h) { return points.owner(h.point); });
   const std::int64_t first = points.first(me);
   std::vector<std::int64_t> holder(static_cast<std::size_t>(points.count(me)), -1);
   std::vector<std::int64_t> holder_local(holder.size(), 0);
@@ -127,15 +156,15 @@ std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> locate_sources(
 
   // Row homes ask where the source point of each needed link lives.
   std::vector<Query> queries;
+  queries.reserve(w.cols().size());
   for (std::int64_t i = 0; i < w.row_count(); ++i) {
     if (finisher[static_cast<std::size_t>(i)] < 0) continue;
     for (auto k = w.row_start()[static_cast<std::size_t>(i)];
          k < w.row_start()[static_cast<std::size_t>(i) + 1]; ++k)
       queries.push_back({w.cols()[static_cast<std::size_t>(k)], w.first_row() + i, k, me});
   }
-  const std::vector<Query> asked =
-      route(comm, queries, [&](const Query& q) { return points.owner(q.point); });
-  queries = {};
+  const std::vector<Query> asked = send_home(
+      comm, std::move(queries), [&](const Query& q) { return points.owner(q.point); });
   std::vector<Answer> answers;
   answers.reserve(asked.size());
   std::vector<std::string> missing;
@@ -163,8 +192,8 @@ std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> locate_sources(
 
   std::vector<std::int64_t> link_rank(w.cols().size(), -1);
   std::vector<std::int64_t> link_local(w.cols().size(), 0);
-  const std::vector<Answer> mine =
-      route(comm, answers, [](const Answer& a) { return static_cast<int>(a.to); });
+  const std::vector<Answer> mine = send_home(
+      comm, std::move(answers), [](const Answer& a) { return static_cast<int>(a.to); });
   for (const Answer& a : mine) {
     link_rank[static_cast<std::size_t>(a.link)] = a.rank;
     link_local[static_cast<std::size_t>(a.link)] = a.local;
@@ -203,15 +232,50 @@ void append(RowLinks& links, std::int64_t row, std::int64_t index, double weight
   ++links.row_start.back();
 }
 
+// The rows of this rank's block that `finisher` marks, with all their links: what
+// the rendezvous would bring back when every such row is applied where it is held.
+RowLinks rows_kept(const Weights& w, const std::vector<std::int64_t>& finisher) {
+  RowLinks kept;
+  std::size_t rows = 0;
+  std::size_t links = 0;
+  for (std::size_t i = 0; i < finisher.size(); ++i)
+    if (finisher[i] >= 0) {
+      ++rows;
+      links += static_cast<std::size_t>(w.row_start()[i + 1] - w.row_start()[i]);
+    }
+  kept.rows.reserve(rows);
+  kept.row_start.reserve(rows + 1);
+  kept.index.reserve(links);
+  kept.weight.reserve(links);
+  for (std::size_t i = 0; i < finisher.size(); ++i) {
+    if (finisher[i] < 0) continue;
+    const auto begin = static_cast<std::ptrdiff_t>(w.row_start()[i]);
+    const auto end = static_cast<std::ptrdiff_t>(w.row_start()[i + 1]);
+    kept.rows.push_back(w.first_row() + static_cast<std::int64_t>(i));
+    kept.index.insert(kept.index.end(), w.cols().begin() + begin, w.cols().begin() + end);
+    kept.weight.insert(kept.weight.end(), w.values().begin() + begin, w.values().begin() + end);
+    kept.row_start.push_back(static_cast<std::int64_t>(kept.index.size()));
+  }
+  return kept;
+}
+
 }  // namespace
 
 RowAssignment assign_rows(const Comm& comm, const Weights& w, const Layout& src,
                           const Layout& dst, MapOn map_on, bool partial_sums) {
-  const std::vector<std::int64_t> finisher = find_finishers(comm, w, dst);
+  const bool at_home = rows_asked_at_home(comm, w, dst);
+  const std::vector<std::int64_t> finisher = find_finishers(comm, w, dst, at_home);
   std::vector<std::int64_t> link_rank;
   std::vector<std::int64_t> link_local;
   if (map_on == MapOn::Src)
     std::tie(link_rank, link_local) = locate_sources(comm, w, src, finisher);
+  // Whole rows that stay on the rank holding them need no rendezvous: on one rank,
+  // or mapped on the destination side with every row asked for at its home.
+  if (!partial_sums && (comm.size() == 1 || (map_on == MapOn::Dst && at_home))) {
+    RowAssignment a;
+    a.finish = rows_kept(w, finisher);
+    return a;
+  }
 
   // Row homes send every needed row's links where they are applied.
   std::vector<Work> work;
@@ -237,8 +301,7 @@ RowAssignment assign_rows(const Comm& comm, const Weights& w, const Layout& src,
   // Homes hold ascending row blocks and send their rows in order, so what arrives is
   // ordered by row, each row's links in their order.
   const std::vector<Work> mine =
-      route(comm, work, [](const Work& r) { return static_cast<int>(r.to); });
-  work = {};
+      send_home(comm, std::move(work), [](const Work& r) { return static_cast<int>(r.to); });
 
   RowAssignment a;
   if (!partial_sums) {
@@ -268,8 +331,8 @@ RowAssignment assign_rows(const Comm& comm, const Weights& w, const Layout& src,
   for (std::size_t i = 0; i < a.partial.rows.size(); ++i)
     refs.push_back({a.partial.rows[i], a.first_partial + static_cast<std::int64_t>(i),
                     partial_finisher[i]});
-  std::vector<PartialRef> announced =
-      route(comm, refs, [](const PartialRef& r) { return static_cast<int>(r.finisher); });
+  std::vector<PartialRef> announced = send_home(
+      comm, std::move(refs), [](const PartialRef& r) { return static_cast<int>(r.finisher); });
   std::sort(announced.begin(), announced.end(), [](const PartialRef& x, const PartialRef& y) {
     return x.row != y.row ? x.row < y.row : x.id < y.id;
   });

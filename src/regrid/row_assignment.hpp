@@ -39,7 +39,9 @@ struct RowAssignment {
 /// row (map_on Dst) or to the source rank holding most of the row's source points
 /// (map_on Src); with `partial_sums` each link goes to the source rank holding its
 /// source point and the partial sums to the lowest rank asking for the row. Rows
-/// without links are finished by the lowest rank asking for them.
+/// without links are finished by the lowest rank asking for them. Whole rows need no
+/// rendezvous on one rank, nor with map_on Dst when every rank asks only for rows of
+/// its own block (one reduction tells): they are applied where they are held.
 /// Layout ids must be in range (checked by the caller). Raises on every rank alike,
 /// for map_on Src: Errc::Duplicate (a source point held twice), Errc::Missing (a
 /// source point the weights use that no rank holds).

@@ -101,6 +101,57 @@ TEST(RemapToy, NoLinksGiveTheFillValue) {
     }
 }
 
+// Destination layouts that ask only for rows of their own weight block keep the rows
+// where they are held (no rendezvous with map_on dst, or on one rank); layouts that ask
+// across blocks go through the rendezvous. Both give the serial sums to the bit.
+TEST(RemapToy, RowsAskedAtTheirHomeGiveTheSameBits) {
+  const int me = rank_of(MPI_COMM_WORLD);
+  const int p = size_of(MPI_COMM_WORLD);
+  // 7 rows over 5 source points; rows 0 and 3 have no links.
+  const auto link_count = [](std::int64_t row) { return row % 3; };
+  const auto col = [](std::int64_t row, std::int64_t k) { return (row * 3 + k) % 5; };
+  const auto weight = [](std::int64_t row, std::int64_t k) {
+    return 0.1 * double(k + 1) + 0.37 * double(row);
+  };
+  std::vector<WeightLink> links;
+  if (me == 0)
+    for (std::int64_t row = 0; row < 7; ++row)
+      for (std::int64_t k = 0; k < link_count(row); ++k)
+        links.push_back({row, col(row, k), weight(row, k), row * 10 + k});
+  const Weights w = Weights::from_links(MPI_COMM_WORLD, 5, 7, links);
+  const auto x_of = [](std::int64_t id) { return 1.0 + 0.7 * double(id); };
+  const Layout src = Layout::round_robin(5, p, me);
+  std::vector<double> x;
+  for (std::int64_t id : src.ids()) x.push_back(x_of(id));
+
+  // At home: this rank's block but its first row, in descending order.
+  std::vector<std::int64_t> own = Layout::block(7, p, me).ids();
+  if (!own.empty()) own.erase(own.begin());
+  const std::vector<std::int64_t> at_home(own.rbegin(), own.rend());
+  const Layout layouts[] = {Layout::points(7, at_home), Layout::round_robin(7, p, (me + 1) % p)};
+  for (const Layout& dst : layouts)
+    for (MapOn map_on : {MapOn::Dst, MapOn::Src}) {
+      SCOPED_TRACE(std::string(&dst == &layouts[0] ? "at home, " : "across blocks, ") +
+                   (map_on == MapOn::Dst ? "dst" : "src"));
+      RemapOptions o = options_for(map_on, RemapMode::Bfb);
+      o.fill_value = -1;
+      Remap remap(MPI_COMM_WORLD, w, src, dst, {{Datatype::Float64, 1}}, o);
+      std::vector<double> y(dst.ids().size());
+      const double* in = x.data();
+      double* out = y.data();
+      remap.apply(&in, &out);
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        const std::int64_t row = dst.ids()[i];
+        double want = link_count(row) == 0 ? -1 : 0;
+        for (std::int64_t k = 0; k < link_count(row); ++k)
+          want += weight(row, k) * x_of(col(row, k));
+        EXPECT_EQ(y[i], want) << "destination point " << row;
+      }
+      if (&dst == &layouts[0] && (map_on == MapOn::Dst || p == 1))
+        EXPECT_EQ(remap.rows(), own);
+    }
+}
+
 // 6 source points onto 4 destination rows, two links each; only row 1 reads point 5.
 class RemapErrors : public testing::Test {
  protected:
