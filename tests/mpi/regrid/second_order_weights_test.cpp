@@ -234,31 +234,25 @@ TEST(SecondOrderWeights, BadOrderOrShapeFailsEverywhere) {
   const int p = ferry_test::size_of(MPI_COMM_WORLD);
   const int me = ferry_test::rank_of(MPI_COMM_WORLD);
   const regrid_test::PolygonGrid g = regrid_test::lonlat_grid(12, 6, 0);
+  // Every rank is refused with Errc::Arg and a message containing `expected`.
+  const auto expect_refused = [&](const ConservativeOptions& options, const std::string& expected) {
+    try {
+      ferry::conservative_weights(MPI_COMM_WORLD, share(g, Layout::block(g.size(), p, me)),
+                                  share(g, Layout::block(g.size(), p, me)), options);
+      ADD_FAILURE() << expected << ": accepted";
+    } catch (const ferry::Error& e) {
+      EXPECT_EQ(e.code(), ferry::Errc::Arg);
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
   ConservativeOptions options;
   options.order = 3;
-  try {
-    ferry::conservative_weights(MPI_COMM_WORLD, share(g, Layout::block(g.size(), p, me)),
-                                share(g, Layout::block(g.size(), p, me)), options);
-    ADD_FAILURE() << "order 3 accepted";
-  } catch (const ferry::Error& e) {
-    EXPECT_EQ(e.code(), ferry::Errc::Arg);
-    EXPECT_NE(std::string(e.what()).find("order is 3"), std::string::npos) << e.what();
-  }
+  expect_refused(options, "order is 3");
   // A row length that does not divide the source grid (72 cells), and rows of one cell.
   options.order = 2;
   for (const std::int64_t nx : {5, 1}) {
     options.nx = nx;
-    try {
-      ferry::conservative_weights(MPI_COMM_WORLD, share(g, Layout::block(g.size(), p, me)),
-                                  share(g, Layout::block(g.size(), p, me)), options);
-      ADD_FAILURE() << "nx " << nx << " accepted";
-    } catch (const ferry::Error& e) {
-      EXPECT_EQ(e.code(), ferry::Errc::Arg);
-      EXPECT_NE(std::string(e.what()).find("nx is " + std::to_string(nx) +
-                                           " for a source grid of 72"),
-                std::string::npos)
-          << e.what();
-    }
+    expect_refused(options, "nx is " + std::to_string(nx) + " for a source grid of 72");
   }
 }
 
