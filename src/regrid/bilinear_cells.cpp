@@ -28,6 +28,9 @@ constexpr int kMaxIterations = 100;
 constexpr double kEdgeTolerance = 1e-12;
 // The nearest source points whose surrounding cells are tried.
 constexpr int kNearest = 4;
+// A cell whose corners' longitudes span less than half a turn less this (radians)
+// leaves the poles outside: the test on the sphere is left out for it.
+constexpr double kWide = 1e-3;
 
 struct Request {
   std::int64_t id;
@@ -97,26 +100,35 @@ bool solve_bilinear_map(const double u[4], const double v[4], double pu, double 
   return false;
 }
 
-// Solves the bilinear map of a cell for the point (SCRIP's iteration, in radians,
-// longitudes taken within half a turn of the point's). True, with the position
-// (a, b) in the cell, if it converges inside the cell; false for a cell whose corners
-// then span more than half a turn.
-bool position_in_cell(const SourcePoint* corner[4], double plon, double plat, double& a, double& b) {
+// A cell's corners in radians, longitudes taken within half a turn of a point's, and
+// the span of those longitudes.
+struct LonLatCell {
   double lon[4];
   double lat[4];
+  double span;
+};
+
+LonLatCell lonlat_cell(const SourcePoint* corner[4], double plon) {
+  LonLatCell cell;
   for (int c = 0; c < 4; ++c) {
-    lon[c] = corner[c]->lon;
-    lat[c] = corner[c]->lat;
-    while (lon[c] - plon > kPi) lon[c] -= 2 * kPi;
-    while (lon[c] - plon < -kPi) lon[c] += 2 * kPi;
+    cell.lon[c] = corner[c]->lon;
+    cell.lat[c] = corner[c]->lat;
+    while (cell.lon[c] - plon > kPi) cell.lon[c] -= 2 * kPi;
+    while (cell.lon[c] - plon < -kPi) cell.lon[c] += 2 * kPi;
   }
+  cell.span = std::max(std::max(cell.lon[0], cell.lon[1]), std::max(cell.lon[2], cell.lon[3])) -
+              std::min(std::min(cell.lon[0], cell.lon[1]), std::min(cell.lon[2], cell.lon[3]));
+  return cell;
+}
+
+// Solves the bilinear map of a cell for the point (SCRIP's iteration, in radians). True,
+// with the position (a, b) in the cell, if it converges inside the cell; false for a
+// cell whose corners span more than half a turn.
+bool position_in_cell(const LonLatCell& cell, double plon, double plat, double& a, double& b) {
   // A cell half a turn away in longitude (a cell at a pole, seen from a point across
   // it) comes out of the shift spanning most of a turn, which contains any point.
-  if (std::max(std::max(lon[0], lon[1]), std::max(lon[2], lon[3])) -
-          std::min(std::min(lon[0], lon[1]), std::min(lon[2], lon[3])) >
-      kPi)
-    return false;
-  return solve_bilinear_map(lat, lon, plat, plon, a, b);
+  if (cell.span > kPi) return false;
+  return solve_bilinear_map(cell.lat, cell.lon, plat, plon, a, b);
 }
 
 // The point of the unit sphere at a source point's place (radians).
@@ -269,9 +281,6 @@ CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoint
   }
   const std::vector<SourcePoint> corners = fetch_source_points(comm, src, needed.ids());
   auto corner_of = [&](std::int64_t id) { return &corners[needed.position(id)]; };
-  std::vector<Vec3> corner_points;
-  corner_points.reserve(corners.size());
-  for (const SourcePoint& c : corners) corner_points.push_back(sphere_point_of(c));
   CellSearch found;
   for (std::size_t q = 0; q < lists.queries.size(); ++q) {
     const LocatedPoint& p = lists.queries[q];
@@ -288,27 +297,28 @@ CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoint
     // other in longitude and latitude (SCRIP's map); then, if none does but one is round
     // a pole, the others on the sphere too. Their lon-lat pictures next to a pole leave
     // slivers along the great-circle edges of the cell round it.
-    const Vec3 point = sphere_point(p.lon, p.lat);
     bool pole_nearby = false;
     bool hit_valid = false;
     auto place = [&](bool on_sphere_only) {
       for (std::int64_t cell : around) {
         CellHit hit{p.point.id, {}, 0, 0};
         cell_corners(cell, nx, hit.corner);
-        const SourcePoint* corner[4];
+        const SourcePoint* corner[4] = {corner_of(hit.corner[0]), corner_of(hit.corner[1]),
+                                        corner_of(hit.corner[2]), corner_of(hit.corner[3])};
+        const LonLatCell picture = lonlat_cell(corner, plon);
+        // Corners within less than half a turn of longitude leave a pole outside.
+        const bool maybe_round = on_sphere_only || picture.span >= kPi - kWide;
         Vec3 at[4];
-        for (int c = 0; c < 4; ++c) {
-          const std::size_t k = needed.position(hit.corner[c]);
-          corner[c] = &corners[k];
-          at[c] = corner_points[k];
-        }
-        const bool round = !corner_on_a_pole(corner) && round_a_pole(at);
+        if (maybe_round)
+          for (int c = 0; c < 4; ++c) at[c] = sphere_point_of(*corner[c]);
+        const bool round = maybe_round && !corner_on_a_pole(corner) && round_a_pole(at);
         pole_nearby = pole_nearby || round;
         bool inside = false;
         if (round || on_sphere_only)
-          inside = !corner_on_a_pole(corner) && position_on_sphere(at, point, hit.a, hit.b);
+          inside = !corner_on_a_pole(corner) &&
+                   position_on_sphere(at, sphere_point(p.lon, p.lat), hit.a, hit.b);
         else
-          inside = position_in_cell(corner, plon, plat, hit.a, hit.b);
+          inside = position_in_cell(picture, plon, plat, hit.a, hit.b);
         if (!inside) continue;
         hit_valid = corner[0]->mask && corner[1]->mask && corner[2]->mask && corner[3]->mask;
         if (hit_valid) found.hits.push_back(hit);
