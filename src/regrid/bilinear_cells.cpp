@@ -28,8 +28,8 @@ constexpr int kMaxIterations = 100;
 constexpr double kEdgeTolerance = 1e-12;
 // The nearest source points whose surrounding cells are tried.
 constexpr int kNearest = 4;
-// A cell whose corners' longitudes span less than half a turn less this (radians)
-// leaves the poles outside: the test on the sphere is left out for it.
+// A cell whose corners' longitudes span less than pi - kWide radians cannot hold a
+// pole: it is not tested on the sphere.
 constexpr double kWide = 1e-3;
 
 struct Request {
