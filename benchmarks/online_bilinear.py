@@ -6,7 +6,8 @@ an OASIS grids.nc / masks.nc, for docs/benchmarks/regrid.md and oasis.md:
 DIR holds OASIS's example grids.nc and masks.nc (the tutorial's, or the ones its run
 writes). The weights are LMDZ (96 x 72) -> ORCA2 (torc), OASIS's `SCRIPR BILINEAR`
 of the tutorial (four-nearest fill); METHOD=bicubic and UNMAPPED=nearest|fill in the
-environment change the method and the fill. Prints the median over REPEATS (default
+environment change the method and the fill, GRIDS=torc,lmdz the grids (source,
+target; LMDZ's 96 pole points then lie in ORCA2's cell round the pole). Prints the median over REPEATS (default
 10) of the slowest rank's processor time. SAVE.npz gets every link (rows, sources,
 values in row order) for comparing two builds bit for bit.
 """
@@ -32,15 +33,17 @@ def grid(name):
     return ferry.read_grid(comm, f"{folder}/grids.nc", name=name, masks=f"{folder}/masks.nc")
 
 
-source, target = grid("lmdz"), grid("torc")
+names = os.environ.get("GRIDS", "lmdz,torc").split(",")
+source, target = grid(names[0]), grid(names[1])
 seconds = []
 for _ in range(repeats):
     comm.Barrier()
     start = time.process_time()
-    weights = method(comm, source.points, target.points, nx=96, unmapped=unmapped)
+    weights = method(comm, source.points, target.points, nx=source.nx, unmapped=unmapped)
     seconds.append(comm.allreduce(time.process_time() - start, op=MPI.MAX))
 if comm.rank == 0:
-    print(f"{os.environ.get('METHOD', 'bilinear')} lmdz -> torc, {unmapped}, {comm.size} ranks: "
+    print(f"{os.environ.get('METHOD', 'bilinear')} {names[0]} -> {names[1]}, {unmapped}, "
+          f"{comm.size} ranks: "
           f"{1e3 * sorted(seconds)[repeats // 2]:.2f} ms processor time (median of {repeats}), "
           f"{weights.global_links} links")
 rows = np.repeat(np.arange(weights.first_row, weights.first_row + weights.row_count),

@@ -28,6 +28,9 @@ constexpr int kMaxIterations = 100;
 constexpr double kEdgeTolerance = 1e-12;
 // The nearest source points whose surrounding cells are tried.
 constexpr int kNearest = 4;
+// A cell whose corners' longitudes span less than pi - kWide radians cannot hold a
+// pole: it is not tested on the sphere.
+constexpr double kWide = 1e-3;
 
 struct Request {
   std::int64_t id;
@@ -64,36 +67,22 @@ void cells_around(std::int64_t id, std::int64_t nx, std::int64_t ny, bool period
     }
 }
 
-// Solves the bilinear map of a cell for the point (SCRIP's iteration, in radians,
-// longitudes taken within half a turn of the point's). True, with the position
-// (a, b) in the cell, if it converges inside the cell; false for a cell whose corners
-// then span more than half a turn.
-bool position_in_cell(const SourcePoint* corner[4], double plon, double plat, double& a, double& b) {
-  double lon[4];
-  double lat[4];
-  for (int c = 0; c < 4; ++c) {
-    lon[c] = corner[c]->lon;
-    lat[c] = corner[c]->lat;
-    while (lon[c] - plon > kPi) lon[c] -= 2 * kPi;
-    while (lon[c] - plon < -kPi) lon[c] += 2 * kPi;
-  }
-  // A cell half a turn away in longitude (a cell at a pole, seen from a point across
-  // it) comes out of the shift spanning most of a turn, which contains any point.
-  if (std::max(std::max(lon[0], lon[1]), std::max(lon[2], lon[3])) -
-          std::min(std::min(lon[0], lon[1]), std::min(lon[2], lon[3])) >
-      kPi)
-    return false;
-  const double dth1 = lat[1] - lat[0];
-  const double dth2 = lat[3] - lat[0];
-  const double dth3 = lat[2] - lat[1] - dth2;
-  const double dph1 = lon[1] - lon[0];
-  const double dph2 = lon[3] - lon[0];
-  const double dph3 = lon[2] - lon[1] - dph2;
+// SCRIP's Newton iteration for the position (a, b) of the point (u, v) in the cell
+// whose corners are (u[c], v[c]) under the bilinear map. True if it converges inside
+// the cell.
+bool solve_bilinear_map(const double u[4], const double v[4], double pu, double pv, double& a,
+                        double& b) {
+  const double dth1 = u[1] - u[0];
+  const double dth2 = u[3] - u[0];
+  const double dth3 = u[2] - u[1] - dth2;
+  const double dph1 = v[1] - v[0];
+  const double dph2 = v[3] - v[0];
+  const double dph3 = v[2] - v[1] - dph2;
   a = 0.5;
   b = 0.5;
   for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
-    const double dthp = plat - lat[0] - dth1 * a - dth2 * b - dth3 * a * b;
-    const double dphp = plon - lon[0] - dph1 * a - dph2 * b - dph3 * a * b;
+    const double dthp = pu - u[0] - dth1 * a - dth2 * b - dth3 * a * b;
+    const double dphp = pv - v[0] - dph1 * a - dph2 * b - dph3 * a * b;
     const double mat1 = dth1 + dth3 * b;
     const double mat2 = dth2 + dth3 * a;
     const double mat3 = dph1 + dph3 * b;
@@ -109,6 +98,94 @@ bool position_in_cell(const SourcePoint* corner[4], double plon, double plat, do
     b += delj;
   }
   return false;
+}
+
+// A cell's corners in radians, longitudes taken within half a turn of a point's, and
+// the span of those longitudes.
+struct LonLatCell {
+  double lon[4];
+  double lat[4];
+  double span;
+};
+
+LonLatCell lonlat_cell(const SourcePoint* corner[4], double plon) {
+  LonLatCell cell;
+  for (int c = 0; c < 4; ++c) {
+    cell.lon[c] = corner[c]->lon;
+    cell.lat[c] = corner[c]->lat;
+    while (cell.lon[c] - plon > kPi) cell.lon[c] -= 2 * kPi;
+    while (cell.lon[c] - plon < -kPi) cell.lon[c] += 2 * kPi;
+  }
+  cell.span = std::max(std::max(cell.lon[0], cell.lon[1]), std::max(cell.lon[2], cell.lon[3])) -
+              std::min(std::min(cell.lon[0], cell.lon[1]), std::min(cell.lon[2], cell.lon[3]));
+  return cell;
+}
+
+// Solves the bilinear map of a cell for the point (SCRIP's iteration, in radians). True,
+// with the position (a, b) in the cell, if it converges inside the cell; false for a
+// cell whose corners span more than half a turn.
+bool position_in_cell(const LonLatCell& cell, double plon, double plat, double& a, double& b) {
+  // A cell half a turn away in longitude (a cell at a pole, seen from a point across
+  // it) comes out of the shift spanning most of a turn, which contains any point.
+  if (cell.span > kPi) return false;
+  return solve_bilinear_map(cell.lat, cell.lon, plat, plon, a, b);
+}
+
+// The point of the unit sphere at a source point's place (radians).
+Vec3 sphere_point_of(const SourcePoint& p) {
+  return {std::cos(p.lat) * std::cos(p.lon), std::cos(p.lat) * std::sin(p.lon), std::sin(p.lat)};
+}
+
+// True if a corner of the cell is on a pole (a lon-lat grid's polar row): its
+// picture in longitude and latitude is the cell, and it keeps SCRIP's map.
+bool corner_on_a_pole(const SourcePoint* corner[4]) {
+  const double pole = 90 * kRadiansPerDegree;
+  for (int c = 0; c < 4; ++c)
+    if (std::abs(corner[c]->lat) == pole) return true;
+  return false;
+}
+
+// True if a pole lies in the cell (corners `at`, none on a pole) or on its edges
+// (great circles): every edge's plane has the pole on the same side (within 1e-12
+// radians), so the cell winds round the polar axis. Such a cell (the ORCA grids'
+// cells round the North Pole) is none in longitude and latitude, where the pole is a
+// line: SCRIP's map has no solution there.
+bool round_a_pole(const Vec3 at[4]) {
+  constexpr double kPoleTolerance = 1e-12;
+  bool north_side = true;
+  bool south_side = true;
+  for (int c = 0; c < 4; ++c) {
+    const Vec3 normal = cross(at[c] - at[(c + 1) % 4], at[c] + at[(c + 1) % 4]);
+    const double size = length(normal);
+    if (!(size > 0)) return false;
+    north_side = north_side && normal.z >= -kPoleTolerance * size;
+    south_side = south_side && normal.z <= kPoleTolerance * size;
+  }
+  return north_side || south_side;
+}
+
+// Solves the bilinear map of a cell (corners `at`) for the point `p` in the gnomonic
+// projection of the sphere onto the plane tangent at the cell's centre, where its
+// great-circle edges are straight lines and a pole is an ordinary point. The same
+// Newton iteration as in longitude and latitude; true, with (a, b), if it converges
+// inside the cell.
+bool position_on_sphere(const Vec3 at[4], const Vec3& p, double& a, double& b) {
+  const Vec3 centre = unit(at[0] + at[1] + at[2] + at[3]);
+  // Axes of the plane: along the cell's i direction, and across it.
+  const Vec3 along = (at[1] - at[0]) + (at[2] - at[3]);
+  const Vec3 x_axis = unit(along - dot(along, centre) * centre);
+  const Vec3 y_axis = cross(centre, x_axis);
+  double x[4];
+  double y[4];
+  for (int c = 0; c < 4; ++c) {
+    const double height = dot(at[c], centre);
+    if (!(height > 0)) return false;
+    x[c] = dot(at[c], x_axis) / height;
+    y[c] = dot(at[c], y_axis) / height;
+  }
+  const double height = dot(p, centre);
+  if (!(height > 0)) return false;
+  return solve_bilinear_map(y, x, dot(p, y_axis) / height, dot(p, x_axis) / height, a, b);
 }
 
 }  // namespace
@@ -216,17 +293,40 @@ CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoint
                    periodic, around);
     std::sort(around.begin(), around.end());
     around.erase(std::unique(around.begin(), around.end()), around.end());
+    // The first cell that contains the point: a cell round a pole on the sphere, any
+    // other in longitude and latitude (SCRIP's map); then, if none does but one is round
+    // a pole, the others on the sphere too. Their lon-lat pictures next to a pole leave
+    // slivers along the great-circle edges of the cell round it.
+    bool pole_nearby = false;
     bool hit_valid = false;
-    for (std::int64_t cell : around) {
-      CellHit hit{p.point.id, {}, 0, 0};
-      cell_corners(cell, nx, hit.corner);
-      const SourcePoint* corner[4] = {corner_of(hit.corner[0]), corner_of(hit.corner[1]),
-                                 corner_of(hit.corner[2]), corner_of(hit.corner[3])};
-      if (!position_in_cell(corner, plon, plat, hit.a, hit.b)) continue;
-      hit_valid = corner[0]->mask && corner[1]->mask && corner[2]->mask && corner[3]->mask;
-      if (hit_valid) found.hits.push_back(hit);
-      break;
-    }
+    auto place = [&](bool on_sphere_only) {
+      for (std::int64_t cell : around) {
+        CellHit hit{p.point.id, {}, 0, 0};
+        cell_corners(cell, nx, hit.corner);
+        const SourcePoint* corner[4] = {corner_of(hit.corner[0]), corner_of(hit.corner[1]),
+                                        corner_of(hit.corner[2]), corner_of(hit.corner[3])};
+        const LonLatCell picture = lonlat_cell(corner, plon);
+        // Corners within less than half a turn of longitude leave a pole outside.
+        const bool maybe_round = on_sphere_only || picture.span >= kPi - kWide;
+        Vec3 at[4];
+        if (maybe_round)
+          for (int c = 0; c < 4; ++c) at[c] = sphere_point_of(*corner[c]);
+        const bool round = maybe_round && !corner_on_a_pole(corner) && round_a_pole(at);
+        pole_nearby = pole_nearby || round;
+        bool inside = false;
+        if (round || on_sphere_only)
+          inside = !corner_on_a_pole(corner) &&
+                   position_on_sphere(at, sphere_point(p.lon, p.lat), hit.a, hit.b);
+        else
+          inside = position_in_cell(picture, plon, plat, hit.a, hit.b);
+        if (!inside) continue;
+        hit_valid = corner[0]->mask && corner[1]->mask && corner[2]->mask && corner[3]->mask;
+        if (hit_valid) found.hits.push_back(hit);
+        return true;
+      }
+      return false;
+    };
+    if (!place(false) && pole_nearby) place(true);
     if (hit_valid) continue;
     NearestFour miss{p, {}, {}, {}};
     for (int n = 0; n < kNearest; ++n) {

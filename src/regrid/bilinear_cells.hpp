@@ -28,7 +28,9 @@ std::vector<SourcePoint> fetch_source_points(const Comm& comm, const GridPoints&
 
 /// A destination point in a source cell: the cell's corners (i, j), (i + 1, j),
 /// (i + 1, j + 1), (i, j + 1) and the point's position (a, b) in it (0..1 each, by the
-/// bilinear map in longitude and latitude).
+/// bilinear map in longitude and latitude; for a cell round a pole, in which the pole
+/// is no point in longitude and latitude, by the bilinear map in the gnomonic
+/// projection onto the plane tangent at the cell's centre).
 struct CellHit {
   std::int64_t dst;
   std::int64_t corner[4];
@@ -55,7 +57,9 @@ struct CellSearch {
 
 /// Collective over `comm`. For every valid destination point (any share) in a cell of
 /// the options.nx x (size / nx) source grid (SCRIP's and CDO's search: the cells around
-/// its 4 nearest source points, by ascending cell id, the first containing it), its
+/// its 4 nearest source points, by ascending cell id, the first containing it; a cell
+/// round a pole, and if none of them contains the point but one is round a pole, all of
+/// them, located on the sphere as CellHit says), its
 /// hit if the cell's corners are all valid, else (and for points in no cell) its 4
 /// nearest source points. Returns this rank's share; the same for any ranks and
 /// layouts. Checks the options and grids as bilinear_weights says, naming `caller`.

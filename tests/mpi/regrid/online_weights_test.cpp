@@ -953,6 +953,130 @@ TEST(OnlineBilinearWeights, PoleRowPlacesPointsByLongitude) {
             static_cast<double>(dst.size()));
 }
 
+// A logically rectangular grid round a pole (ORCA's north fold in miniature): 7 x 6
+// points on a square mesh of step tan 1 degree in the plane tangent at the pole,
+// turned by 25 degrees, the pole at (3.3, 2.6) in mesh steps, so in cell (3, 2) with
+// no corner on it. `north` false mirrors it to the South Pole (its cells then turn the
+// other way).
+Grid round_a_pole_grid(bool north) {
+  constexpr double kTurn = 25 * kRadiansPerDegree;
+  const double step = std::tan(kRadiansPerDegree);
+  Grid g;
+  for (int j = 0; j < 6; ++j)
+    for (int i = 0; i < 7; ++i) {
+      const double x = (i - 3.3) * step;
+      const double y = (j - 2.6) * step;
+      const double u = x * std::cos(kTurn) - y * std::sin(kTurn);
+      const double v = x * std::sin(kTurn) + y * std::cos(kTurn);
+      g.lon.push_back(std::atan2(v, u) / kRadiansPerDegree);
+      const double lat = 90 - std::atan(std::hypot(u, v)) / kRadiansPerDegree;
+      g.lat.push_back(north ? lat : -lat);
+    }
+  return g;
+}
+
+// A point at or next to a pole, in the cell round it, gets that cell's bilinear
+// weights, found in the plane tangent at the cell (SCRIP's map in longitude and
+// latitude has no solution there): the pole at any longitude gets the same bits, in
+// cell (3, 2). Points 0.2 and 0.5 degrees from the pole, which no cell holds in
+// longitude and latitude, are placed on the sphere too (in the cell round the pole or
+// a neighbour); points 0.9 degrees away, which a neighbour holds in longitude and
+// latitude, keep SCRIP's map and its bits. A constant is reproduced to rounding, and
+// the coordinates x, y, z (a field linear in 3-D) to the bilinear interpolation's
+// second-order error on the sphere (cells of 1 degree: measured 7.6e-5, 1e-4 allowed),
+// to 5e-3 by SCRIP's map (measured 3.2e-3: the lon-lat picture of a cell 1 degree from
+// the pole spans 60 degrees of longitude); bicubic weights place the point at the same
+// (a, b). The same bits on every layout.
+TEST(OnlineBilinearWeights, PointsAtAPoleInTheCellRoundIt) {
+  constexpr std::int64_t kNx = 7;
+  const int p = size_of(MPI_COMM_WORLD);
+  const int me = rank_of(MPI_COMM_WORLD);
+  for (bool north : {true, false}) {
+    SCOPED_TRACE(north ? "North Pole" : "South Pole");
+    const Grid src = round_a_pole_grid(north);
+    const double pole = north ? 90 : -90;
+    Grid dst;
+    for (double lon : {0.0, 45.0, 123.4, -170.0, 360.0}) {
+      dst.lon.push_back(lon);
+      dst.lat.push_back(pole);
+    }
+    for (double distance : {0.2, 0.5, 0.9})
+      for (int n = 0; n < 12; ++n) {
+        dst.lon.push_back(-180 + n * 30 + 7);
+        dst.lat.push_back(north ? 90 - distance : distance - 90);
+      }
+    const BilinearOptions options{kNx, false};
+    const Weights w = ferry::bilinear_weights(
+        MPI_COMM_WORLD, share(src, Layout::random(src.size(), p, me, 21)),
+        share(dst, Layout::round_robin(dst.size(), p, me)), options);
+    regrid_test::expect_same_bits(
+        w, ferry::bilinear_weights(
+               MPI_COMM_WORLD,
+               share(src, me == 0 ? Layout::block(src.size(), 1, 0) : Layout::none(src.size())),
+               share(dst, Layout::round_robin(dst.size(), p, me)), options));
+    const ferry::BicubicGradientWeights bicubic = ferry::bicubic_gradient_weights(
+        MPI_COMM_WORLD, share(src, Layout::block(src.size(), p, me)),
+        share(dst, Layout::round_robin(dst.size(), p, me)), options);
+    std::vector<double> at_pole;
+    double worst_linear = 0;
+    for (std::int64_t r = 0; r < w.row_count(); ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      const std::int64_t row = w.first_row() + r;
+      const auto begin = static_cast<std::size_t>(w.row_start()[i]);
+      SCOPED_TRACE("destination " + std::to_string(row));
+      ASSERT_EQ(w.row_start()[i + 1] - w.row_start()[i], 4);
+      const double* weight = &w.values()[begin];
+      const LocatedTest target = locate_test(dst.lon[static_cast<std::size_t>(row)],
+                                             dst.lat[static_cast<std::size_t>(row)]);
+      double sum = 0;
+      double field[3] = {0, 0, 0};
+      for (std::size_t n = 0; n < 4; ++n) {
+        const auto col = static_cast<std::size_t>(w.cols()[begin + n]);
+        const LocatedTest corner = locate_test(src.lon[col], src.lat[col]);
+        sum += weight[n];
+        field[0] += weight[n] * corner.x;
+        field[1] += weight[n] * corner.y;
+        field[2] += weight[n] * corner.z;
+      }
+      EXPECT_NEAR(sum, 1, 1e-15);
+      const double off = std::max({std::abs(field[0] - target.x), std::abs(field[1] - target.y),
+                                   std::abs(field[2] - target.z)});
+      if (std::abs(dst.lat[static_cast<std::size_t>(row)]) >= 89.5)
+        worst_linear = std::max(worst_linear, off);
+      else
+        EXPECT_LE(off, 5e-3);
+      // Bicubic's value weights: the cubic Hermite bases at the same (a, b).
+      const double a = weight[1] + weight[2];
+      const double b = weight[2] + weight[3];
+      auto h00 = [](double t) { return (1 + 2 * t) * (1 - t) * (1 - t); };
+      auto h01 = [](double t) { return t * t * (3 - 2 * t); };
+      const double value[4] = {h00(a) * h00(b), h01(a) * h00(b), h01(a) * h01(b),
+                               h00(a) * h01(b)};
+      const auto k = static_cast<std::size_t>(bicubic.value.row_start()[i]);
+      ASSERT_EQ(bicubic.value.row_start()[i + 1] - bicubic.value.row_start()[i], 4);
+      for (std::size_t n = 0; n < 4; ++n) {
+        EXPECT_EQ(bicubic.value.cols()[k + n], w.cols()[begin + n]);
+        EXPECT_NEAR(bicubic.value.values()[k + n], value[n], 1e-13);
+      }
+      if (dst.lat[static_cast<std::size_t>(row)] != pole) continue;
+      const std::int64_t cell[4] = {2 * kNx + 3, 2 * kNx + 4, 3 * kNx + 4, 3 * kNx + 3};
+      for (std::size_t n = 0; n < 4; ++n) {
+        EXPECT_EQ(w.cols()[begin + n], cell[n]);
+        EXPECT_GT(weight[n], 0.05);
+      }
+      if (at_pole.empty()) at_pole.assign(weight, weight + 4);
+      EXPECT_EQ(std::vector<double>(weight, weight + 4), at_pole);
+    }
+    EXPECT_LE(worst_linear, 1e-4);
+    MPI_Allreduce(MPI_IN_PLACE, &worst_linear, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (me == 0) std::printf("linear field off by %g at most\n", worst_linear);
+    // Every point placed: 4 links each.
+    EXPECT_EQ(regrid_test::sum_over_ranks(static_cast<double>(
+                  w.row_start().empty() ? 0 : w.row_start().back())),
+              4.0 * static_cast<double>(dst.size()));
+  }
+}
+
 TEST(OnlineBilinearWeights, BadShapeFailsEverywhere) {
   const Grid src = masked_source();
   const Grid dst = probing_destination();
