@@ -42,7 +42,8 @@ constexpr const char* kNamcouple = "namcouple";
 
 struct Partition {
   std::string name;
-  std::vector<std::int64_t> ids;
+  std::vector<std::int64_t> ids;  // until oasis_enddef moves them into `layout`
+  Layout layout;                  // from oasis_enddef: the ids over the global size
   int isize = 0;                 // 0: not given
   std::int64_t global_size = 0;  // after enddef, if a variable uses it
   ferry::PartitionId id;         // in the coupler, after enddef
@@ -90,7 +91,7 @@ class Session {
   std::vector<double> scratch;
 
   void init(const std::string& name, bool couple, MPI_Comm user_world);
-  int def_partition(const std::vector<int>& ig_paral, int isize, const std::string& name);
+  int def_partition(const int* ig_paral, int length, int isize, const std::string& name);
   int def_var(const std::string& name, int part_id, int bundle, int kinout);
   void enddef();
   // fields: fld1, then the gradients OASIS's fld2.. give (see ferry_oasis_put).
@@ -101,7 +102,7 @@ class Session {
   std::vector<double> periods(const Variable& v, FieldDirection direction) const;
   const Variable& variable(int var_id, const char* routine) const;
   std::int64_t points(const Variable& v) const {
-    return static_cast<std::int64_t>(partitions[static_cast<std::size_t>(v.partition)].ids.size());
+    return partitions[static_cast<std::size_t>(v.partition)].layout.local_size();
   }
   void terminate();
   MPI_Comm join(std::vector<std::string> names, std::vector<int>& root_ranks) const;
@@ -238,10 +239,10 @@ void Session::init(const std::string& name, bool couple, MPI_Comm user_world) {
   debug = coupler->debug_level();
 }
 
-int Session::def_partition(const std::vector<int>& ig_paral, int isize, const std::string& name) {
+int Session::def_partition(const int* ig_paral, int length, int isize, const std::string& name) {
   FERRY_CHECK(!ended, Errc::State, "partitions are defined before oasis_enddef");
   Partition p;
-  p.ids = partition_ids(ig_paral);
+  p.ids = partition_ids(ig_paral, static_cast<std::size_t>(std::max(length, 0)));
   p.isize = isize;
   p.name = name.empty() ? cat("partition", partitions.size() + 1) : name;
   for (const Partition& other : partitions)
@@ -413,12 +414,15 @@ void Session::define_in_coupler() {
     p.global_size = std::max<std::int64_t>(global_size[component + "\t" + p.name], 1);
     if (v.input < 0) used.insert(v.partition);
   }
+  // The ids move into the layout (8 bytes a point: a copy would cost as much as
+  // reading the partition).
+  for (Partition& p : partitions) p.layout = Layout::points(p.global_size, std::move(p.ids));
   for (int index : used) {
     Partition& p = partitions[static_cast<std::size_t>(index)];
     const std::int64_t n = p.global_size;
     const auto [nx, ny] = grid_shape(index, n);
     const GridId grid = coupler->def_grid(component, p.name, nx, ny);
-    p.id = coupler->def_partition(grid, p.name, Layout::points(n, p.ids));
+    p.id = coupler->def_partition(grid, p.name, p.layout);
   }
 }
 
@@ -452,7 +456,7 @@ void Session::set_grid_points() {
       if (std::find(ref.fields.begin(), ref.fields.end(), v.name) == ref.fields.end()) continue;
       const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
       if (!done.insert(v.partition).second) continue;
-      const GridPoints g = read_grid_points(".", ref.grid, p.ids);
+      const GridPoints g = read_grid_points(".", ref.grid, p.layout.ids());
       coupler->set_coordinates(p.id, g.lon.data(), g.lat.data());
       if (g.corners > 0) coupler->set_corners(p.id, g.corners, g.clo.data(), g.cla.data());
       if (!g.mask.empty()) coupler->set_mask(p.id, g.mask.data());
@@ -553,7 +557,7 @@ void Session::define_inputs() {
   for (Variable& v : variables) {
     if (v.input < 0) continue;
     const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
-    v.layout = std::make_unique<Layout>(Layout::points(p.global_size, p.ids));
+    v.layout = std::make_unique<Layout>(p.layout);
   }
 }
 
@@ -737,7 +741,7 @@ int ferry_oasis_def_partition(int* part_id, const int* ig_paral, int length, int
                               const char* name) {
   return guarded("oasis_def_partition", [&] {
     *part_id = coupled_session("oasis_def_partition")
-                   .def_partition(std::vector<int>(ig_paral, ig_paral + length), isize, text(name));
+                   .def_partition(ig_paral, length, isize, text(name));
   });
 }
 
