@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/namcouple/namcouple.hpp"
@@ -42,7 +43,9 @@ constexpr const char* kNamcouple = "namcouple";
 
 struct Partition {
   std::string name;
-  std::vector<std::int64_t> ids;
+  std::vector<std::int64_t> ids;  // until oasis_enddef moves them into `layout`
+  Layout layout;  // from oasis_enddef, where the session reads the ids again (else the coupler's)
+  std::int64_t points = 0;        // this rank's ids, counted
   int isize = 0;                 // 0: not given
   std::int64_t global_size = 0;  // after enddef, if a variable uses it
   ferry::PartitionId id;         // in the coupler, after enddef
@@ -90,7 +93,7 @@ class Session {
   std::vector<double> scratch;
 
   void init(const std::string& name, bool couple, MPI_Comm user_world);
-  int def_partition(const std::vector<int>& ig_paral, int isize, const std::string& name);
+  int def_partition(const int* ig_paral, int length, int isize, const std::string& name);
   int def_var(const std::string& name, int part_id, int bundle, int kinout);
   void enddef();
   // fields: fld1, then the gradients OASIS's fld2.. give (see ferry_oasis_put).
@@ -101,7 +104,7 @@ class Session {
   std::vector<double> periods(const Variable& v, FieldDirection direction) const;
   const Variable& variable(int var_id, const char* routine) const;
   std::int64_t points(const Variable& v) const {
-    return static_cast<std::int64_t>(partitions[static_cast<std::size_t>(v.partition)].ids.size());
+    return partitions[static_cast<std::size_t>(v.partition)].points;
   }
   void terminate();
   MPI_Comm join(std::vector<std::string> names, std::vector<int>& root_ranks) const;
@@ -115,6 +118,7 @@ class Session {
   void define_inputs();
   int read_input(const Variable& v, int date, double* field);
   std::pair<std::int64_t, std::int64_t> grid_shape(int index, std::int64_t n) const;
+  std::vector<std::pair<int, std::string>> remapped_partitions() const;
   void set_grid_points();
 };
 
@@ -238,10 +242,10 @@ void Session::init(const std::string& name, bool couple, MPI_Comm user_world) {
   debug = coupler->debug_level();
 }
 
-int Session::def_partition(const std::vector<int>& ig_paral, int isize, const std::string& name) {
+int Session::def_partition(const int* ig_paral, int length, int isize, const std::string& name) {
   FERRY_CHECK(!ended, Errc::State, "partitions are defined before oasis_enddef");
   Partition p;
-  p.ids = partition_ids(ig_paral);
+  p.ids = partition_ids(ig_paral, static_cast<std::size_t>(std::max(length, 0)));
   p.isize = isize;
   p.name = name.empty() ? cat("partition", partitions.size() + 1) : name;
   for (const Partition& other : partitions)
@@ -413,12 +417,26 @@ void Session::define_in_coupler() {
     p.global_size = std::max<std::int64_t>(global_size[component + "\t" + p.name], 1);
     if (v.input < 0) used.insert(v.partition);
   }
+  // The ids move into the layout, and on to the coupler unless the session reads them
+  // again (grid points for online remapping, INPUT fields): 8 bytes a point, a copy
+  // would cost as much as reading the partition.
+  std::set<int> reread;
+  for (const auto& [index, grid] : remapped_partitions()) reread.insert(index);
+  for (const Variable& v : variables)
+    if (v.input >= 0) reread.insert(v.partition);
+  for (Partition& p : partitions) {
+    p.points = static_cast<std::int64_t>(p.ids.size());
+    p.layout = Layout::points(p.global_size, std::move(p.ids));
+  }
   for (int index : used) {
     Partition& p = partitions[static_cast<std::size_t>(index)];
     const std::int64_t n = p.global_size;
     const auto [nx, ny] = grid_shape(index, n);
     const GridId grid = coupler->def_grid(component, p.name, nx, ny);
-    p.id = coupler->def_partition(grid, p.name, Layout::points(n, p.ids));
+    if (reread.count(index) != 0)
+      p.id = coupler->def_partition(grid, p.name, p.layout);
+    else
+      p.id = coupler->def_partition(grid, p.name, std::move(p.layout));
   }
 }
 
@@ -440,9 +458,10 @@ std::pair<std::int64_t, std::int64_t> Session::grid_shape(int index, std::int64_
   return {n, 1};
 }
 
-// Online remapping needs the coordinates, corners, masks and areas of both grids, which
-// OASIS reads from grids.nc, masks.nc and areas.nc by the namcouple's grid names.
-void Session::set_grid_points() {
+// The partitions of fields that an online-remapped entry moves, each with the grid name
+// of the first such entry, in the order of the entries.
+std::vector<std::pair<int, std::string>> Session::remapped_partitions() const {
+  std::vector<std::pair<int, std::string>> found;
   std::set<int> done;
   for (const config::ExchangeConfig& e : config.exchanges) {
     const config::WeightSource method = e.regrid.source;
@@ -450,14 +469,22 @@ void Session::set_grid_points() {
     for (const Variable& v : variables) {
       const config::FieldRef& ref = v.direction == FieldDirection::Out ? e.source : e.target;
       if (std::find(ref.fields.begin(), ref.fields.end(), v.name) == ref.fields.end()) continue;
-      const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
-      if (!done.insert(v.partition).second) continue;
-      const GridPoints g = read_grid_points(".", ref.grid, p.ids);
-      coupler->set_coordinates(p.id, g.lon.data(), g.lat.data());
-      if (g.corners > 0) coupler->set_corners(p.id, g.corners, g.clo.data(), g.cla.data());
-      if (!g.mask.empty()) coupler->set_mask(p.id, g.mask.data());
-      if (!g.area.empty()) coupler->set_areas(p.id, g.area.data());
+      if (done.insert(v.partition).second) found.emplace_back(v.partition, ref.grid);
     }
+  }
+  return found;
+}
+
+// Online remapping needs the coordinates, corners, masks and areas of both grids, which
+// OASIS reads from grids.nc, masks.nc and areas.nc by the namcouple's grid names.
+void Session::set_grid_points() {
+  for (const auto& [index, grid] : remapped_partitions()) {
+    const Partition& p = partitions[static_cast<std::size_t>(index)];
+    const GridPoints g = read_grid_points(".", grid, p.layout.ids());
+    coupler->set_coordinates(p.id, g.lon.data(), g.lat.data());
+    if (g.corners > 0) coupler->set_corners(p.id, g.corners, g.clo.data(), g.cla.data());
+    if (!g.mask.empty()) coupler->set_mask(p.id, g.mask.data());
+    if (!g.area.empty()) coupler->set_areas(p.id, g.area.data());
   }
 }
 
@@ -553,7 +580,7 @@ void Session::define_inputs() {
   for (Variable& v : variables) {
     if (v.input < 0) continue;
     const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
-    v.layout = std::make_unique<Layout>(Layout::points(p.global_size, p.ids));
+    v.layout = std::make_unique<Layout>(p.layout);
   }
 }
 
@@ -737,7 +764,7 @@ int ferry_oasis_def_partition(int* part_id, const int* ig_paral, int length, int
                               const char* name) {
   return guarded("oasis_def_partition", [&] {
     *part_id = coupled_session("oasis_def_partition")
-                   .def_partition(std::vector<int>(ig_paral, ig_paral + length), isize, text(name));
+                   .def_partition(ig_paral, length, isize, text(name));
   });
 }
 

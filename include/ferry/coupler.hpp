@@ -128,7 +128,9 @@ class Coupler {
   /// Declares which points of `grid` this rank holds. Called on the ranks that hold
   /// the partition (all of the component's ranks or a subset; several partitions of one
   /// grid may live on overlapping subsets). `name` tells partitions of one grid apart.
-  PartitionId def_partition(GridId grid, const std::string& name, const Layout& layout);
+  /// The coupler keeps `layout`: pass it with std::move when the caller has no further
+  /// use for it (its ids are 8 bytes a point).
+  PartitionId def_partition(GridId grid, const std::string& name, Layout layout);
   /// Declares a field on a partition: `bundle` values per point (levels or bundle members).
   FieldId def_field(PartitionId partition, const std::string& name, FieldDirection direction,
                     Datatype type, int bundle = 1);

@@ -60,16 +60,24 @@ std::int64_t end_of(const Registration& r) noexcept { return r.id + r.count; }
 
 // Appends the maximal runs of `ids` (consecutive ids at consecutive positions, never
 // crossing a home boundary) to `runs`. A block layout is a few runs per row; one rank
-// holding a whole grid in order is one run per home.
+// holding a whole grid in order is one run per home. Checks that every id is in
+// 0..n-1 on the way, by the first id of each run (a run ends before an id >= n), so
+// the ids are read once; the error names the first id outside, as a check of every
+// id in order would.
 void append_runs(std::vector<Registration>& runs, const std::vector<std::int64_t>& ids,
-                 std::uint32_t kind, int rank, const IdHomes& homes) {
+                 std::uint32_t kind, int rank, const IdHomes& homes, std::int64_t n) {
   for (std::size_t i = 0; i < ids.size();) {
     const std::int64_t first = ids[i];
+    FERRY_CHECK(first >= 0 && first < n, Errc::ArgRange, "Plan::build: ",
+                kind == kSource ? "source" : "destination", " id ", first, " at position ", i,
+                " on rank ", rank, " is outside the index space 0..", n - 1,
+                ". Check the ids given to the layout");
     // Ids left in first's home, counted from first (an end id could overflow near 2^63).
     const std::int64_t room = std::min(
         kLongestRun, homes.width() - (first - homes.first(homes.home(first))));
     std::size_t j = i + 1;
-    while (j < ids.size() && ids[j] == ids[j - 1] + 1 && ids[j] - first < room) ++j;
+    while (j < ids.size() && ids[j] == ids[j - 1] + 1 && ids[j] - first < room && ids[j] < n)
+      ++j;
     runs.push_back({first, static_cast<std::int64_t>(i), static_cast<std::int32_t>(j - i),
                     static_cast<std::uint32_t>(rank), kind});
     i = j;
@@ -282,26 +290,17 @@ Plan PlanBuilder::build(const Comm& comm, const Layout& src, const Layout& dst) 
   FERRY_CALL_MPI(MPI_Allreduce(bounds, agreed, 2, MPI_INT64_T, MPI_MAX, comm.get()));
   const std::int64_t n = agreed[1];
   plan.global_size_ = n;
+  // 2. Every run of ids registered at the home of its ids, the ids checked on the way.
+  const IdHomes homes(n, p);
+  std::vector<Registration> registrations;
   detail::agree_on(comm, [&] {
     FERRY_CHECK(-agreed[0] == n && dst.global_size() == n, Errc::Arg,
                 "Plan::build: layouts disagree on the global size: source sizes range from ",
                 -agreed[0], " to ", n, " across ranks and rank ", me, " has destination size ",
                 dst.global_size(), ". Build every layout of one exchange over the same index space");
-    for (const Layout* layout : {&src, &dst}) {
-      const auto& ids = layout->ids();
-      for (std::size_t i = 0; i < ids.size(); ++i)
-        FERRY_CHECK(ids[i] >= 0 && ids[i] < n, Errc::ArgRange, "Plan::build: ",
-                    layout == &src ? "source" : "destination", " id ", ids[i], " at position ",
-                    i, " on rank ", me, " is outside the index space 0..", n - 1,
-                    ". Check the ids given to the layout");
-    }
+    append_runs(registrations, src.ids(), kSource, me, homes, n);
+    append_runs(registrations, dst.ids(), kDestination, me, homes, n);
   });
-
-  // 2. Register every run of ids at the home of its ids.
-  const IdHomes homes(n, p);
-  std::vector<Registration> registrations;
-  append_runs(registrations, src.ids(), kSource, me, homes);
-  append_runs(registrations, dst.ids(), kDestination, me, homes);
   std::vector<Registration> at_home = route(
       comm, std::move(registrations), [&](const Registration& r) { return homes.home(r.id); });
 

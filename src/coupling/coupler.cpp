@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "config/config.hpp"
 #include "config/rules.hpp"
@@ -559,7 +560,7 @@ GridId Coupler::def_grid(const std::string& component, const std::string& name, 
   return {static_cast<int>(grids.size()) - 1};
 }
 
-PartitionId Coupler::def_partition(GridId grid, const std::string& name, const Layout& layout) {
+PartitionId Coupler::def_partition(GridId grid, const std::string& name, Layout layout) {
   State& s = *state_;
   s.require(Phase::Definition, "def_partition");
   check_name(name, "partition");
@@ -572,7 +573,7 @@ PartitionId Coupler::def_partition(GridId grid, const std::string& name, const L
   coupling::PartitionDecl p;
   p.grid = grid.value;
   p.name = name;
-  p.layout = layout;
+  p.layout = std::move(layout);
   s.declarations.partitions.push_back(std::move(p));
   return {static_cast<int>(s.declarations.partitions.size()) - 1};
 }

@@ -41,17 +41,33 @@ void indexed_any(char* to, const std::int64_t* to_index, const char* from,
 
 }  // namespace
 
-CopyRuns::CopyRuns(const std::int64_t* from, const std::int64_t* to, std::int64_t count)
-    : from_(from), to_(to), count_(count) {
+// Reads the elements of an index list given as strided runs, at positions that never
+// decrease from one call to the next (as the compilation below reads them).
+class StridedCursor {
+ public:
+  explicit StridedCursor(const std::vector<CopyRuns::Strided>& runs) : runs_(runs) {}
+  std::int64_t operator()(std::int64_t i) {
+    while (i >= first_ + runs_[run_].length) first_ += runs_[run_++].length;
+    return runs_[run_].start + (i - first_) * runs_[run_].stride;
+  }
+
+ private:
+  const std::vector<CopyRuns::Strided>& runs_;
+  std::size_t run_ = 0;
+  std::int64_t first_ = 0;  // position of the current run's first element
+};
+
+template <class From, class To>
+bool CopyRuns::compile(From from, To to, std::int64_t count) {
   std::int64_t i = 0;
   while (i < count) {
-    Run run{at(from, i), 1, at(to, i), 1, 1};
+    Run run{from(i), 1, to(i), 1, 1};
     if (i + 1 < count) {
-      run.from_stride = at(from, i + 1) - run.from;
-      run.to_stride = at(to, i + 1) - run.to;
+      run.from_stride = from(i + 1) - run.from;
+      run.to_stride = to(i + 1) - run.to;
       while (i + run.length < count &&
-             at(from, i + run.length) == run.from + run.length * run.from_stride &&
-             at(to, i + run.length) == run.to + run.length * run.to_stride)
+             from(i + run.length) == run.from + run.length * run.from_stride &&
+             to(i + run.length) == run.to + run.length * run.to_stride)
         ++run.length;
     }
     runs_.push_back(run);
@@ -60,9 +76,43 @@ CopyRuns::CopyRuns(const std::int64_t* from, const std::int64_t* to, std::int64_
     if (runs_.size() > 16 && static_cast<std::int64_t>(runs_.size()) * 8 > i) {
       runs_.clear();
       runs_.shrink_to_fit();
-      return;
+      return false;
     }
   }
+  return true;
+}
+
+CopyRuns::CopyRuns(const std::int64_t* from, const std::int64_t* to, std::int64_t count)
+    : from_(from), to_(to), count_(count) {
+  compile([from](std::int64_t i) { return at(from, i); },
+          [to](std::int64_t i) { return at(to, i); }, count);
+}
+
+std::optional<CopyRuns> CopyRuns::from_strided(const std::int64_t* from,
+                                               const std::vector<Strided>& to,
+                                               std::int64_t count) {
+  CopyRuns copy;
+  copy.from_ = from;
+  copy.count_ = count;
+  if (!copy.compile([from](std::int64_t i) { return at(from, i); }, StridedCursor(to), count))
+    return std::nullopt;
+  return copy;
+}
+
+std::vector<CopyRuns::Strided> CopyRuns::strided_runs(const std::int64_t* index,
+                                                      std::int64_t count) {
+  std::vector<Strided> runs;
+  for (std::int64_t i = 0; i < count;) {
+    Strided run{index[i], 1, 1};
+    if (i + 1 < count) {
+      run.stride = index[i + 1] - run.start;
+      while (i + run.length < count && index[i + run.length] == run.start + run.length * run.stride)
+        ++run.length;
+    }
+    runs.push_back(run);
+    i += run.length;
+  }
+  return runs;
 }
 
 void CopyRuns::apply(char* to_base, const char* from_base, std::size_t element_bytes) const {

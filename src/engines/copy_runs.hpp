@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ferry::detail {
@@ -15,8 +16,21 @@ namespace ferry::detail {
 /// then outlive this object (they live in the Plan).
 class CopyRuns {
  public:
+  /// `length` positions start, start + stride, ...: an index list given by its runs.
+  struct Strided {
+    std::int64_t start, stride, length;
+  };
+
   CopyRuns() = default;
   CopyRuns(const std::int64_t* from, const std::int64_t* to, std::int64_t count);
+  /// The same copy with `to` given as strided runs (their lengths sum to `count`): the
+  /// same runs as from the list they stand for, without the list. Empty if the copy is
+  /// too irregular for runs (it then needs the list, which the caller must make).
+  static std::optional<CopyRuns> from_strided(const std::int64_t* from,
+                                               const std::vector<Strided>& to,
+                                               std::int64_t count);
+  /// `index[0 .. count)` as strided runs, each as long as it can be.
+  static std::vector<Strided> strided_runs(const std::int64_t* index, std::int64_t count);
 
   /// to_base[to(i)] = from_base[from(i)] for elements of `element_bytes` bytes.
   void apply(char* to_base, const char* from_base, std::size_t element_bytes) const;
@@ -29,6 +43,9 @@ class CopyRuns {
   struct Run {
     std::int64_t from, from_stride, to, to_stride, length;
   };
+  // Compiles the runs; false (and no runs) if they would be too short to pay off.
+  template <class From, class To>
+  bool compile(From from, To to, std::int64_t count);
   std::vector<Run> runs_;
   const std::int64_t* from_ = nullptr;
   const std::int64_t* to_ = nullptr;

@@ -34,6 +34,40 @@ TEST(PlanErrors, IdOutOfRangeOnOneRank) {
                           std::to_string(p - 1) + " is outside the index space");
 }
 
+// Ids are checked by runs of consecutive ids: an id past the end that continues a run
+// (n - 2, n - 1, n) and a negative one after a run are found at their positions, the
+// source's before the destination's, as a check of every id in order finds them.
+TEST(PlanErrors, IdOutOfRangeInsideARun) {
+  const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
+  const std::int64_t n = 10 * p + 1;  // the last home covers fewer ids than the others
+  std::vector<std::int64_t> src = Layout::block(n, p, r).ids();
+  std::vector<std::int64_t> dst = Layout::block(n, p, r).ids();
+  if (r == p - 1) {
+    src.push_back(n);
+    src.push_back(n + 1);
+    dst.push_back(-1);
+  }
+  const std::string last = std::to_string(p - 1);
+  // The last rank's positions past its block.
+  const std::string position = std::to_string(Layout::block(n, p, p - 1).local_size());
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, Layout::points(n, src), Layout::points(n, dst), kOneField,
+                 ferry_test::engine());
+      },
+      Errc::ArgRange, "source id " + std::to_string(n) + " at position " + position +
+                          " on rank " + last + " is outside the index space 0.." +
+                          std::to_string(n - 1));
+  src.resize(src.size() - 2);
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, Layout::points(n, src), Layout::points(n, dst), kOneField,
+                 ferry_test::engine());
+      },
+      Errc::ArgRange,
+      "destination id -1 at position " + position + " on rank " + last + " is outside the index space");
+}
+
 TEST(PlanErrors, IdOwnedTwice) {
   const int p = size_of(MPI_COMM_WORLD), r = rank_of(MPI_COMM_WORLD);
   // Every rank holds its block, and rank 0 also claims id 7 (held by another rank when p > 1).

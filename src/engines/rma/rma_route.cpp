@@ -6,6 +6,7 @@
 
 #include "core/plan_cache.hpp"
 #include "util/agree.hpp"
+#include "util/check.hpp"
 #include "util/mpi.hpp"
 
 namespace ferry::detail {
@@ -89,29 +90,50 @@ RmaRoute::RmaRoute(const Plan& plan, const Comm& comm, bool shared_memory, int t
     node_points = recv.total() - block_points;
     node_recv_runs = CopyRuns(node_index, node_index, node_points);
     node_positions.resize(node_sends);
-    for (std::size_t i = 0; i < node_sends; ++i)
-      node_positions[i].resize(static_cast<std::size_t>(send.count(send_order[i])));
   });
 
   // Only a destination knows where each source's points go: it sends each source on
-  // its node their positions, from the plan as they are, received in place (at 8
-  // bytes a point, copies of them would cost as much as the rest of the setup).
+  // its node their positions as strided runs when they form few (a regular layout),
+  // else an empty list of runs and then the positions, from the plan as they are,
+  // received in place (at 8 bytes a point, copies of them would cost as much as the
+  // rest of the setup).
+  static_assert(sizeof(CopyRuns::Strided) == 3 * sizeof(std::int64_t), "runs travel as int64");
+  std::vector<std::vector<CopyRuns::Strided>> runs_sent(recv.peer_count());
   std::vector<MPI_Request> requests;
-  requests.reserve(recv.peer_count() + node_sends);
+  requests.reserve(2 * recv.peer_count() + node_sends);
   auto post = [&](auto start) {
     requests.push_back(MPI_REQUEST_NULL);
     FERRY_CALL_MPI(start(&requests.back()));
   };
   for (std::size_t k = 0; k < recv.peer_count(); ++k) {
     if (recv_node[k] == MPI_UNDEFINED) continue;
+    const std::int64_t* positions = recv.index.data() + recv.offsets[k];
+    std::vector<CopyRuns::Strided>& runs = runs_sent[k];
+    runs = CopyRuns::strided_runs(positions, recv.count(k));
+    // As CopyRuns judges: runs shorter than 8 on average are not worth it.
+    if (static_cast<std::int64_t>(runs.size()) * 8 > recv.count(k)) runs.clear();
     post([&](MPI_Request* r) {
-      return MPI_Isend(recv.index.data() + recv.offsets[k],
-                       mpi_count<int>(recv.count(k), "rma: positions sent to a source"),
+      return MPI_Isend(runs.data(), mpi_count<int>(3 * runs.size(), "rma: runs sent to a source"),
+                       MPI_INT64_T, recv.peers[k], tag, comm.get(), r);
+    });
+    if (!runs.empty()) continue;
+    post([&](MPI_Request* r) {
+      return MPI_Isend(positions, mpi_count<int>(recv.count(k), "rma: positions sent to a source"),
                        MPI_INT64_T, recv.peers[k], tag, comm.get(), r);
     });
   }
+  std::vector<std::vector<CopyRuns::Strided>> runs_received(node_sends);
   for (std::size_t i = 0; i < node_sends; ++i) {
     const std::size_t k = send_order[i];
+    MPI_Status status;
+    FERRY_CALL_MPI(MPI_Probe(send.peers[k], tag, comm.get(), &status));
+    int values = 0;
+    FERRY_CALL_MPI(MPI_Get_count(&status, MPI_INT64_T, &values));
+    runs_received[i].resize(static_cast<std::size_t>(values / 3));
+    FERRY_CALL_MPI(MPI_Recv(runs_received[i].data(), values, MPI_INT64_T, send.peers[k], tag,
+                            comm.get(), MPI_STATUS_IGNORE));
+    if (!runs_received[i].empty()) continue;
+    node_positions[i].resize(static_cast<std::size_t>(send.count(k)));
     post([&](MPI_Request* r) {
       return MPI_Irecv(node_positions[i].data(), static_cast<int>(send.count(k)), MPI_INT64_T,
                        send.peers[k], tag, comm.get(), r);
@@ -124,8 +146,25 @@ RmaRoute::RmaRoute(const Plan& plan, const Comm& comm, bool shared_memory, int t
     node_runs.reserve(node_sends);
     for (std::size_t i = 0; i < node_sends; ++i) {
       const std::size_t k = send_order[i];
-      node_runs.emplace_back(send.index.data() + send.offsets[k], node_positions[i].data(),
-                             send.count(k));
+      const std::int64_t* from = send.index.data() + send.offsets[k];
+      const std::vector<CopyRuns::Strided>& runs = runs_received[i];
+      if (!runs.empty()) {
+        std::int64_t covered = 0;
+        for (const CopyRuns::Strided& run : runs) covered += run.length;
+        FERRY_ASSERT(covered == send.count(k), "rma: runs of ", covered, " positions from rank ",
+                     send.peers[k], " for ", send.count(k), " points");
+        if (std::optional<CopyRuns> compiled = CopyRuns::from_strided(from, runs, covered)) {
+          node_runs.push_back(std::move(*compiled));
+          continue;
+        }
+        // Our side is too irregular for runs: the copy reads both lists.
+        std::vector<std::int64_t>& positions = node_positions[i];
+        positions.reserve(static_cast<std::size_t>(covered));
+        for (const CopyRuns::Strided& run : runs)
+          for (std::int64_t j = 0; j < run.length; ++j)
+            positions.push_back(run.start + j * run.stride);
+      }
+      node_runs.emplace_back(from, node_positions[i].data(), send.count(k));
     }
   });
 }

@@ -20,7 +20,8 @@ namespace ferry::detail {
 /// point, sent by each destination) compiled into copy runs. Every exchange over the
 /// same plan and the same ranks shares one (an OASIS namcouple's entries between two
 /// partitions, one per field), through the plan's cache: only the first pays for the
-/// node split and the positions.
+/// node split and the positions. Positions that form few strided runs (regular layouts:
+/// a few per row) travel as those runs, and the copy runs are compiled from them.
 struct RmaRoute {
   /// Collective over `comm`: agrees on `local` (the caller's checks, detail::agree),
   /// then the route stored in the plan's cache for `comm`'s ranks if every rank has it,
@@ -37,8 +38,9 @@ struct RmaRoute {
   /// Send peers, on-node destinations first: plan peer indices.
   std::vector<std::size_t> send_order;
   std::size_t node_sends = 0;
-  /// Per on-node destination (send_order index): where our points go in its fields,
-  /// and the copy runs from our field to its (they may read `node_positions`).
+  /// Per on-node destination (send_order index): where our points go in its fields
+  /// (empty when they came as runs and the copy runs need no list), and the copy runs
+  /// from our field to its (they may read `node_positions`).
   std::vector<std::vector<std::int64_t>> node_positions;
   std::vector<CopyRuns> node_runs;
 

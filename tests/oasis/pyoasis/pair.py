@@ -118,6 +118,14 @@ def ocean(comp, rank, size):
 
 
 def atmos(comp, rank, size):
+    # A wrong index (which PointsPartition refuses itself) fails oasis_c_def_partition on
+    # this rank alone, naming the point and the vector's first values (1-based, as the
+    # face reads the vector in place).
+    status, _ = pyoasis._oasis.def_partition([4, 21] + list(range(20)) + [-1], 0, "wrong")
+    message = ("POINTS partition (ig_paral = 4, 21, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ...): "
+               "point 21 has index 0; indices start at 1")
+    error = pyoasis._oasis.last_error()
+    expect(status != 0 and message in error, f"a wrong POINTS index: status {status}, {error}")
     if size == 1:
         points = pyoasis.SerialPartition(NX * NY)
         point_ids = numpy.arange(NX * NY)
