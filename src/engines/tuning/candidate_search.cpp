@@ -209,6 +209,10 @@ void CandidateSearch::drop_confirmed_slower() {
 }
 
 void CandidateSearch::evaluate() {
+  if (used_rounds() > rules_.max_rounds) {
+    duel();
+    return;
+  }
   const std::size_t lead = leader();
   const Standing& leader_standing = standings_[lead];
   for (std::size_t i : running()) {
@@ -216,7 +220,10 @@ void CandidateSearch::evaluate() {
     Standing& s = standings_[i];
     const std::optional<Interval> interval = median_interval(ratios(i, lead), kConfidence);
     if (!interval) continue;
+    // The first candidate stays while slower: the choice is checked against it at the
+    // end, when the leader may be another candidate than the one it was slower than.
     if (interval->low > 1 + rules_.margin) {
+      if (i == 0) continue;
       s.running = false;
       s.verdict = cat("slower than ", leader_standing.candidate.label(), ": ", ratio_text(i, lead));
     } else if (interval->low >= 1 / (1 + rules_.tolerance) &&
@@ -226,34 +233,37 @@ void CandidateSearch::evaluate() {
                       percent(1 + rules_.tolerance), ": ", ratio_text(i, lead));
     }
   }
-  if (running().size() > 1 && used_rounds() < rules_.max_rounds) return;
+  const std::vector<double> against_first = ratios(lead, 0);
+  const std::optional<Interval> interval = median_interval(against_first, kConfidence);
+  const bool clearly_faster = lead != 0 && interval && interval->high < 1 - rules_.margin;
+  const bool only_first_left = running().size() == 2 && standings_[0].running;
+  if (running().size() > 1 && !(only_first_left && clearly_faster) &&
+      used_rounds() < rules_.max_rounds)
+    return;
 
   // The first candidate (p2p) is the default: another must be clearly faster.
   const std::string separated =
-      used_rounds() > rules_.max_rounds
-          ? cat("after ", used_rounds(), " rounds, the last ", used_rounds() - rules_.max_rounds,
-                " against ", standings_[0].candidate.label(), " alone")
-      : running().size() == 1 ? "separated from every other candidate"
-                              : cat("not separated from every candidate after ", used_rounds(),
-                                    " rounds (the most allowed)");
+      running().size() == 1 || (only_first_left && clearly_faster)
+          ? "separated from every other candidate"
+          : cat("not separated from every candidate after ", used_rounds(),
+                " rounds (the most allowed)");
   if (lead == 0) {
     finish(0, cat(standings_[0].candidate.label(), " leads, ", separated));
     return;
   }
-  const std::vector<double> against_first = ratios(lead, 0);
-  const std::optional<Interval> interval = median_interval(against_first, kConfidence);
   const std::string against = cat(leader_standing.candidate.label(), "/",
                                   standings_[0].candidate.label(), " ", ratio_text(lead, 0));
-  if (interval && interval->high < 1 - rules_.margin) {
+  if (clearly_faster) {
     finish(lead, cat(leader_standing.candidate.label(), " leads, ", separated,
                      ", and is clearly faster than ", standings_[0].candidate.label(), ": ",
                      against));
     return;
   }
   // Under load the leader's lead over the first may need more rounds than max_rounds
-  // to show: they run the two alone, while the leader's median says it is faster.
-  if (standings_[0].running && used_rounds() < rules_.max_rounds + rules_.duel_rounds &&
-      median_of(against_first) < 1 - rules_.margin) {
+  // to show (or to leave rounds in which not both waited): the two run on alone, while
+  // the leader's median says it is faster or no interval exists yet.
+  if (standings_[0].running && rules_.duel_rounds > 0 &&
+      (!interval || median_of(against_first) < 1 - rules_.margin)) {
     for (std::size_t i : running())
       if (i != 0 && i != lead) {
         standings_[i].running = false;
@@ -266,6 +276,26 @@ void CandidateSearch::evaluate() {
   finish(0, cat(leader_standing.candidate.label(), " leads but is not clearly faster than ",
                 standings_[0].candidate.label(), " (", against, ", ", separated, "): keeping ",
                 standings_[0].candidate.label()));
+}
+
+void CandidateSearch::duel() {
+  const std::vector<std::size_t> alive = running();
+  FERRY_ASSERT(alive.size() == 2 && alive[0] == 0, "a duel of ", alive.size(), " candidates");
+  const std::size_t challenger = alive[1];
+  const std::string& first = standings_[0].candidate.label();
+  const std::string& label = standings_[challenger].candidate.label();
+  const std::optional<Interval> interval = median_interval(ratios(challenger, 0), kConfidence);
+  const std::string how = cat(label, "/", first, " ", ratio_text(challenger, 0), ", after ",
+                              used_rounds(), " rounds, the last ",
+                              used_rounds() - rules_.max_rounds, " against ", first, " alone");
+  // Only a separation ends the duel early: the median of few rounds flips by chance.
+  if (interval && interval->high < 1 - rules_.margin)
+    finish(challenger, cat(label, " leads and is clearly faster than ", first, ": ", how));
+  else if (interval && interval->low > 1 + rules_.margin)
+    finish(0, cat(label, " is clearly slower than ", first, ": ", how, ": keeping ", first));
+  else if (used_rounds() >= rules_.max_rounds + rules_.duel_rounds)
+    finish(0, cat(label, " leads but is not clearly faster than ", first, " (", how,
+                  "): keeping ", first));
 }
 
 void CandidateSearch::finish(std::size_t winner, const std::string& why) {

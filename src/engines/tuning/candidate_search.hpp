@@ -27,7 +27,8 @@ struct SearchRules {
   /// and the search runs to max_rounds and keeps the first candidate (p2p) unless
   /// it is the only one.
   int min_rounds = 5;
-  /// Rounds used at most; then the lowest median wins, if clearly faster than the first candidate.
+  /// Rounds used at most; then the leader wins if clearly faster than the first
+  /// candidate (or, with duel_rounds, runs on against it alone).
   int max_rounds = 20;
   /// "Clearly faster": the interval of the ratio lies below 1 - margin.
   double margin = 0.02;
@@ -60,9 +61,10 @@ struct SearchRules {
   /// time slice (4 ms and more against exchanges of 0.05 to 0.5 ms) far above.
   double descheduled_ratio = 3;
   /// After max_rounds, a leader other than the first candidate that is not clearly
-  /// faster than it, but whose paired median is below 1 - margin, runs on alone
-  /// against the first for at most this many more used rounds (two exchanges each),
-  /// until it is clearly faster or its median no longer says it is faster. 0: none.
+  /// faster than it, but whose paired median is below 1 - margin (or that has too few
+  /// rounds for an interval), runs on alone against the first for at most this many
+  /// more used rounds (two exchanges each), until the interval of their ratio
+  /// separates them either way. 0: none.
   int duel_rounds = 0;
 };
 
@@ -86,7 +88,8 @@ struct Standing {
 /// and after each later one, the leader is the running candidate whose largest
 /// median paired ratio to another running candidate is lowest (the first of equals);
 /// a candidate whose ratio to the leader is clearly above 1 + margin drops out as
-/// slower, one within the tolerance drops out as as fast. More rounds run only while
+/// slower (but the first, against which the choice is checked), one within the
+/// tolerance drops out as as fast. More rounds run only while
 /// the leader is not yet separated from some candidate, up to max_rounds (then, with
 /// duel_rounds, the leader against the first alone). The choice is the leader if it
 /// is the first candidate (p2p, the default engine) or clearly faster than it;
@@ -129,6 +132,8 @@ class CandidateSearch {
  private:
   void record_round(const double* seconds);
   void evaluate();
+  // After max_rounds: the leader against the first candidate alone (duel_rounds).
+  void duel();
   void drop_clearly_slower();
   void drop_not_faster();
   void drop_confirmed_slower();
