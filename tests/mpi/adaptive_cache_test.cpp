@@ -518,6 +518,26 @@ TEST_F(WrongCachedChoice, IsChallengedWhenTheRecordedBestNoLongerMatchesItsRecor
   }
 }
 
+TEST_F(WrongCachedChoice, IsDroppedOnceItsFirstRoundsConfirmTheRecord) {
+  // rma now 1.4 ms (x1.4 its record: the challenge runs, rma the reference),
+  // alltoallv 1.9 ms and p2p 2 ms: both under 1.5 times rma, so the drop ratio does
+  // not drop them. Recorded slower than rma, each drops out once clearly slower in
+  // its first 3 used rounds: 1 warm-up and 3 used exchanges, where the interval of
+  // the ratio needed 5 used rounds.
+  times_.ms["rma"] = 1.4;
+  times_.ms["alltoallv"] = 1.9;
+  times_.ms["p2p"] = 2;
+  const Reports r = run_with_cached("alltoallv");
+  EXPECT_EQ(r.last.choice, "rma") << r.last.text;
+  EXPECT_NE(r.last.text.find("every other candidate was slower than rma in its first 3 rounds, "
+                             "as recorded"),
+            std::string::npos)
+      << r.last.text;
+  EXPECT_EQ(times_.exchanges["alltoallv"], 1 + 3);
+  EXPECT_EQ(times_.exchanges["p2p"], 1 + 3);
+  if (world_rank() == 0) expect_recorded_choice("rma", 1);
+}
+
 TEST_F(WrongCachedChoice, MustBeClearlyFasterThanTheRecordedBestToStay) {
   // rma and alltoallv both 2.5 ms now (rma x2.5 its record), p2p 4 ms: in the
   // challenge, rma the reference, p2p drops out clearly slower and alltoallv, not

@@ -120,13 +120,11 @@ TEST(CandidateSearch, MoreRoundsRunOnlyWhileTheLeadersAreNotSeparated) {
     return base[l] * (l == "rma" ? (round % 2 ? 1.1 : 0.9) : 1.0);
   }, false);
   EXPECT_EQ(search.rounds(), rules.max_rounds);
-  // p2p drops out at the first decision: later rounds run only the two leaders.
-  EXPECT_EQ(asked.back().size(), 2u);
+  // p2p, clearly slower from the first decision, stays as the reference the choice is
+  // checked against: it runs every round with the two leaders.
+  EXPECT_EQ(asked.back().size(), 3u);
   for (const auto& s : search.standings())
-    if (s.candidate.engine == "p2p") {
-      EXPECT_NE(s.verdict.find("slower than"), std::string::npos) << s.verdict;
-      EXPECT_EQ(s.sample_count(), rules.min_rounds);
-    }
+    if (s.candidate.engine == "p2p") EXPECT_EQ(s.sample_count(), rules.max_rounds);
   EXPECT_NE(search.choice().label(), "p2p");
 }
 
@@ -257,6 +255,126 @@ TEST(CandidateSearch, AClearlyFasterChallengerIsNotDroppedAsNotFaster) {
     return (l == "rma" ? 0.8 : 1.0) * noise(l, round, 0.05, false);
   });
   EXPECT_EQ(search.choice().label(), "rma") << search.reason();
+}
+
+TEST(PairedRatios, LeaveOutTheRoundsInWhichBothSidesWereDescheduled) {
+  using ferry::detail::paired_ratios;
+  // Round 2: both over 3 times their fastest (a wait for the next time slice each);
+  // round 3: only b; round 4: a not set (it did not run).
+  const std::vector<double> a = {1, 1.2, 20, 1, 0};
+  const std::vector<double> b = {2, 2, 50, 40, 2};
+  EXPECT_EQ(paired_ratios(a, b), (std::vector<double>{0.5, 0.6, 0.4, 0.025}));
+  EXPECT_EQ(paired_ratios(a, b, 3), (std::vector<double>{0.5, 0.6, 0.025}));
+  // A candidate that is always slow has nothing to be descheduled from.
+  EXPECT_EQ(paired_ratios({20, 25}, {40, 30}, 3).size(), 2u);
+}
+
+namespace {
+
+// Exchanges on a core shared with CPU-bound processes (the benchmark's --load cores
+// at 2 + 2): each either ends within its time slice, at about its own time, or waits
+// for a later one, 4 to 30 ms more. `fast_share` is how often a candidate ends within
+// its slice; which rounds do is a fixed pseudo-random function of (label, round, seed).
+struct TimeSlices {
+  std::map<std::string, double> seconds;
+  std::map<std::string, double> fast_share;
+  unsigned seed = 0;
+  double operator()(const std::string& label, int round) const {
+    unsigned h = (static_cast<unsigned>(round) + 7919u * seed) * 2654435761u;
+    for (char ch : label) h = (h ^ static_cast<unsigned char>(ch)) * 16777619u;
+    const double u = static_cast<double>(h % 10007) / 10007.0;
+    const double v = static_cast<double>((h / 10007) % 1009) / 1009.0;
+    const double own = seconds.at(label) * (1 + 0.1 * v);
+    return u < fast_share.at(label) ? own : own + 4e-3 + 26e-3 * v;
+  }
+};
+
+std::vector<Candidate> gamil_candidates() {
+  return {{"p2p", ""}, {"alltoallv", ""}, {"neighbor", ""}, {"rma", ""}};
+}
+
+// The rules without leaving out the rounds in which both samples were descheduled,
+// and without the duel.
+SearchRules all_rounds_rules() {
+  SearchRules rules;
+  rules.descheduled_ratio = 0;
+  return rules;
+}
+
+SearchRules engine_rules() {
+  SearchRules rules;
+  rules.duel_rounds = rules.max_rounds;
+  return rules;
+}
+
+// How many of 20 series (seeds 0 to 19) of `model` chose each candidate; the most
+// exchanges a series took in `most_exchanges`.
+std::map<std::string, int> choices(TimeSlices model, const SearchRules& rules,
+                                   long* most_exchanges = nullptr) {
+  std::map<std::string, int> chosen;
+  for (model.seed = 0; model.seed < 20; ++model.seed) {
+    CandidateSearch search(gamil_candidates(), rules);
+    run(search, model);
+    ++chosen[search.choice().label()];
+    if (most_exchanges) *most_exchanges = std::max(*most_exchanges, search.exchanges());
+  }
+  return chosen;
+}
+
+}  // namespace
+
+TEST(CandidateSearch, UnderTimeSlicesTheCandidateDescheduledLessOftenWins) {
+  // rma ends within its slice in 60 % of the rounds, p2p in 30 %, the others in 20 %
+  // (the two clusters of gamil at 2 + 2 under --load cores): the median of paired
+  // ratios over every round is decided by how often both waited, which a coin decides;
+  // without those rounds, and with the duel, rma is clearly faster than p2p in 19 of
+  // 20 series, against 12 without leaving out those rounds and without the duel.
+  const TimeSlices model{
+      {{"p2p", 0.3e-3}, {"alltoallv", 0.5e-3}, {"neighbor", 0.45e-3}, {"rma", 0.15e-3}},
+      {{"p2p", 0.3}, {"alltoallv", 0.2}, {"neighbor", 0.2}, {"rma", 0.6}}};
+  long most_exchanges = 0;
+  EXPECT_EQ(choices(model, engine_rules(), &most_exchanges)["rma"], 19);
+  EXPECT_EQ(choices(model, all_rounds_rules())["rma"], 12);
+  // At most 2 warm-up and 20 rounds of 4, then 20 of 2.
+  EXPECT_LE(most_exchanges, 4 * 22 + 2 * 20);
+}
+
+TEST(CandidateSearch, UnderTimeSlicesASmallDifferenceRarelyLeavesP2p) {
+  // rma 1 % faster than p2p within its slice, both descheduled as often: rma is not
+  // clearly faster, and p2p stays in most series rather than flip-flopping with the
+  // coin of the slices. Over 500 such series (seeds 100 to 599) the rules left p2p in
+  // 14 % of them (all-rounds rules: 9 %), always for rma, within 1 % of p2p; in the
+  // case of the test above they chose rma in 99.4 % (all-rounds rules: 73 %).
+  const TimeSlices model{
+      {{"p2p", 0.3e-3}, {"alltoallv", 0.5e-3}, {"neighbor", 0.45e-3}, {"rma", 0.297e-3}},
+      {{"p2p", 0.5}, {"alltoallv", 0.2}, {"neighbor", 0.2}, {"rma", 0.5}}};
+  std::map<std::string, int> chosen = choices(model, engine_rules());
+  EXPECT_EQ(chosen["p2p"], 15);
+  EXPECT_EQ(chosen["p2p"] + chosen["rma"], 20);
+  EXPECT_EQ(choices(model, all_rounds_rules())["p2p"], 17);
+}
+
+TEST(CandidateSearch, ALeaderNotYetClearlyFasterRunsOnAgainstP2pAlone) {
+  // rma 10 % faster than p2p in 7 rounds of 10 (the last 7) and 1 % slower in the
+  // others: its median says faster, its interval reaches 1 until round 30.
+  SearchRules rules = engine_rules();
+  rules.warmup_rounds = 0;
+  std::map<std::string, double> base = {{"p2p", 1}, {"alltoallv", 1.5}, {"rma", 1}};
+  CandidateSearch search(engines(), rules);
+  const auto asked = run(search, [&](const std::string& l, int round) {
+    return base[l] * (l == "rma" ? (round % 10 >= 3 ? 0.9 : 1.01) : 1.0);
+  }, false);
+  EXPECT_EQ(search.choice().label(), "rma") << search.reason();
+  EXPECT_GT(search.rounds(), rules.max_rounds);
+  EXPECT_EQ(asked.back(), (std::vector<std::string>{"rma", "p2p"}));
+  EXPECT_NE(search.reason().find("against p2p alone"), std::string::npos) << search.reason();
+  // The same without the duel keeps p2p.
+  rules.duel_rounds = 0;
+  CandidateSearch bounded(engines(), rules);
+  run(bounded, [&](const std::string& l, int round) {
+    return base[l] * (l == "rma" ? (round % 10 >= 3 ? 0.9 : 1.01) : 1.0);
+  });
+  EXPECT_EQ(bounded.choice().label(), "p2p") << bounded.reason();
 }
 
 namespace {

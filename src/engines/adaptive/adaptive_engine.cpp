@@ -48,6 +48,11 @@ constexpr int kDefaultCheckSamples = 8;
 // cached is not worth the exchanges it would cost, and a change that large is the
 // watch's to catch.
 constexpr double kCheckCloseRatio = 1.25;
+// After a probe of the entry's recorded best that did not match its record, a
+// challenger (every one was recorded slower than it) drops out once clearly slower
+// than it in each of its first this many used rounds (SearchRules::confirm_rounds):
+// with the warm-up, 5 exchanges of a wrong cached choice instead of 7 or more.
+constexpr int kConfirmRounds = 3;
 // A challenger over this times the fastest of two used rounds of the re-check drops
 // out (SearchRules::drop_ratio), so that it costs a few exchanges at most.
 constexpr double kCheckDropRatio = 1.5;
@@ -246,6 +251,9 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
                                    "rounds of timed exchanges at most, at least samples");
     rules_.warmup_rounds = int_option(options, "warmup", kDefaultWarmup, 0, kMaxExchanges,
                                       "exchanges per candidate before the timed ones");
+    // A leader not yet clearly faster than p2p after max_samples rounds may run on
+    // against p2p alone for as many again (two exchanges a round).
+    rules_.duel_rounds = rules_.max_rounds;
     margin = int_option(options, "margin", kDefaultMarginPercent, 0, 50,
                         "percent by which a candidate must be faster than p2p");
     tolerance = int_option(options, "tolerance", kDefaultTolerancePercent, 0, 50,
@@ -378,15 +386,19 @@ void AdaptiveEngine::start_check() {
         return;
       }
   }
-  start_challenge();
+  start_challenge(false);
 }
 
-void AdaptiveEngine::start_challenge() {
+void AdaptiveEngine::start_challenge(bool reference_recorded_best) {
   for (const Candidate& c : challengers_) engine_for(c);
   SearchRules check = rules_;
   check.max_rounds = std::max(rules_.min_rounds, check_rounds_);
   check.drop_ratio = kCheckDropRatio;
   check.drop_not_faster = true;
+  check.duel_rounds = 0;  // the re-check's cost stays bounded by check_samples
+  // The entry recorded every challenger slower than its recorded best: confirming
+  // that costs the suspect cached choice fewer exchanges than an interval would.
+  if (reference_recorded_best) check.confirm_rounds = kConfirmRounds;
   start_search(challengers_, check);
 }
 
@@ -449,7 +461,7 @@ void AdaptiveEngine::finish_probe() {
   probe_note_ = cat(timed_alone, ", not within x", kRecordMatchRatio,
                     gone && ratio < 1 ? " and measured under a load gone since" : "",
                     ": challengers timed", own ? "" : cat(", ", probed_.label(), " the reference"));
-  start_challenge();
+  start_challenge(!own);
 }
 
 const double* AdaptiveEngine::cached_median(const Candidate& candidate) const {
@@ -831,9 +843,13 @@ void AdaptiveEngine::decide(const std::string& unsearched) {
     cache_notes_.push_back(cat("the re-check kept the cached choice; entry left as it is"));
   if (!cache_path_.empty() && (searched || replaced) && !kept) {
     cache_notes_.push_back(cat("rank 0 records the choice in \"", cache_path_, "\""));
+    // A re-check decides a few exchanges after the set-up, where rank 0 read its
+    // conditions (now_); reading them again (/proc/loadavg and the cores online, 40 to
+    // 70 us) would fall inside this exchange.
+    const MeasuredUnder under = checking_ && now_.cores > 0 ? now_ : MeasuredUnder::now();
     if (comm_->rank() == 0)
-      for (const std::string& warning : append_entry(
-               cache_path_, {signature_, chosen_, measured_for_cache(), MeasuredUnder::now()})) {
+      for (const std::string& warning :
+           append_entry(cache_path_, {signature_, chosen_, measured_for_cache(), under})) {
         FERRY_LOG_WARN(0, "adaptive: ", warning);
         cache_notes_.push_back("warning: " + warning);
       }

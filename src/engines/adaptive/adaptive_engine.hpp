@@ -60,7 +60,9 @@ namespace ferry::detail {
 /// as the full search), over only the candidates whose cached median is within
 /// kCheckCloseRatio of the lowest (all of them if the entry has no medians), where a
 /// challenger drops out once clearly slower than its round's fastest in two used
-/// rounds or once its interval says it is at most `tolerance` faster, and which runs
+/// rounds or once its interval says it is at most `tolerance` faster (with the
+/// recorded best as the reference, also once clearly slower than it in each of its
+/// first kConfirmRounds used rounds: the entry recorded it slower), and which runs
 /// `check_samples` used rounds at most. A replaced choice is recorded in the cache (a
 /// challenger's median scaled to the record by its paired ratio to the cached choice,
 /// at most the entry's lowest median, so that the next run keeps it); a kept one
@@ -117,7 +119,9 @@ class AdaptiveEngine final : public Engine {
   // record.
   void start_probe(const Candidate& probed);
   void finish_probe();
-  void start_challenge();
+  // With `reference_recorded_best`, the challengers were recorded slower than the
+  // first (SearchRules::confirm_rounds).
+  void start_challenge(bool reference_recorded_best);
   const double* cached_median(const Candidate& candidate) const;
   // The medians to record: the search's, or after a re-check the cached ones.
   std::vector<Measurement> measured_for_cache() const;

@@ -22,16 +22,19 @@ std::string fixed2(double value) {
   return text;
 }
 
-// "x1.35 (90% interval 1.30..1.41, 8 rounds)"
-std::string ratio_text(const std::vector<double>& ratios, const std::optional<Interval>& interval) {
+// "x1.35 (90% interval 1.30..1.41, 8 rounds; 2 with both descheduled left out)"
+std::string describe_ratios(const std::vector<double>& ratios,
+                            const std::optional<Interval>& interval, std::size_t paired_rounds) {
   std::string text = "x" + fixed2(median_of(ratios));
   if (interval)
     text += cat(" (", static_cast<int>(kConfidence * 100 + 0.5), "% interval ",
                 fixed2(interval->low), "..", fixed2(interval->high), ", ", ratios.size(),
-                " rounds)");
+                " rounds");
   else
-    text += cat(" (", ratios.size(), " rounds, too few for an interval)");
-  return text;
+    text += cat(" (", ratios.size(), " rounds, too few for an interval");
+  if (paired_rounds > ratios.size())
+    text += cat("; ", paired_rounds - ratios.size(), " with both descheduled left out");
+  return text + ")";
 }
 
 }  // namespace
@@ -102,6 +105,8 @@ void CandidateSearch::record(const std::vector<double>& seconds, int rounds) {
     record_round(seconds.data() + static_cast<std::size_t>(r) * round_.size());
   }
   if (rules_.drop_ratio > 0 && used_rounds() > 0) drop_clearly_slower();
+  if (!done_ && rules_.confirm_rounds > 0 && used_rounds() >= rules_.confirm_rounds)
+    drop_confirmed_slower();
   if (!done_ && rules_.drop_not_faster && used_rounds() >= rules_.min_rounds) drop_not_faster();
   if (!done_ && used_rounds() >= rules_.min_rounds) evaluate();
   if (!done_) round_ = schedule(rounds_);
@@ -118,12 +123,31 @@ void CandidateSearch::record_round(const double* seconds) {
       if (s.candidate == round_[i]) s.samples.back() = std::max(seconds[i], 1e-12);
 }
 
+std::vector<double> CandidateSearch::ratios(std::size_t a, std::size_t b) const {
+  return paired_ratios(standings_[a].samples, standings_[b].samples, rules_.descheduled_ratio);
+}
+
+std::string CandidateSearch::ratio_text(std::size_t a, std::size_t b) const {
+  const std::vector<double> r = ratios(a, b);
+  const std::size_t paired = paired_ratios(standings_[a].samples, standings_[b].samples).size();
+  return describe_ratios(r, median_interval(r, kConfidence), paired);
+}
+
 std::size_t CandidateSearch::leader() const {
+  // Paired, as the candidates are compared: the median of one candidate's samples
+  // taken apart is decided, under load, by how many of them were descheduled.
+  const std::vector<std::size_t> alive = running();
   std::size_t best = standings_.size();
-  for (std::size_t i : running())
-    if (best == standings_.size() ||
-        standings_[i].median_seconds() < standings_[best].median_seconds())
-      best = i;
+  double best_score = 0;
+  for (std::size_t i : alive) {
+    double score = 0;
+    for (std::size_t j : alive)
+      if (j != i) {
+        const std::vector<double> r = ratios(i, j);
+        score = std::max(score, r.empty() ? 1.0 : median_of(r));
+      }
+    if (best == standings_.size() || score < best_score) best = i, best_score = score;
+  }
   return best;
 }
 
@@ -153,61 +177,125 @@ void CandidateSearch::drop_not_faster() {
   for (std::size_t i : running()) {
     if (i == 0) continue;
     Standing& s = standings_[i];
-    const std::vector<double> ratios = paired_ratios(s.samples, first.samples);
-    const std::optional<Interval> interval = median_interval(ratios, kConfidence);
+    const std::optional<Interval> interval = median_interval(ratios(i, 0), kConfidence);
     if (!interval || interval->low < 1 / (1 + rules_.tolerance)) continue;
     s.running = false;
     s.verdict = cat("not over ", percent(1 + rules_.tolerance), " faster than ",
-                    first.candidate.label(), ": ", ratio_text(ratios, interval));
+                    first.candidate.label(), ": ", ratio_text(i, 0));
   }
   if (running() == std::vector<std::size_t>{0})
     finish(0, cat("no other candidate is over ", percent(1 + rules_.tolerance), " faster than ",
                   first.candidate.label()));
 }
 
+void CandidateSearch::drop_confirmed_slower() {
+  const Standing& first = standings_[0];
+  const auto rounds = static_cast<std::size_t>(rules_.confirm_rounds);
+  for (std::size_t i : running()) {
+    if (i == 0) continue;
+    Standing& s = standings_[i];
+    bool slower = true;
+    for (std::size_t r = 0; r < rounds && slower; ++r)
+      slower = s.samples[r] > 0 && first.samples[r] > 0 &&
+               s.samples[r] > (1 + rules_.margin) * first.samples[r];
+    if (!slower) continue;
+    s.running = false;
+    s.verdict = cat("slower than ", first.candidate.label(), " in each of its first ", rounds,
+                    " rounds, as recorded: ", ratio_text(i, 0));
+  }
+  if (running() == std::vector<std::size_t>{0})
+    finish(0, cat("every other candidate was slower than ", first.candidate.label(),
+                  " in its first ", rounds, " rounds, as recorded"));
+}
+
 void CandidateSearch::evaluate() {
+  if (used_rounds() > rules_.max_rounds) {
+    duel();
+    return;
+  }
   const std::size_t lead = leader();
   const Standing& leader_standing = standings_[lead];
   for (std::size_t i : running()) {
     if (i == lead) continue;
     Standing& s = standings_[i];
-    const std::vector<double> ratios = paired_ratios(s.samples, leader_standing.samples);
-    const std::optional<Interval> interval = median_interval(ratios, kConfidence);
+    const std::optional<Interval> interval = median_interval(ratios(i, lead), kConfidence);
     if (!interval) continue;
+    // The first candidate stays while slower: the choice is checked against it at the
+    // end, when the leader may be another candidate than the one it was slower than.
     if (interval->low > 1 + rules_.margin) {
+      if (i == 0) continue;
       s.running = false;
-      s.verdict = cat("slower than ", leader_standing.candidate.label(), ": ",
-                      ratio_text(ratios, interval));
+      s.verdict = cat("slower than ", leader_standing.candidate.label(), ": ", ratio_text(i, lead));
     } else if (interval->low >= 1 / (1 + rules_.tolerance) &&
                interval->high <= 1 + rules_.tolerance) {
       s.running = false;
       s.verdict = cat("as fast as ", leader_standing.candidate.label(), " within ",
-                      percent(1 + rules_.tolerance), ": ", ratio_text(ratios, interval));
+                      percent(1 + rules_.tolerance), ": ", ratio_text(i, lead));
     }
   }
-  if (running().size() > 1 && used_rounds() < rules_.max_rounds) return;
+  const std::vector<double> against_first = ratios(lead, 0);
+  const std::optional<Interval> interval = median_interval(against_first, kConfidence);
+  const bool clearly_faster = lead != 0 && interval && interval->high < 1 - rules_.margin;
+  const bool only_first_left = running().size() == 2 && standings_[0].running;
+  if (running().size() > 1 && !(only_first_left && clearly_faster) &&
+      used_rounds() < rules_.max_rounds)
+    return;
 
   // The first candidate (p2p) is the default: another must be clearly faster.
   const std::string separated =
-      running().size() == 1 ? "separated from every other candidate"
-                            : cat("not separated from every candidate after ", used_rounds(),
-                                  " rounds (the most allowed); lowest median");
+      running().size() == 1 || (only_first_left && clearly_faster)
+          ? "separated from every other candidate"
+          : cat("not separated from every candidate after ", used_rounds(),
+                " rounds (the most allowed)");
   if (lead == 0) {
     finish(0, cat(standings_[0].candidate.label(), " leads, ", separated));
     return;
   }
-  const std::vector<double> ratios = paired_ratios(leader_standing.samples, standings_[0].samples);
-  const std::optional<Interval> interval = median_interval(ratios, kConfidence);
   const std::string against = cat(leader_standing.candidate.label(), "/",
-                                  standings_[0].candidate.label(), " ", ratio_text(ratios, interval));
-  if (interval && interval->high < 1 - rules_.margin)
+                                  standings_[0].candidate.label(), " ", ratio_text(lead, 0));
+  if (clearly_faster) {
     finish(lead, cat(leader_standing.candidate.label(), " leads, ", separated,
                      ", and is clearly faster than ", standings_[0].candidate.label(), ": ",
                      against));
-  else
-    finish(0, cat(leader_standing.candidate.label(), " leads but is not clearly faster than ",
-                  standings_[0].candidate.label(), " (", against, "): keeping ",
-                  standings_[0].candidate.label()));
+    return;
+  }
+  // Under load the leader's lead over the first may need more rounds than max_rounds
+  // to show (or to leave rounds in which not both waited): the two run on alone, while
+  // the leader's median says it is faster or no interval exists yet.
+  if (standings_[0].running && rules_.duel_rounds > 0 &&
+      (!interval || median_of(against_first) < 1 - rules_.margin)) {
+    for (std::size_t i : running())
+      if (i != 0 && i != lead) {
+        standings_[i].running = false;
+        standings_[i].verdict = cat("not separated from the leader after ", used_rounds(),
+                                    " rounds; the leader runs on against ",
+                                    standings_[0].candidate.label(), " alone");
+      }
+    return;
+  }
+  finish(0, cat(leader_standing.candidate.label(), " leads but is not clearly faster than ",
+                standings_[0].candidate.label(), " (", against, ", ", separated, "): keeping ",
+                standings_[0].candidate.label()));
+}
+
+void CandidateSearch::duel() {
+  const std::vector<std::size_t> alive = running();
+  FERRY_ASSERT(alive.size() == 2 && alive[0] == 0, "a duel of ", alive.size(), " candidates");
+  const std::size_t challenger = alive[1];
+  const std::string& first = standings_[0].candidate.label();
+  const std::string& label = standings_[challenger].candidate.label();
+  const std::optional<Interval> interval = median_interval(ratios(challenger, 0), kConfidence);
+  const std::string how = cat(label, "/", first, " ", ratio_text(challenger, 0), ", after ",
+                              used_rounds(), " rounds, the last ",
+                              used_rounds() - rules_.max_rounds, " against ", first, " alone");
+  // Only a separation ends the duel early: the median of few rounds flips by chance.
+  if (interval && interval->high < 1 - rules_.margin)
+    finish(challenger, cat(label, " leads and is clearly faster than ", first, ": ", how));
+  else if (interval && interval->low > 1 + rules_.margin)
+    finish(0, cat(label, " is clearly slower than ", first, ": ", how, ": keeping ", first));
+  else if (used_rounds() >= rules_.max_rounds + rules_.duel_rounds)
+    finish(0, cat(label, " leads but is not clearly faster than ", first, " (", how,
+                  "): keeping ", first));
 }
 
 void CandidateSearch::finish(std::size_t winner, const std::string& why) {

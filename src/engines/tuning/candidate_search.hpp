@@ -27,7 +27,8 @@ struct SearchRules {
   /// and the search runs to max_rounds and keeps the first candidate (p2p) unless
   /// it is the only one.
   int min_rounds = 5;
-  /// Rounds used at most; then the lowest median wins, if clearly faster than the first candidate.
+  /// Rounds used at most; then the leader wins if clearly faster than the first
+  /// candidate (or, with duel_rounds, runs on against it alone).
   int max_rounds = 20;
   /// "Clearly faster": the interval of the ratio lies below 1 - margin.
   double margin = 0.02;
@@ -47,6 +48,24 @@ struct SearchRules {
   /// cached choice sets it, so that challengers as fast as the cached choice stop
   /// costing exchanges after min_rounds used rounds instead of max_rounds.
   bool drop_not_faster = false;
+  /// > 0: a running candidate other than the first drops out once it was clearly
+  /// slower than the first (paired ratio over 1 + margin) in each of its first
+  /// confirm_rounds used rounds. For a re-check whose first candidate is the entry's
+  /// recorded best: every other candidate was recorded slower than it, by a search's
+  /// own interval, and these rounds confirm the record rather than prove it anew (by
+  /// luck alone, 1 chance in 2^confirm_rounds for candidates now equal).
+  int confirm_rounds = 0;
+  /// Paired ratios leave out the rounds in which both samples were over this times
+  /// their candidate's fastest (descheduled; see paired_ratios). 0: every round counts.
+  /// 3: a candidate's own spread on an idle node is far below it, a wait for the next
+  /// time slice (4 ms and more against exchanges of 0.05 to 0.5 ms) far above.
+  double descheduled_ratio = 3;
+  /// After max_rounds, a leader other than the first candidate that is not clearly
+  /// faster than it, but whose paired median is below 1 - margin (or that has too few
+  /// rounds for an interval), runs on alone against the first for at most this many
+  /// more used rounds (two exchanges each), until the interval of their ratio
+  /// separates them either way. 0: none.
+  int duel_rounds = 0;
 };
 
 /// Confidence of the intervals every decision rests on.
@@ -66,12 +85,16 @@ struct Standing {
 /// Interleaves the candidates: every round runs each running candidate once, the
 /// order rotated by one each round, so a burst of load from other processes hits
 /// all of them instead of whichever was being timed. After min_rounds used rounds,
-/// and after each later one, the leader is the running candidate of lowest median;
+/// and after each later one, the leader is the running candidate whose largest
+/// median paired ratio to another running candidate is lowest (the first of equals);
 /// a candidate whose ratio to the leader is clearly above 1 + margin drops out as
-/// slower, one within the tolerance drops out as as fast. More rounds run only while
-/// the leader is not yet separated from some candidate, up to max_rounds. The choice
-/// is the leader if it is the first candidate (p2p, the default engine) or clearly
-/// faster than it; otherwise the first candidate.
+/// slower (but the first, against which the choice is checked), one within the
+/// tolerance drops out as as fast. More rounds run only while
+/// the leader is not yet separated from some candidate, up to max_rounds (then, with
+/// duel_rounds, the leader against the first alone). The choice is the leader if it
+/// is the first candidate (p2p, the default engine) or clearly faster than it;
+/// otherwise the first candidate. Ratios leave out the rounds in which both samples
+/// were descheduled (descheduled_ratio).
 ///
 /// Not collective and deterministic: ranks fed the same times take the same path.
 class CandidateSearch {
@@ -109,10 +132,16 @@ class CandidateSearch {
  private:
   void record_round(const double* seconds);
   void evaluate();
+  // After max_rounds: the leader against the first candidate alone (duel_rounds).
+  void duel();
   void drop_clearly_slower();
   void drop_not_faster();
+  void drop_confirmed_slower();
   void finish(std::size_t winner, const std::string& why);
   std::size_t leader() const;
+  // The paired ratios of standings_[a] over standings_[b], descheduled rounds left out.
+  std::vector<double> ratios(std::size_t a, std::size_t b) const;
+  std::string ratio_text(std::size_t a, std::size_t b) const;
   std::vector<std::size_t> running() const;
   std::vector<Candidate> schedule(int round) const;
 

@@ -29,10 +29,20 @@ std::optional<Interval> median_interval(std::vector<double> values, double confi
   return Interval{values[k - 1], values[n - k]};
 }
 
-std::vector<double> paired_ratios(const std::vector<double>& a, const std::vector<double>& b) {
+std::vector<double> paired_ratios(const std::vector<double>& a, const std::vector<double>& b,
+                                  double descheduled) {
+  const std::size_t n = std::min(a.size(), b.size());
+  const auto fastest = [n](const std::vector<double>& v) {
+    double low = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (v[i] > 0 && (low == 0 || v[i] < low)) low = v[i];
+    return low;
+  };
+  const double a_slow = descheduled * fastest(a), b_slow = descheduled * fastest(b);
   std::vector<double> ratios;
-  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-    if (a[i] > 0 && b[i] > 0) ratios.push_back(a[i] / b[i]);
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] > 0 && b[i] > 0 && !(descheduled > 0 && a[i] > a_slow && b[i] > b_slow))
+      ratios.push_back(a[i] / b[i]);
   return ratios;
 }
 

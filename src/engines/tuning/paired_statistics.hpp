@@ -27,6 +27,15 @@ std::optional<Interval> median_interval(std::vector<double> values, double confi
 
 /// The ratios a[i] / b[i] of the entries where both are set (> 0): paired samples,
 /// taken in the same round, so a burst of load that slows one slows the other too.
-std::vector<double> paired_ratios(const std::vector<double>& a, const std::vector<double>& b);
+/// With `descheduled` > 0, rounds in which both samples were descheduled (each over
+/// `descheduled` times its own side's fastest set sample) are left out: on a core
+/// shared with other processes an exchange either ends within its time slice or
+/// waits for a later one (4 to 30 ms against 0.1 ms), and the ratio of two waits is
+/// a coin toss about the scheduler that says nothing about the two candidates. They
+/// are ties of a sign test; rounds in which one side waited and the other did not
+/// stay in (that one side is descheduled less often is a difference the user sees).
+/// Not collective.
+std::vector<double> paired_ratios(const std::vector<double>& a, const std::vector<double>& b,
+                                  double descheduled = 0);
 
 }  // namespace ferry::detail
