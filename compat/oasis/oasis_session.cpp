@@ -235,10 +235,12 @@ void Session::init(const std::string& name, bool couple, MPI_Comm user_world) {
   compid = color + 1;
   FERRY_CALL_MPI(MPI_Comm_split(world, couple ? 0 : MPI_UNDEFINED, 0, &coupled));
   if (!couple) return;
-  coupler = std::make_unique<Coupler>(coupled, std::vector<std::string>{name}, kNamcouple);
+  // Read and parsed once: the coupler takes the configuration, the session keeps the
+  // INPUT entries and the exchanges' grid lines.
   config::NamcoupleRead read = config::read_namcouple(read_namcouple_text(coupled), kNamcouple);
-  config = std::move(read.config);
+  config = read.config;
   inputs = std::move(read.inputs);
+  coupler = std::make_unique<Coupler>(coupled, std::vector<std::string>{name}, std::move(read.config));
   debug = coupler->debug_level();
 }
 
