@@ -188,6 +188,11 @@ std::vector<std::string> names_by_rank(MPI_Comm comm, const std::string& name) {
   return names;
 }
 
+// Whether the entry computes its weights at enddef (SCRIPR), from the grids' points.
+bool remapped_online(const config::ExchangeConfig& e) {
+  return e.regrid.source != config::WeightSource::None && e.regrid.source != config::WeightSource::File;
+}
+
 // The namcouple's text, read on rank 0 of `comm` and given to every rank.
 std::string read_namcouple_text(MPI_Comm comm) {
   int rank = 0;
@@ -451,8 +456,7 @@ std::pair<std::int64_t, std::int64_t> Session::grid_shape(int index, std::int64_
       const config::FieldRef& ref = v.direction == FieldDirection::Out ? e.source : e.target;
       if (std::find(ref.fields.begin(), ref.fields.end(), v.name) == ref.fields.end()) continue;
       if (ref.nx > 0 && ref.nx * ref.ny == n) return {ref.nx, ref.ny};
-      const auto method = e.regrid.source;
-      if (method != config::WeightSource::None && method != config::WeightSource::File) {
+      if (remapped_online(e)) {
         const auto shape = read_grid_shape(".", ref.grid);
         if (shape.first * shape.second == n) return shape;
       }
@@ -466,8 +470,7 @@ std::vector<std::pair<int, std::string>> Session::remapped_partitions() const {
   std::vector<std::pair<int, std::string>> found;
   std::set<int> done;
   for (const config::ExchangeConfig& e : config.exchanges) {
-    const config::WeightSource method = e.regrid.source;
-    if (method == config::WeightSource::None || method == config::WeightSource::File) continue;
+    if (!remapped_online(e)) continue;
     for (const Variable& v : variables) {
       const config::FieldRef& ref = v.direction == FieldDirection::Out ? e.source : e.target;
       if (std::find(ref.fields.begin(), ref.fields.end(), v.name) == ref.fields.end()) continue;
@@ -495,7 +498,9 @@ void Session::enddef() {
   detail::agree_on(Comm::view(local), [&] { assemble_pieces(); });
   write_grids();
   define_in_coupler();
-  detail::agree_on(Comm::view(coupled), [&] { set_grid_points(); });
+  // Only online remapping reads grid points; every rank has the same namcouple.
+  if (std::any_of(config.exchanges.begin(), config.exchanges.end(), remapped_online))
+    detail::agree_on(Comm::view(coupled), [&] { set_grid_points(); });
   for (Variable& v : variables) {
     const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
     if (v.input < 0) v.field = coupler->def_field(p.id, v.name, v.direction, Datatype::Float64, v.bundle);
