@@ -495,7 +495,10 @@ void Session::set_grid_points() {
 
 void Session::enddef() {
   FERRY_CHECK(!ended, Errc::State, "oasis_enddef is called once");
-  detail::agree_on(Comm::view(local), [&] { assemble_pieces(); });
+  // Grids written by parts are rare: one reduction finds whether the component has any.
+  int by_parts = pieces.empty() ? 0 : 1;
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &by_parts, 1, MPI_INT, MPI_MAX, local));
+  if (by_parts) detail::agree_on(Comm::view(local), [&] { assemble_pieces(); });
   write_grids();
   define_in_coupler();
   // Only online remapping reads grid points; every rank has the same namcouple.

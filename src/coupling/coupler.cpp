@@ -471,8 +471,9 @@ void Coupler::arrive_with(MPI_Comm comm, const std::vector<std::string>& compone
 
 void Coupler::meet_components(const std::string& config_path) {
   State& s = *state_;
-  detail::agree_on(s.run, [&] {
-    if (s.config.components.empty()) return;
+  // A configuration that lists no components (a namcouple) has nothing to agree on here;
+  // every rank has the same one.
+  if (!s.config.components.empty()) detail::agree_on(s.run, [&] {
     for (const auto& c : s.my_components)
       FERRY_CHECK(std::find(s.config.components.begin(), s.config.components.end(), c) !=
                       s.config.components.end(),
