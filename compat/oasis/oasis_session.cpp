@@ -188,6 +188,11 @@ std::vector<std::string> names_by_rank(MPI_Comm comm, const std::string& name) {
   return names;
 }
 
+// Whether the entry computes its weights at enddef (SCRIPR), from the grids' points.
+bool remapped_online(const config::ExchangeConfig& e) {
+  return e.regrid.source != config::WeightSource::None && e.regrid.source != config::WeightSource::File;
+}
+
 // The namcouple's text, read on rank 0 of `comm` and given to every rank.
 std::string read_namcouple_text(MPI_Comm comm) {
   int rank = 0;
@@ -235,10 +240,12 @@ void Session::init(const std::string& name, bool couple, MPI_Comm user_world) {
   compid = color + 1;
   FERRY_CALL_MPI(MPI_Comm_split(world, couple ? 0 : MPI_UNDEFINED, 0, &coupled));
   if (!couple) return;
-  coupler = std::make_unique<Coupler>(coupled, std::vector<std::string>{name}, kNamcouple);
+  // Read and parsed once: the coupler takes the configuration, the session keeps the
+  // INPUT entries and the exchanges' grid lines.
   config::NamcoupleRead read = config::read_namcouple(read_namcouple_text(coupled), kNamcouple);
-  config = std::move(read.config);
+  config = read.config;
   inputs = std::move(read.inputs);
+  coupler = std::make_unique<Coupler>(coupled, std::vector<std::string>{name}, std::move(read.config));
   debug = coupler->debug_level();
 }
 
@@ -449,8 +456,7 @@ std::pair<std::int64_t, std::int64_t> Session::grid_shape(int index, std::int64_
       const config::FieldRef& ref = v.direction == FieldDirection::Out ? e.source : e.target;
       if (std::find(ref.fields.begin(), ref.fields.end(), v.name) == ref.fields.end()) continue;
       if (ref.nx > 0 && ref.nx * ref.ny == n) return {ref.nx, ref.ny};
-      const auto method = e.regrid.source;
-      if (method != config::WeightSource::None && method != config::WeightSource::File) {
+      if (remapped_online(e)) {
         const auto shape = read_grid_shape(".", ref.grid);
         if (shape.first * shape.second == n) return shape;
       }
@@ -464,8 +470,7 @@ std::vector<std::pair<int, std::string>> Session::remapped_partitions() const {
   std::vector<std::pair<int, std::string>> found;
   std::set<int> done;
   for (const config::ExchangeConfig& e : config.exchanges) {
-    const config::WeightSource method = e.regrid.source;
-    if (method == config::WeightSource::None || method == config::WeightSource::File) continue;
+    if (!remapped_online(e)) continue;
     for (const Variable& v : variables) {
       const config::FieldRef& ref = v.direction == FieldDirection::Out ? e.source : e.target;
       if (std::find(ref.fields.begin(), ref.fields.end(), v.name) == ref.fields.end()) continue;
@@ -490,10 +495,15 @@ void Session::set_grid_points() {
 
 void Session::enddef() {
   FERRY_CHECK(!ended, Errc::State, "oasis_enddef is called once");
-  detail::agree_on(Comm::view(local), [&] { assemble_pieces(); });
+  // Grids written by parts are rare: one reduction finds whether the component has any.
+  int by_parts = pieces.empty() ? 0 : 1;
+  FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &by_parts, 1, MPI_INT, MPI_MAX, local));
+  if (by_parts) detail::agree_on(Comm::view(local), [&] { assemble_pieces(); });
   write_grids();
   define_in_coupler();
-  detail::agree_on(Comm::view(coupled), [&] { set_grid_points(); });
+  // Only online remapping reads grid points; every rank has the same namcouple.
+  if (std::any_of(config.exchanges.begin(), config.exchanges.end(), remapped_online))
+    detail::agree_on(Comm::view(coupled), [&] { set_grid_points(); });
   for (Variable& v : variables) {
     const Partition& p = partitions[static_cast<std::size_t>(v.partition)];
     if (v.input < 0) v.field = coupler->def_field(p.id, v.name, v.direction, Datatype::Float64, v.bundle);

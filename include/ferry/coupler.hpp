@@ -13,6 +13,10 @@
 
 namespace ferry {
 
+namespace config {
+struct Config;
+}  // namespace config
+
 /// Direction of a field as seen by the component that declares it.
 enum class FieldDirection : int { Out = 0, In = 1 };
 
@@ -93,6 +97,10 @@ class Coupler {
   /// component name the configuration does not know (when it lists components).
   Coupler(MPI_Comm comm, const std::vector<std::string>& components,
           const std::string& config_path);
+  /// The same with the configuration already read and parsed, identical on every rank:
+  /// for a face that reads a format of its own and keeps parts of it the coupler does
+  /// not use (the OASIS drop-in and its namcouple), so that the file is read once.
+  Coupler(MPI_Comm comm, const std::vector<std::string>& components, config::Config config);
   /// Not collective, never waits. If the coupler was not finalized and has not failed,
   /// tells every other rank that this one left (see abandon()); what MPI may still use
   /// (buffers of exchanges in flight) is kept until the process ends.
@@ -214,6 +222,9 @@ class Coupler {
  private:
   struct State;
   std::unique_ptr<State> state_;
+  // The constructors' steps before and after the configuration is known.
+  void arrive_with(MPI_Comm comm, const std::vector<std::string>& components);
+  void meet_components(const std::string& config_name);
 };
 
 }  // namespace ferry

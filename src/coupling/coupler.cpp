@@ -230,24 +230,31 @@ std::vector<std::shared_ptr<const coupling::PartitionRoute>> build_routes(const 
                                                                  const std::vector<LinkSpec>& specs,
                                                                  detail::Timers& timers) {
   std::vector<int> shares(specs.size(), -1);  // an earlier link with the same key
-  std::vector<int> same(specs.size(), 1);
-  for (std::size_t l = 0; l < specs.size(); ++l)
+  // Per link, reduced (minimum) in one round: [0, n) the same layouts as the link it
+  // shares its key with; [n, 3n) every member of its source, then target side holds
+  // points (the route's holders are then the sides' communicators, no more splits).
+  const std::size_t n = specs.size();
+  std::vector<int> reduced(3 * n, 1);
+  for (std::size_t l = 0; l < n; ++l) {
     for (std::size_t m = 0; m < l && shares[l] < 0; ++m)
       if (specs[m].route_key == specs[l].route_key) {
         shares[l] = static_cast<int>(m);
-        same[l] = specs[m].moved_from == specs[l].moved_from &&
-                  specs[m].moved_to == specs[l].moved_to;
+        reduced[l] = specs[m].moved_from == specs[l].moved_from &&
+                     specs[m].moved_to == specs[l].moved_to;
       }
-  if (!same.empty())
-    FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, same.data(), static_cast<int>(same.size()), MPI_INT,
-                                 MPI_MIN, run.get()));
+    reduced[n + 2 * l] = !specs[l].source_member || specs[l].moved_from->local_size() > 0;
+    reduced[n + 2 * l + 1] = !specs[l].target_member || specs[l].moved_to->local_size() > 0;
+  }
+  if (!reduced.empty())
+    FERRY_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, reduced.data(), static_cast<int>(reduced.size()),
+                                 MPI_INT, MPI_MIN, run.get()));
   // How many links each route serves (the share sizes the rma window for all of them).
   std::vector<std::size_t> entries(specs.size(), 1);
   for (std::size_t l = 0; l < specs.size(); ++l)
-    if (shares[l] >= 0 && same[l]) ++entries[static_cast<std::size_t>(shares[l])];
+    if (shares[l] >= 0 && reduced[l]) ++entries[static_cast<std::size_t>(shares[l])];
   std::vector<std::shared_ptr<const coupling::PartitionRoute>> routes(specs.size());
   for (std::size_t l = 0; l < specs.size(); ++l) {
-    if (shares[l] >= 0 && same[l]) {
+    if (shares[l] >= 0 && reduced[l]) {
       routes[l] = routes[static_cast<std::size_t>(shares[l])];
       continue;
     }
@@ -255,7 +262,9 @@ std::vector<std::shared_ptr<const coupling::PartitionRoute>> build_routes(const 
     detail::ScopedTimer timer(timers, spec.config->name, detail::TimerCategory::Setup);
     routes[l] = std::make_shared<const coupling::PartitionRoute>(run, spec.source_member, spec.target_member,
                                                         spec.moved_from, spec.moved_to,
-                                                        spec.moved_size, entries[l]);
+                                                        spec.moved_size, entries[l],
+                                                        std::make_pair(reduced[n + 2 * l] != 0,
+                                                                       reduced[n + 2 * l + 1] != 0));
   }
   return routes;
 }
@@ -433,6 +442,19 @@ LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
 Coupler::Coupler(MPI_Comm comm, const std::vector<std::string>& components,
                  const std::string& config_path)
     : state_(std::make_unique<State>()) {
+  arrive_with(comm, components);
+  state_->config = read_config(state_->run, config_path);
+  meet_components(config_path);
+}
+
+Coupler::Coupler(MPI_Comm comm, const std::vector<std::string>& components, config::Config config)
+    : state_(std::make_unique<State>()) {
+  arrive_with(comm, components);
+  state_->config = std::move(config);
+  meet_components(state_->config.path);
+}
+
+void Coupler::arrive_with(MPI_Comm comm, const std::vector<std::string>& components) {
   State& s = *state_;
   s.run = arrive(comm, config::Config{}.collective_seconds);
   s.started = MPI_Wtime();
@@ -445,9 +467,13 @@ Coupler::Coupler(MPI_Comm comm, const std::vector<std::string>& components,
     s.my_components.erase(std::unique(s.my_components.begin(), s.my_components.end()),
                           s.my_components.end());
   });
-  s.config = read_config(s.run, config_path);
-  detail::agree_on(s.run, [&] {
-    if (s.config.components.empty()) return;
+}
+
+void Coupler::meet_components(const std::string& config_path) {
+  State& s = *state_;
+  // A configuration that lists no components (a namcouple) has nothing to agree on here;
+  // every rank has the same one.
+  if (!s.config.components.empty()) detail::agree_on(s.run, [&] {
     for (const auto& c : s.my_components)
       FERRY_CHECK(std::find(s.config.components.begin(), s.config.components.end(), c) !=
                       s.config.components.end(),
@@ -468,18 +494,29 @@ Coupler::Coupler(MPI_Comm comm, const std::vector<std::string>& components,
   FERRY_CALL_MPI(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
                                 displs.data(), MPI_CHAR, s.run.get()));
   std::set<std::string> names;
+  bool one_each = true;  // every rank runs one component
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     std::vector<std::string> of_rank;
     std::istringstream lines(all.substr(static_cast<std::size_t>(displs[r]), static_cast<std::size_t>(lengths[r])));
     for (std::string line; std::getline(lines, line);) of_rank.push_back(line);
     names.insert(of_rank.begin(), of_rank.end());
     s.components_of.push_back(describe_components(of_rank));
+    one_each = one_each && of_rank.size() == 1;
   }
   s.all_components.assign(names.begin(), names.end());
-  for (const auto& c : s.all_components) {
+  if (one_each) {
+    // The components' ranks are disjoint: one split makes every component's communicator.
+    const auto color = std::find(s.all_components.begin(), s.all_components.end(),
+                                 s.my_components.front()) - s.all_components.begin();
     MPI_Comm local = MPI_COMM_NULL;
-    FERRY_CALL_MPI(MPI_Comm_split(s.run.get(), s.runs(c) ? 0 : MPI_UNDEFINED, s.run.rank(), &local));
-    if (s.runs(c)) s.local.emplace(c, Comm::adopt(local));
+    FERRY_CALL_MPI(MPI_Comm_split(s.run.get(), static_cast<int>(color), s.run.rank(), &local));
+    s.local.emplace(s.my_components.front(), Comm::adopt(local));
+  } else {
+    for (const auto& c : s.all_components) {
+      MPI_Comm local = MPI_COMM_NULL;
+      FERRY_CALL_MPI(MPI_Comm_split(s.run.get(), s.runs(c) ? 0 : MPI_UNDEFINED, s.run.rank(), &local));
+      if (s.runs(c)) s.local.emplace(c, Comm::adopt(local));
+    }
   }
   s.notice = std::make_unique<coupling::FailureNotice>(s.run);
 }

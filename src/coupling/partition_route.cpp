@@ -13,15 +13,21 @@ Comm split(const Comm& run, bool member) {
   return member ? Comm::adopt(comm) : Comm();
 }
 
+// A side's holders: the side itself when every member holds points, else a split.
+Comm holders(const Comm& run, const Comm& side, bool all_hold, bool holds) {
+  return all_hold ? Comm::view(side.get()) : split(run, side.valid() && holds);
+}
+
 }  // namespace
 
 PartitionRoute::PartitionRoute(const Comm& run, bool source_member, bool target_member, const Layout* source_layout,
-             const Layout* target_layout, std::int64_t grid_size, std::size_t entries)
+             const Layout* target_layout, std::int64_t grid_size, std::size_t entries,
+             std::pair<bool, bool> all_hold)
     : link(split(run, source_member || target_member)),
       source(split(run, source_member)),
       target(split(run, target_member)),
-      source_holders(split(run, source_member && source_layout->local_size() > 0)),
-      target_holders(split(run, target_member && target_layout->local_size() > 0)) {
+      source_holders(holders(run, source, all_hold.first, source_member && source_layout->local_size() > 0)),
+      target_holders(holders(run, target, all_hold.second, target_member && target_layout->local_size() > 0)) {
   if (!link.valid()) return;
   const Layout none = Layout::none(grid_size);
   plan = std::make_shared<const Plan>(Plan::build(link, source_member ? *source_layout : none,

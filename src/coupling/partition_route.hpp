@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 #include "ferry/comm.hpp"
 #include "ferry/exchange_share.hpp"
@@ -18,8 +19,11 @@ struct PartitionRoute {
   /// Collective over `run` (every rank of the run, members or not). Layouts are
   /// this rank's (ignored unless it is a member of that side). `entries`: how many
   /// exchange entries will use the route (a hint for the share's resources).
+  /// `all_hold`: every member of the source (first) or target side holds points, the
+  /// same on every rank; the side's holders are then the side's communicator itself.
   PartitionRoute(const Comm& run, bool source_member, bool target_member, const Layout* source_layout,
-        const Layout* target_layout, std::int64_t grid_size, std::size_t entries);
+        const Layout* target_layout, std::int64_t grid_size, std::size_t entries,
+        std::pair<bool, bool> all_hold);
 
   Comm link;    ///< source and destination members
   Comm source;  ///< source members (restart and output files)

@@ -2,7 +2,8 @@
 // staged on its own and its source array overwritten at once, some fields left in
 // the engine and taken later, the rank's own points included; every value checked.
 // Exchanges over one ExchangeShare (one communicator; the rma engine's window) held in
-// flight at once and completed in the other order.
+// flight at once and completed in the other order, and over plans that only some ranks
+// share.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -169,6 +170,36 @@ TEST(ExchangeShareTest, ExchangesInFlightAtOnceKeepTheirValues) {
           ASSERT_EQ(into[e][i], value(id, c, e, round))
               << "exchange " << e << ", round " << round << ", id " << id << ", component " << c;
     }
+  }
+  for (auto& exchange : exchanges) exchange.close();
+  share->close();
+}
+
+// Two exchanges over one share; the second is given the first's plan on rank 0 and an
+// equal plan built apart on the other ranks, so that only rank 0 finds what engines
+// keep with the plan (the rma route): every rank must then set up as for a new plan,
+// together. Every value checked.
+TEST(ExchangeShareTest, PlanKnownOnSomeRanksOnly) {
+  const int p = size_of(), r = rank_of();
+  const Layout src = Layout::block(kN, p, r);
+  const Layout dst = Layout::round_robin(kN, p, r);
+  const ferry::Comm world = ferry::Comm::view(MPI_COMM_WORLD);
+  const auto plan = std::make_shared<const ferry::Plan>(ferry::Plan::build(world, src, dst));
+  const auto equal = std::make_shared<const ferry::Plan>(ferry::Plan::build(world, src, dst));
+  auto share = std::make_shared<ferry::ExchangeShare>(MPI_COMM_WORLD, 2);
+  std::vector<Exchange> exchanges;
+  for (int e = 0; e < 2; ++e)
+    exchanges.emplace_back(share, e == 1 && r != 0 ? equal : plan,
+                           std::vector<ferry::FieldSpec>{{Datatype::Float64, 1}}, ferry_test::engine(),
+                           ferry_test::engine_options());
+  for (int e = 0; e < 2; ++e) {
+    const std::vector<double> sent = field0(src, e);
+    std::vector<double> got(static_cast<std::size_t>(dst.local_size()), -1.0);
+    const void* from = sent.data();
+    void* to = got.data();
+    exchanges[static_cast<std::size_t>(e)].execute(&from, &to);
+    std::size_t i = 0;
+    for (auto id : dst.ids()) ASSERT_EQ(got[i++], value0(id, e)) << "exchange " << e << ", id " << id;
   }
   for (auto& exchange : exchanges) exchange.close();
   share->close();

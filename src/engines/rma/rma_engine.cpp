@@ -98,7 +98,7 @@ void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<Fiel
   bind(plan, comm, fields.size());
   bool shared_memory = true;
   // Checks of rank-local input agree before the first collective call, so a rank
-  // that fails never leaves the others waiting in one (in the route's first reduction).
+  // that fails never leaves the others waiting in one (they are agreed in the reduction below).
   const std::optional<Error> local = error_of(comm, [&] {
     assign_fields(fields);
     shared_memory = options.get_bool(name(), "shared_memory", kSharedMemoryDefault);
@@ -106,20 +106,37 @@ void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<Fiel
     for (std::size_t k = 0; k < plan.send().peer_count(); ++k)
       mpi_count<int>(plan.send().count(k) * point_bytes, "rma: bytes of one block put to a peer");
   });
-  route_ = RmaRoute::shared(plan, communicator(), shared_memory, tag_base() + kTagPositions, local);
-  // Whether this rank's part fits in the window the share holds for the route, in
-  // the reduction that agrees on the lay-out: a new window is allocated by all or none.
+  // The lay-out over the route, and whether this rank's part fits in the window the
+  // share holds for the route: a new window is allocated by all or none.
   const std::string windows_key = shared_memory ? "rma windows" : "rma windows, no shared memory";
   std::shared_ptr<RmaWindows> windows;
-  if (share()) windows = std::static_pointer_cast<RmaWindows>(share()->find(windows_key));
-  if (windows && windows->route() != route_.get()) windows = nullptr;
   int fits = 0;
-  const std::optional<Error> laid_out = error_of(communicator(), [&] {
-    lay_out();
-    fits = windows && windows->fits(window_bytes()) ? 1 : 0;
-  });
-  const std::vector<ValueSpread> all_fit = agree_with_spread(communicator(), laid_out, {fits});
-  if (all_fit[0].lowest == 0) {
+  auto lay_out_over_route = [&] {
+    windows = nullptr;
+    if (share()) windows = std::static_pointer_cast<RmaWindows>(share()->find(windows_key));
+    if (windows && windows->route() != route_.get()) windows = nullptr;
+    return error_of(communicator(), [&] {
+      lay_out();
+      fits = windows && windows->fits(window_bytes()) ? 1 : 0;
+    });
+  };
+  // A later exchange over the route (an OASIS namcouple's second entry between two
+  // partitions, and on) finds it cached: then the checks above, whether every rank has
+  // it, the lay-out and whether it fits are agreed in one reduction.
+  std::optional<Error> checked = local;
+  const std::shared_ptr<const RmaRoute> found = RmaRoute::cached(plan, communicator(), shared_memory);
+  if (found && !checked) {
+    route_ = found;
+    checked = lay_out_over_route();
+  }
+  std::vector<ValueSpread> agreed = agree_with_spread(communicator(), checked, {found ? 1 : 0, fits});
+  if (agreed[0].lowest == 0) {
+    route_ = RmaRoute::build(plan, communicator(), shared_memory, tag_base() + kTagPositions);
+    fits = 0;
+    const std::optional<Error> laid_out = lay_out_over_route();
+    agreed[1] = agree_with_spread(communicator(), laid_out, {fits})[0];
+  }
+  if (agreed[1].lowest == 0) {
     if (!windows) {
       windows = std::make_shared<RmaWindows>(route_);
       if (share()) share()->store(windows_key, windows);

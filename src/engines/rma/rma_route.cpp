@@ -30,20 +30,22 @@ std::vector<int> translate_ranks(MPI_Comm comm, MPI_Comm sub, const std::vector<
   return out;
 }
 
+std::string_view cache_key(bool shared_memory) {
+  return shared_memory ? "rma" : "rma, no shared memory";
+}
+
 }  // namespace
 
-std::shared_ptr<const RmaRoute> RmaRoute::shared(const Plan& plan, const Comm& comm,
-                                                 bool shared_memory, int tag,
-                                                 const std::optional<Error>& local) {
-  const std::string_view key = shared_memory ? "rma" : "rma, no shared memory";
-  PlanCache& cache = plan_cache(plan);
-  auto found = std::static_pointer_cast<const RmaRoute>(cache.find(key, comm.get()));
-  // A rank whose earlier setup failed after others stored theirs has none: then every
-  // rank builds a new one, so that all take part in the same collective calls.
-  const std::vector<ValueSpread> has = agree_with_spread(comm, local, {found ? 1 : 0});
-  if (has[0].lowest == 1) return found;
+std::shared_ptr<const RmaRoute> RmaRoute::cached(const Plan& plan, const Comm& comm,
+                                                 bool shared_memory) {
+  return std::static_pointer_cast<const RmaRoute>(
+      plan_cache(plan).find(cache_key(shared_memory), comm.get()));
+}
+
+std::shared_ptr<const RmaRoute> RmaRoute::build(const Plan& plan, const Comm& comm,
+                                                bool shared_memory, int tag) {
   std::shared_ptr<const RmaRoute> route(new RmaRoute(plan, comm, shared_memory, tag));
-  cache.store(key, comm.get(), route);
+  plan_cache(plan).store(cache_key(shared_memory), comm.get(), route);
   return route;
 }
 

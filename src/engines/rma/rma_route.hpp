@@ -4,12 +4,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "engines/copy_runs.hpp"
 #include "ferry/comm.hpp"
-#include "ferry/error.hpp"
 #include "ferry/plan.hpp"
 
 namespace ferry::detail {
@@ -23,14 +21,17 @@ namespace ferry::detail {
 /// node split and the positions. Positions that form few strided runs (regular layouts:
 /// a few per row) travel as those runs, and the copy runs are compiled from them.
 struct RmaRoute {
-  /// Collective over `comm`: agrees on `local` (the caller's checks, detail::agree),
-  /// then the route stored in the plan's cache for `comm`'s ranks if every rank has it,
-  /// else a new one (then stored); whether every rank has it is found in the same
-  /// reduction as the agreement. `shared_memory` false treats every peer as off-node.
-  /// `tag`: the tag of the positions a new route's destinations send.
-  static std::shared_ptr<const RmaRoute> shared(const Plan& plan, const Comm& comm,
-                                                bool shared_memory, int tag,
-                                                const std::optional<Error>& local);
+  /// Not collective: the route stored in the plan's cache for `comm`'s ranks, or null.
+  /// A rank whose earlier setup failed after others stored theirs has none: the caller
+  /// uses a cached route only if every rank has it (found in its agreement), else
+  /// every rank builds a new one, so that all take part in the same collective calls.
+  static std::shared_ptr<const RmaRoute> cached(const Plan& plan, const Comm& comm,
+                                                bool shared_memory);
+  /// Collective over `comm`: a new route, stored in the plan's cache. `shared_memory`
+  /// false treats every peer as off-node. `tag`: the tag of the positions the
+  /// destinations send.
+  static std::shared_ptr<const RmaRoute> build(const Plan& plan, const Comm& comm,
+                                               bool shared_memory, int tag);
 
   Comm node;                   ///< ranks whose receive windows this rank can load/store
   std::vector<int> node_rank;  ///< per plan send peer: rank in `node`, or MPI_UNDEFINED
