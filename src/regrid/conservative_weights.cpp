@@ -275,26 +275,42 @@ GridPointData point_data(const std::vector<CellTotals>& records) {
   return data;
 }
 
-// The overlaps of rows first_row .. first_row + row_count - 1, ordered by row, then by
-// column: a counting pass by row (few overlaps per row), then each row's by column.
-template <class Record>
-std::vector<Record> by_row_and_column(std::vector<Record> overlaps, std::int64_t first_row,
-                                      std::int64_t row_count) {
+// The link of an overlap, its weight (and moments) still areas, not yet normalised;
+// normalise() divides them by the row's norm, as the weights have always been made.
+WeightLink unnormalised_link(const Overlap& o) { return {o.row, o.col, o.area, o.col}; }
+regrid::detail::GradientLink unnormalised_link(const MomentOverlap& o) {
+  return {o.row, o.col, o.area, {o.lat, o.lon, 0}};
+}
+double& link_area(WeightLink& l) { return l.weight; }
+double& link_area(regrid::detail::GradientLink& l) { return l.value; }
+void normalise(WeightLink& l, double norm) { l.weight /= norm; }
+void normalise(regrid::detail::GradientLink& l, double norm) {
+  l.value /= norm;
+  l.gradient[0] /= norm;
+  l.gradient[1] /= norm;
+}
+
+// The links of the overlaps of rows first_row .. first_row + row_count - 1 into
+// `links` (empty), not yet normalised, ordered by row, then by column: a counting pass
+// by row (few overlaps per row) straight into the links, then each row's by column.
+template <class Record, class Link>
+void links_by_row_and_column(std::vector<Record> overlaps, std::int64_t first_row,
+                             std::int64_t row_count, std::vector<Link>& links) {
   std::vector<std::size_t> next(static_cast<std::size_t>(row_count) + 1, 0);
   for (const Record& o : overlaps) ++next[static_cast<std::size_t>(o.row - first_row) + 1];
   for (std::size_t r = 1; r < next.size(); ++r) next[r] += next[r - 1];
-  std::vector<Record> sorted(overlaps.size());
-  for (const Record& o : overlaps) sorted[next[static_cast<std::size_t>(o.row - first_row)]++] = o;
+  links.resize(overlaps.size());
+  for (const Record& o : overlaps)
+    links[next[static_cast<std::size_t>(o.row - first_row)]++] = unnormalised_link(o);
   std::vector<Record>().swap(overlaps);
   // next[r] is now where row r + 1 starts.
   std::size_t begin = 0;
   for (std::size_t r = 0; r + 1 < next.size(); ++r) {
-    std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(begin),
-              sorted.begin() + static_cast<std::ptrdiff_t>(next[r]),
-              [](const Record& a, const Record& b) { return a.col < b.col; });
+    std::sort(links.begin() + static_cast<std::ptrdiff_t>(begin),
+              links.begin() + static_cast<std::ptrdiff_t>(next[r]),
+              [](const Link& a, const Link& b) { return a.col < b.col; });
     begin = next[r];
   }
-  return sorted;
 }
 
 // What conservative remapping computes, each link on the owner of its row: first
@@ -336,27 +352,22 @@ void overlap_links(const Comm& comm, const ConservativeOptions& options, const C
 
   // Each row whole on its owner, its overlaps by source id: the sum is the same anywhere.
   const Blocks rows(dst.layout.global_size(), comm.size());
-  overlaps = by_row_and_column(
+  links_by_row_and_column(
       route(comm, std::move(overlaps), [&](const Record& o) { return rows.owner(o.row); }),
-      rows.first(comm.rank()), rows.count(comm.rank()));
+      rows.first(comm.rank()), rows.count(comm.rank()), links);
   const bool by_frac = options.normalisation == ConservativeNormalisation::FracArea;
   const std::int64_t first_row = rows.first(comm.rank());
-  links.reserve(overlaps.size());
-  src_covered.reserve(overlaps.size());
-  for (std::size_t first = 0, last = 0; first < overlaps.size(); first = last) {
+  src_covered.reserve(links.size());
+  for (std::size_t first = 0, last = 0; first < links.size(); first = last) {
     double covered = 0;
-    for (last = first; last < overlaps.size() && overlaps[last].row == overlaps[first].row; ++last)
-      covered += overlaps[last].area;
-    CellTotals& row = dst_records[static_cast<std::size_t>(overlaps[first].row - first_row)];
+    for (last = first; last < links.size() && links[last].row == links[first].row; ++last)
+      covered += link_area(links[last]);
+    CellTotals& row = dst_records[static_cast<std::size_t>(links[first].row - first_row)];
     row.covered = covered;
     const double norm = by_frac ? covered : row.area;
     for (std::size_t k = first; k < last; ++k) {
-      const Record& o = overlaps[k];
-      if constexpr (std::is_same_v<Record, MomentOverlap>)
-        links.push_back({o.row, o.col, o.area / norm, {o.lat / norm, o.lon / norm, 0}});
-      else
-        links.push_back({o.row, o.col, o.area / norm, o.col});
-      src_covered.push_back({o.col, o.area});
+      src_covered.push_back({links[k].col, link_area(links[k])});
+      normalise(links[k], norm);
     }
   }
 }
