@@ -102,22 +102,38 @@ void set_displacements(detail::RouteCounts& counts) {
 }
 
 // Collective: every cell of `shapes` to each band its box reaches; the cells of this
-// rank's band. The records are written straight into their places in the send
-// buffers, band after band, each band's in the order of the cells (what route()
-// would make of them, without its sorting copy), so the corners arrive cell by cell.
+// rank's band, by sending rank, each rank's in the order of its cells. The records
+// are written straight into their places in the send buffers, band after band (what
+// route() would make of them, without its sorting copy), so the corners arrive cell
+// by cell. The cells of this rank's own band do not travel: they are copied from
+// `shapes` as they are, normals and cap included (the same bits add_measured would
+// compute again).
 CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShapes& shapes) {
   const auto p = static_cast<std::size_t>(comm.size());
+  const auto me = static_cast<std::size_t>(comm.rank());
   detail::RouteCounts cell_counts;
   detail::RouteCounts corner_counts;
   cell_counts.send.assign(p, 0);
   corner_counts.send.assign(p, 0);
+  std::size_t own = 0;
+  std::size_t own_corners = 0;
   auto corners_of = [&](std::size_t i) {
     return shapes.lonlat ? 0 : static_cast<std::int32_t>(shapes.first[i + 1] - shapes.first[i]);
   };
+  auto reaches_me = [&](std::size_t i) {
+    return bands.band(shapes.box[i].south) <= comm.rank() &&
+           comm.rank() <= bands.band(shapes.box[i].north);
+  };
   for (std::size_t i = 0; i < shapes.size(); ++i)
     for (int b = bands.band(shapes.box[i].south); b <= bands.band(shapes.box[i].north); ++b) {
-      ++cell_counts.send[static_cast<std::size_t>(b)];
-      corner_counts.send[static_cast<std::size_t>(b)] += corners_of(i);
+      const auto band = static_cast<std::size_t>(b);
+      if (band == me) {
+        ++own;
+        own_corners += shapes.first[i + 1] - shapes.first[i];
+        continue;
+      }
+      ++cell_counts.send[band];
+      corner_counts.send[band] += corners_of(i);
     }
   set_displacements(cell_counts);
   set_displacements(corner_counts);
@@ -131,6 +147,7 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
     const std::int32_t count = corners_of(i);
     for (int b = bands.band(box.south); b <= bands.band(box.north); ++b) {
       const auto band = static_cast<std::size_t>(b);
+      if (band == me) continue;
       cells[static_cast<std::size_t>(next_cell[band]++)] = {shapes.id[i], box, shapes.area[i],
                                                             count};
       for (std::int32_t k = 0; k < count; ++k)
@@ -150,17 +167,23 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
   std::vector<Vec3>().swap(corners);
   CellShapes band;
   band.lonlat = shapes.lonlat;
-  band.reserve(band_cells.size(), shapes.lonlat ? 4 * band_cells.size() : band_corners.size());
+  band.reserve(band_cells.size() + own,
+               shapes.lonlat ? 4 * (band_cells.size() + own) : band_corners.size() + own_corners);
   std::size_t next = 0;
-  for (const BandCell& c : band_cells) {
+  auto add_received = [&](const BandCell& c) {
     if (c.corners == 0) {
       band.add_rectangle(c.id, c.box);
-      continue;
+      return;
     }
     band.add_measured(c.id, c.box, &band_corners[next], static_cast<std::size_t>(c.corners),
                       c.area);
     next += static_cast<std::size_t>(c.corners);
-  }
+  };
+  const auto from_below = static_cast<std::size_t>(cell_counts.recv_displs[me]);
+  for (std::size_t k = 0; k < from_below; ++k) add_received(band_cells[k]);
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    if (reaches_me(i)) band.add_copy(shapes, i);
+  for (std::size_t k = from_below; k < band_cells.size(); ++k) add_received(band_cells[k]);
   return band;
 }
 
