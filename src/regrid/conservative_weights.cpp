@@ -211,8 +211,12 @@ std::vector<Record> band_overlaps(const LatitudeBands& bands, int me, const Cell
     progress.advance(static_cast<std::int64_t>(t));
     bins.candidates(targets.box[t], candidates);
     const double row_area = targets.area[t];
+    // band() never decreases and every cell here reaches this band, so a target
+    // starting in it computes all its pairs here; one starting further south, those
+    // whose source starts in it.
+    const bool target_starts_here = bands.band(targets.box[t].south) == me;
     for (std::uint32_t s : candidates) {
-      if (bands.band(std::max(sources.box[s].south, targets.box[t].south)) != me) continue;
+      if (!target_starts_here && bands.band(sources.box[s].south) != me) continue;
       if constexpr (moments) {
         regrid::detail::LonLatMoments m;
         const double area = overlap.area_and_moments(sources, s, targets, t, centre_lon[s],
