@@ -52,8 +52,10 @@ template <class Record, class Dest>
 std::vector<Record> route(const Comm& comm, const std::vector<Record>& records, Dest dest,
                           std::vector<int>* received_from = nullptr);
 
-/// The same, releasing `records` before the received records are allocated, so the
-/// peak holds two copies of the data instead of three.
+/// The same, releasing `records` (before the received records are allocated when it
+/// sorts them), so the peak holds two copies of the data instead of three. Records
+/// already grouped by destination rank, in rank order, are sent as they are in
+/// either form, without a sorting copy.
 template <class Record, class Dest>
 std::vector<Record> route(const Comm& comm, std::vector<Record>&& records, Dest dest,
                           std::vector<int>* received_from = nullptr);
@@ -64,18 +66,34 @@ namespace rendezvous_detail {
 
 void check_record_count(std::size_t records);
 
-// Stable counting sort of `records` by destination rank; fills counts.send/send_displs.
+// Counts `records` per destination rank into counts.send/send_displs; returns whether
+// they are grouped by destination already (ranks never decreasing), so that they can
+// travel as they are.
 template <class Record, class Dest>
-std::vector<Record> sort_by_destination(const Comm& comm, const std::vector<Record>& records,
-                                        Dest& dest, RouteCounts& counts) {
+bool count_by_destination(const Comm& comm, const std::vector<Record>& records, Dest& dest,
+                          RouteCounts& counts) {
   static_assert(std::is_trivially_copyable_v<Record>, "records travel as bytes");
   check_record_count(records.size());
   const auto p = static_cast<std::size_t>(comm.size());
   counts.send.assign(p, 0);
-  for (const Record& r : records) ++counts.send[static_cast<std::size_t>(dest(r))];
+  bool grouped = true;
+  std::size_t last = 0;
+  for (const Record& r : records) {
+    const auto q = static_cast<std::size_t>(dest(r));
+    grouped = grouped && q >= last;
+    last = q;
+    ++counts.send[q];
+  }
   counts.send_displs.assign(p + 1, 0);
   for (std::size_t q = 0; q < p; ++q)
     counts.send_displs[q + 1] = counts.send_displs[q] + counts.send[q];
+  return grouped;
+}
+
+// Stable counting sort of `records` by destination rank (count_by_destination's counts).
+template <class Record, class Dest>
+std::vector<Record> sort_by_destination(const std::vector<Record>& records, Dest& dest,
+                                        const RouteCounts& counts) {
   std::vector<Record> sorted(records.size());
   std::vector<int> fill(counts.send_displs.begin(), counts.send_displs.end() - 1);
   for (const Record& r : records) sorted[static_cast<std::size_t>(fill[dest(r)]++)] = r;
@@ -100,7 +118,9 @@ template <class Record, class Dest>
 std::vector<Record> route(const Comm& comm, const std::vector<Record>& records, Dest dest,
                           std::vector<int>* received_from) {
   RouteCounts counts;
-  const auto sorted = rendezvous_detail::sort_by_destination(comm, records, dest, counts);
+  if (rendezvous_detail::count_by_destination(comm, records, dest, counts))
+    return rendezvous_detail::send_sorted(comm, counts, records, received_from);
+  const auto sorted = rendezvous_detail::sort_by_destination(records, dest, counts);
   return rendezvous_detail::send_sorted(comm, counts, sorted, received_from);
 }
 
@@ -108,7 +128,13 @@ template <class Record, class Dest>
 std::vector<Record> route(const Comm& comm, std::vector<Record>&& records, Dest dest,
                           std::vector<int>* received_from) {
   RouteCounts counts;
-  const auto sorted = rendezvous_detail::sort_by_destination(comm, records, dest, counts);
+  // Records grouped by destination already (blocks of rows sent to their owners, in
+  // order, mostly) travel as they are: no sorting copy.
+  if (rendezvous_detail::count_by_destination(comm, records, dest, counts)) {
+    const std::vector<Record> sorted = std::move(records);
+    return rendezvous_detail::send_sorted(comm, counts, sorted, received_from);
+  }
+  const auto sorted = rendezvous_detail::sort_by_destination(records, dest, counts);
   std::vector<Record>().swap(records);
   return rendezvous_detail::send_sorted(comm, counts, sorted, received_from);
 }

@@ -154,6 +154,19 @@ void CellShapes::add_measured(std::int64_t cell, const LonLatCell& cell_box,
   cap.push_back(last_cap());
 }
 
+void CellShapes::add_copy(const CellShapes& from, std::size_t i) {
+  id.push_back(from.id[i]);
+  box.push_back(from.box[i]);
+  corners.insert(corners.end(), from.corners.begin() + from.first[i],
+                 from.corners.begin() + from.first[i + 1]);
+  if (!lonlat)
+    normals.insert(normals.end(), from.normals.begin() + from.first[i],
+                   from.normals.begin() + from.first[i + 1]);
+  first.push_back(static_cast<std::uint32_t>(corners.size()));
+  area.push_back(from.area[i]);
+  cap.push_back(from.cap[i]);
+}
+
 bool CellShapes::centroid(std::size_t i, double& lon, double& lat) const {
   const double lon0 = longitude_of(cap[i].centre);
   const double lat0 = latitude_of(cap[i].centre);

@@ -62,6 +62,9 @@ struct CellShapes {
   /// add_polygon on the same corners.
   void add_measured(std::int64_t id, const LonLatCell& cell_box, const Vec3* cell_corners,
                     std::size_t n, double cell_area);
+  /// Appends cell i of `from` (of the same kind, lonlat or not) as it is: its corners,
+  /// normals, box, area and cap, the bits the other add_ functions give its corners.
+  void add_copy(const CellShapes& from, std::size_t i);
 
  private:
   // Appends cell `id` and its n corners; returns where they start.

@@ -102,22 +102,38 @@ void set_displacements(detail::RouteCounts& counts) {
 }
 
 // Collective: every cell of `shapes` to each band its box reaches; the cells of this
-// rank's band. The records are written straight into their places in the send
-// buffers, band after band, each band's in the order of the cells (what route()
-// would make of them, without its sorting copy), so the corners arrive cell by cell.
+// rank's band, by sending rank, each rank's in the order of its cells. The records
+// are written straight into their places in the send buffers, band after band (what
+// route() would make of them, without its sorting copy), so the corners arrive cell
+// by cell. The cells of this rank's own band do not travel: they are copied from
+// `shapes` as they are, normals and cap included (the same bits add_measured would
+// compute again).
 CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShapes& shapes) {
   const auto p = static_cast<std::size_t>(comm.size());
+  const auto me = static_cast<std::size_t>(comm.rank());
   detail::RouteCounts cell_counts;
   detail::RouteCounts corner_counts;
   cell_counts.send.assign(p, 0);
   corner_counts.send.assign(p, 0);
+  std::size_t own = 0;
+  std::size_t own_corners = 0;
   auto corners_of = [&](std::size_t i) {
     return shapes.lonlat ? 0 : static_cast<std::int32_t>(shapes.first[i + 1] - shapes.first[i]);
   };
+  auto reaches_me = [&](std::size_t i) {
+    return bands.band(shapes.box[i].south) <= comm.rank() &&
+           comm.rank() <= bands.band(shapes.box[i].north);
+  };
   for (std::size_t i = 0; i < shapes.size(); ++i)
     for (int b = bands.band(shapes.box[i].south); b <= bands.band(shapes.box[i].north); ++b) {
-      ++cell_counts.send[static_cast<std::size_t>(b)];
-      corner_counts.send[static_cast<std::size_t>(b)] += corners_of(i);
+      const auto band = static_cast<std::size_t>(b);
+      if (band == me) {
+        ++own;
+        own_corners += shapes.first[i + 1] - shapes.first[i];
+        continue;
+      }
+      ++cell_counts.send[band];
+      corner_counts.send[band] += corners_of(i);
     }
   set_displacements(cell_counts);
   set_displacements(corner_counts);
@@ -131,6 +147,7 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
     const std::int32_t count = corners_of(i);
     for (int b = bands.band(box.south); b <= bands.band(box.north); ++b) {
       const auto band = static_cast<std::size_t>(b);
+      if (band == me) continue;
       cells[static_cast<std::size_t>(next_cell[band]++)] = {shapes.id[i], box, shapes.area[i],
                                                             count};
       for (std::int32_t k = 0; k < count; ++k)
@@ -150,17 +167,23 @@ CellShapes to_bands(const Comm& comm, const LatitudeBands& bands, const CellShap
   std::vector<Vec3>().swap(corners);
   CellShapes band;
   band.lonlat = shapes.lonlat;
-  band.reserve(band_cells.size(), shapes.lonlat ? 4 * band_cells.size() : band_corners.size());
+  band.reserve(band_cells.size() + own,
+               shapes.lonlat ? 4 * (band_cells.size() + own) : band_corners.size() + own_corners);
   std::size_t next = 0;
-  for (const BandCell& c : band_cells) {
+  auto add_received = [&](const BandCell& c) {
     if (c.corners == 0) {
       band.add_rectangle(c.id, c.box);
-      continue;
+      return;
     }
     band.add_measured(c.id, c.box, &band_corners[next], static_cast<std::size_t>(c.corners),
                       c.area);
     next += static_cast<std::size_t>(c.corners);
-  }
+  };
+  const auto from_below = static_cast<std::size_t>(cell_counts.recv_displs[me]);
+  for (std::size_t k = 0; k < from_below; ++k) add_received(band_cells[k]);
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    if (reaches_me(i)) band.add_copy(shapes, i);
+  for (std::size_t k = from_below; k < band_cells.size(); ++k) add_received(band_cells[k]);
   return band;
 }
 
@@ -188,8 +211,12 @@ std::vector<Record> band_overlaps(const LatitudeBands& bands, int me, const Cell
     progress.advance(static_cast<std::int64_t>(t));
     bins.candidates(targets.box[t], candidates);
     const double row_area = targets.area[t];
+    // band() never decreases and every cell here reaches this band, so a target
+    // starting in it computes all its pairs here; one starting further south, those
+    // whose source starts in it.
+    const bool target_starts_here = bands.band(targets.box[t].south) == me;
     for (std::uint32_t s : candidates) {
-      if (bands.band(std::max(sources.box[s].south, targets.box[t].south)) != me) continue;
+      if (!target_starts_here && bands.band(sources.box[s].south) != me) continue;
       if constexpr (moments) {
         regrid::detail::LonLatMoments m;
         const double area = overlap.area_and_moments(sources, s, targets, t, centre_lon[s],
@@ -275,26 +302,42 @@ GridPointData point_data(const std::vector<CellTotals>& records) {
   return data;
 }
 
-// The overlaps of rows first_row .. first_row + row_count - 1, ordered by row, then by
-// column: a counting pass by row (few overlaps per row), then each row's by column.
-template <class Record>
-std::vector<Record> by_row_and_column(std::vector<Record> overlaps, std::int64_t first_row,
-                                      std::int64_t row_count) {
+// The link of an overlap, its weight (and moments) still areas, not yet normalised;
+// normalise() divides them by the row's norm, as the weights have always been made.
+WeightLink unnormalised_link(const Overlap& o) { return {o.row, o.col, o.area, o.col}; }
+regrid::detail::GradientLink unnormalised_link(const MomentOverlap& o) {
+  return {o.row, o.col, o.area, {o.lat, o.lon, 0}};
+}
+double& link_area(WeightLink& l) { return l.weight; }
+double& link_area(regrid::detail::GradientLink& l) { return l.value; }
+void normalise(WeightLink& l, double norm) { l.weight /= norm; }
+void normalise(regrid::detail::GradientLink& l, double norm) {
+  l.value /= norm;
+  l.gradient[0] /= norm;
+  l.gradient[1] /= norm;
+}
+
+// The links of the overlaps of rows first_row .. first_row + row_count - 1 into
+// `links` (empty), not yet normalised, ordered by row, then by column: a counting pass
+// by row (few overlaps per row) straight into the links, then each row's by column.
+template <class Record, class Link>
+void links_by_row_and_column(std::vector<Record> overlaps, std::int64_t first_row,
+                             std::int64_t row_count, std::vector<Link>& links) {
   std::vector<std::size_t> next(static_cast<std::size_t>(row_count) + 1, 0);
   for (const Record& o : overlaps) ++next[static_cast<std::size_t>(o.row - first_row) + 1];
   for (std::size_t r = 1; r < next.size(); ++r) next[r] += next[r - 1];
-  std::vector<Record> sorted(overlaps.size());
-  for (const Record& o : overlaps) sorted[next[static_cast<std::size_t>(o.row - first_row)]++] = o;
+  links.resize(overlaps.size());
+  for (const Record& o : overlaps)
+    links[next[static_cast<std::size_t>(o.row - first_row)]++] = unnormalised_link(o);
   std::vector<Record>().swap(overlaps);
   // next[r] is now where row r + 1 starts.
   std::size_t begin = 0;
   for (std::size_t r = 0; r + 1 < next.size(); ++r) {
-    std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(begin),
-              sorted.begin() + static_cast<std::ptrdiff_t>(next[r]),
-              [](const Record& a, const Record& b) { return a.col < b.col; });
+    std::sort(links.begin() + static_cast<std::ptrdiff_t>(begin),
+              links.begin() + static_cast<std::ptrdiff_t>(next[r]),
+              [](const Link& a, const Link& b) { return a.col < b.col; });
     begin = next[r];
   }
-  return sorted;
 }
 
 // What conservative remapping computes, each link on the owner of its row: first
@@ -336,27 +379,22 @@ void overlap_links(const Comm& comm, const ConservativeOptions& options, const C
 
   // Each row whole on its owner, its overlaps by source id: the sum is the same anywhere.
   const Blocks rows(dst.layout.global_size(), comm.size());
-  overlaps = by_row_and_column(
+  links_by_row_and_column(
       route(comm, std::move(overlaps), [&](const Record& o) { return rows.owner(o.row); }),
-      rows.first(comm.rank()), rows.count(comm.rank()));
+      rows.first(comm.rank()), rows.count(comm.rank()), links);
   const bool by_frac = options.normalisation == ConservativeNormalisation::FracArea;
   const std::int64_t first_row = rows.first(comm.rank());
-  links.reserve(overlaps.size());
-  src_covered.reserve(overlaps.size());
-  for (std::size_t first = 0, last = 0; first < overlaps.size(); first = last) {
+  src_covered.reserve(links.size());
+  for (std::size_t first = 0, last = 0; first < links.size(); first = last) {
     double covered = 0;
-    for (last = first; last < overlaps.size() && overlaps[last].row == overlaps[first].row; ++last)
-      covered += overlaps[last].area;
-    CellTotals& row = dst_records[static_cast<std::size_t>(overlaps[first].row - first_row)];
+    for (last = first; last < links.size() && links[last].row == links[first].row; ++last)
+      covered += link_area(links[last]);
+    CellTotals& row = dst_records[static_cast<std::size_t>(links[first].row - first_row)];
     row.covered = covered;
     const double norm = by_frac ? covered : row.area;
     for (std::size_t k = first; k < last; ++k) {
-      const Record& o = overlaps[k];
-      if constexpr (std::is_same_v<Record, MomentOverlap>)
-        links.push_back({o.row, o.col, o.area / norm, {o.lat / norm, o.lon / norm, 0}});
-      else
-        links.push_back({o.row, o.col, o.area / norm, o.col});
-      src_covered.push_back({o.col, o.area});
+      src_covered.push_back({links[k].col, link_area(links[k])});
+      normalise(links[k], norm);
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -28,18 +29,24 @@ std::vector<Record> records_of(int r, int p) {
   return records;
 }
 
-TEST(Rendezvous, DeliversEveryRecordGroupedBySenderInOrder) {
-  const ferry::Comm comm = ferry::Comm::dup(MPI_COMM_WORLD);
-  const int p = comm.size();
-  const int me = comm.rank();
-  std::vector<int> from;
-  const std::vector<Record> received = ferry::detail::route(
-      comm, records_of(me, p), [](const Record& r) { return r.to; }, &from);
-  // What rank `me` must receive: from every sender q, in q's order, those sent to me.
+// Rank r's records_of, grouped by destination rank (each destination's in their order):
+// records that route() sends as they are, without sorting them.
+std::vector<Record> grouped_records_of(int r, int p) {
+  std::vector<Record> records = records_of(r, p);
+  std::stable_sort(records.begin(), records.end(),
+                   [](const Record& a, const Record& b) { return a.to < b.to; });
+  return records;
+}
+
+// Checks that rank `me` received, from every sender q in q's order, the records of
+// made(q, p) sent to it, and how many from each.
+template <class Made>
+void expect_delivered(const std::vector<Record>& received, const std::vector<int>& from, int me,
+                      int p, Made made) {
   std::vector<Record> expected;
   std::vector<int> expected_from(static_cast<std::size_t>(p), 0);
   for (int q = 0; q < p; ++q)
-    for (const Record& r : records_of(q, p))
+    for (const Record& r : made(q, p))
       if (r.to == me) {
         expected.push_back(r);
         ++expected_from[static_cast<std::size_t>(q)];
@@ -50,6 +57,28 @@ TEST(Rendezvous, DeliversEveryRecordGroupedBySenderInOrder) {
     EXPECT_EQ(received[i].seq, expected[i].seq) << "record " << i << " on rank " << me;
   }
   EXPECT_EQ(from, expected_from);
+}
+
+TEST(Rendezvous, DeliversEveryRecordGroupedBySenderInOrder) {
+  const ferry::Comm comm = ferry::Comm::dup(MPI_COMM_WORLD);
+  std::vector<int> from;
+  const std::vector<Record> received = ferry::detail::route(
+      comm, records_of(comm.rank(), comm.size()), [](const Record& r) { return r.to; }, &from);
+  expect_delivered(received, from, comm.rank(), comm.size(), records_of);
+}
+
+TEST(Rendezvous, RecordsGroupedByDestinationTravelAsTheyAre) {
+  const ferry::Comm comm = ferry::Comm::dup(MPI_COMM_WORLD);
+  auto to = [](const Record& r) { return r.to; };
+  std::vector<Record> records = grouped_records_of(comm.rank(), comm.size());
+  std::vector<int> from_copied;
+  std::vector<int> from_moved;
+  const std::vector<Record> copied = ferry::detail::route(comm, records, to, &from_copied);
+  const std::vector<Record> moved =
+      ferry::detail::route(comm, std::move(records), to, &from_moved);
+  EXPECT_EQ(records.capacity(), 0u);
+  expect_delivered(copied, from_copied, comm.rank(), comm.size(), grouped_records_of);
+  expect_delivered(moved, from_moved, comm.rank(), comm.size(), grouped_records_of);
 }
 
 TEST(Rendezvous, MovedRecordsAreReleasedAndTheResultIsTheSame) {
