@@ -311,12 +311,12 @@ CellSearch locate_in_cells(const Comm& comm, const char* caller, const GridPoint
         Vec3 at[4];
         if (maybe_round)
           for (int c = 0; c < 4; ++c) at[c] = sphere_point_of(*corner[c]);
-        const bool round = maybe_round && !corner_on_a_pole(corner) && round_a_pole(at);
+        const bool polar_corner = maybe_round && corner_on_a_pole(corner);
+        const bool round = maybe_round && !polar_corner && round_a_pole(at);
         pole_nearby = pole_nearby || round;
         bool inside = false;
         if (round || on_sphere_only)
-          inside = !corner_on_a_pole(corner) &&
-                   position_on_sphere(at, sphere_point(p.lon, p.lat), hit.a, hit.b);
+          inside = !polar_corner && position_on_sphere(at, sphere_point(p.lon, p.lat), hit.a, hit.b);
         else
           inside = position_in_cell(picture, plon, plat, hit.a, hit.b);
         if (!inside) continue;
