@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -380,18 +381,22 @@ TEST_F(AdaptiveCache, RanksArrivingAtDifferentTimesDecideTogether) {
 
 // Times injected through the test seam, in ms: alltoallv 1, others 2 unless `ms`
 // says otherwise (times a factor of the rank, so ranks differ); `slow` makes
-// `slow_label` take 5 ms. `exchanges` counts the exchanges made with each label.
+// `slow_label` take 5 ms. `exchanges` counts the exchanges made with each label;
+// those `waited` lists (by that count, from 1) waited for a later time slice: 10
+// times as long.
 struct InjectedTimes {
   std::map<std::string, double> ms;
   std::string slow_label;
   bool slow = false;
   std::map<std::string, int> exchanges;
+  std::map<std::string, std::set<int>> waited;
   double time(const std::string& label) {
-    ++exchanges[label];
+    const int exchange = ++exchanges[label];
     if (slow && label == slow_label) return 5e-3;
     const auto given = ms.find(label);
     const double base = given != ms.end() ? given->second : label == "alltoallv" ? 1 : 2;
-    return base * 1e-3 * (1 + 0.1 * world_rank());
+    const double wait = waited[label].count(exchange) ? 10 : 1;
+    return wait * base * 1e-3 * (1 + 0.1 * world_rank());
   }
 };
 
@@ -492,6 +497,20 @@ TEST_F(WrongCachedChoice, IsReplacedFromTheRecordWithoutAnExchangeOfIt) {
   const Reports next = run(opts());
   EXPECT_EQ(next.last.choice, "rma") << next.last.text;
   EXPECT_EQ(times_.exchanges.count("alltoallv"), 0u);
+}
+
+TEST_F(WrongCachedChoice, IsReplacedFromTheRecordThoughSomeProbeExchangesWaited) {
+  // Three of rma's five used exchanges in the probe wait for a later time slice (x10):
+  // their median is x10 rma's record, but the low end of its interval (the fastest of
+  // five) matches it, so rma is still taken without an exchange of alltoallv.
+  times_.waited["rma"] = {3, 4, 6};
+  const Reports r = run_with_cached("alltoallv");
+  EXPECT_EQ(r.last.choice, "rma") << r.last.text;
+  for (const char* part : {"replaced from the entry's record in 6 exchanges",
+                           "x10.00 its cached", "(the low end of its interval x1.00)"})
+    EXPECT_NE(r.last.text.find(part), std::string::npos) << part << " in " << r.last.text;
+  EXPECT_EQ(times_.exchanges.count("alltoallv"), 0u);
+  EXPECT_EQ(times_.exchanges.count("p2p"), 0u);
 }
 
 TEST_F(WrongCachedChoice, IsChallengedWhenTheRecordedBestNoLongerMatchesItsRecord) {
@@ -616,6 +635,17 @@ TEST_F(ProbedCachedChoice, ARightCachedChoiceMatchingItsRecordIsKeptWithoutChall
   EXPECT_EQ(times_.exchanges["alltoallv"], 6 + 1);
   EXPECT_EQ(times_.exchanges.count("p2p"), 0u);
   EXPECT_EQ(times_.exchanges.count("rma"), 0u);
+}
+
+TEST_F(ProbedCachedChoice, ARightCachedChoiceIsKeptThoughSomeProbeExchangesWaited) {
+  // Three of the five used exchanges wait for a later time slice (x10): slower than
+  // its record only by its median, not by its fastest, so it is kept unchallenged.
+  times_.waited["alltoallv"] = {2, 5, 6};
+  const Reports r = run(opts());
+  EXPECT_EQ(r.last.choice, "alltoallv") << r.last.text;
+  EXPECT_NE(r.last.text.find("no challenger timed"), std::string::npos) << r.last.text;
+  EXPECT_EQ(times_.exchanges["alltoallv"], 6 + 1);
+  EXPECT_EQ(times_.exchanges.count("p2p"), 0u);
 }
 
 TEST_F(ProbedCachedChoice, ACachedChoiceSlowerThanItsRecordIsChallenged) {

@@ -8,6 +8,7 @@
 #include "engines/adaptive/exchange_timing.hpp"
 #include "engines/field_set.hpp"
 #include "engines/tuning/candidate.hpp"
+#include "engines/tuning/paired_statistics.hpp"
 #include "engines/tuning/plan_signature.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -64,7 +65,8 @@ constexpr double kCheckDropRatio = 1.5;
 constexpr double kKeepWithinRatio = 1.10;
 // How far the cached choice's median may be from its cached median, either way, and
 // still count as matching it: a median of 5 slowest-rank times varies by about 10 %
-// from run to run on an idle node. Slower means a loaded or changed machine; faster
+// from run to run on an idle node. Slower (judged by the low end of the median's
+// interval, see finish_probe) means a loaded or changed machine; faster
 // means the entry was measured under a load this run does not have, when the
 // comparison it records may not hold either (a choice made under load).
 constexpr double kRecordMatchRatio = 1.25;
@@ -252,8 +254,10 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
     rules_.warmup_rounds = int_option(options, "warmup", kDefaultWarmup, 0, kMaxExchanges,
                                       "exchanges per candidate before the timed ones");
     // A leader not yet clearly faster than p2p after max_samples rounds may run on
-    // against p2p alone for as many again (two exchanges a round).
+    // against p2p alone (two exchanges a round) until as many rounds again inform,
+    // in at most twice as many: under time slicing about half may be left out.
     rules_.duel_rounds = rules_.max_rounds;
+    rules_.duel_round_limit = 2 * rules_.max_rounds;
     margin = int_option(options, "margin", kDefaultMarginPercent, 0, 50,
                         "percent by which a candidate must be faster than p2p");
     tolerance = int_option(options, "tolerance", kDefaultTolerancePercent, 0, 50,
@@ -424,10 +428,19 @@ void AdaptiveEngine::finish_probe() {
   const double median = median_of(used);
   const double recorded = *cached_median(probed_);
   const double ratio = median / recorded;
+  // Slower than its record only if the low end of the median's interval is (of 5
+  // exchanges, the fastest): a descheduled exchange only ever looks slower, and on a
+  // core shared by more ranks than it runs, one that waited for the next time slice
+  // (4 ms and more against 0.1 ms) is no sign that the record no longer holds. Then
+  // the challenge would time the suspect cached choice.
+  const std::optional<Interval> interval = median_interval(used, kConfidence);
+  const double low_ratio = (interval ? interval->low : median) / recorded;
   const bool own = probed_ == cached_->choice;
   const std::string timed_alone =
       cat(probed_.label(), " timed alone: median ", ms(median), " ms over ", used.size(),
-          " exchanges, x", ratio2(ratio), " its cached ", ms(recorded), " ms");
+          " exchanges, x", ratio2(ratio), " its cached ", ms(recorded), " ms",
+          low_ratio < ratio ? cat(" (the low end of its interval x", ratio2(low_ratio), ")")
+                            : std::string());
   const std::string kept =
       own ? cat("re-checked in ", batch_.size(), " exchanges: ", timed_alone)
           : cat("replaced from the entry's record in ", batch_.size(),
@@ -437,7 +450,7 @@ void AdaptiveEngine::finish_probe() {
   const std::string close =
       own ? cat(", and cached within x", kKeepWithinRatio, " of the lowest median; no challenger timed")
           : cat("; ", cached_->choice.label(), " not timed");
-  if (ratio <= kRecordMatchRatio && ratio >= 1 / kRecordMatchRatio) {
+  if (low_ratio <= kRecordMatchRatio && ratio >= 1 / kRecordMatchRatio) {
     chosen_ = probed_;
     decide(cat(kept, " (within x", kRecordMatchRatio, ")", close));
     return;

@@ -49,8 +49,10 @@ namespace ferry::detail {
 /// exchanges at a bounded cost. A choice cached within kKeepWithinRatio of the
 /// lowest cached median is first timed alone
 /// (warmup + samples exchanges, one reduction) and kept if its median is within
-/// kRecordMatchRatio of its cached one, or faster than that unless the entry was
-/// measured under a load gone since (load_gone_since). A choice other than p2p cached
+/// kRecordMatchRatio of its cached one (slower only if the low end of the median's
+/// interval is: an exchange that waited for a time slice does not count against the
+/// record), or faster than that unless the entry was measured under a load gone since
+/// (load_gone_since). A choice other than p2p cached
 /// over kKeepWithinRatio its entry's lowest median (which no search writes: an entry
 /// edited, or written for another engine) is replaced from the record: the candidate
 /// of the lowest cached median is timed alone the same way and taken, without an

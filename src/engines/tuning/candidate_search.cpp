@@ -293,7 +293,10 @@ void CandidateSearch::duel() {
     finish(challenger, cat(label, " leads and is clearly faster than ", first, ": ", how));
   else if (interval && interval->low > 1 + rules_.margin)
     finish(0, cat(label, " is clearly slower than ", first, ": ", how, ": keeping ", first));
-  else if (used_rounds() >= rules_.max_rounds + rules_.duel_rounds)
+  else if (ratios(challenger, 0).size() >=
+               static_cast<std::size_t>(rules_.max_rounds + rules_.duel_rounds) ||
+           used_rounds() >= rules_.max_rounds + std::max(rules_.duel_round_limit,
+                                                         rules_.duel_rounds))
     finish(0, cat(label, " leads but is not clearly faster than ", first, " (", how,
                   "): keeping ", first));
 }

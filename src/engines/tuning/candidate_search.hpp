@@ -62,10 +62,15 @@ struct SearchRules {
   double descheduled_ratio = 3;
   /// After max_rounds, a leader other than the first candidate that is not clearly
   /// faster than it, but whose paired median is below 1 - margin (or that has too few
-  /// rounds for an interval), runs on alone against the first for at most this many
-  /// more used rounds (two exchanges each), until the interval of their ratio
-  /// separates them either way. 0: none.
+  /// rounds for an interval), runs on alone against the first (two exchanges a round)
+  /// until the interval of their ratio separates them either way, or until the pair
+  /// has max_rounds + duel_rounds rounds that inform (not left out as both
+  /// descheduled): the duel's length is counted in rounds that inform, since under
+  /// time slicing most of the rounds spent may be left out. 0: none.
   int duel_rounds = 0;
+  /// The duel ends after this many used rounds at most, whatever they informed, so
+  /// that the search stays bounded (2 * duel_round_limit exchanges). 0: duel_rounds.
+  int duel_round_limit = 0;
 };
 
 /// Confidence of the intervals every decision rests on.
