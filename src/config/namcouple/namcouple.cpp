@@ -82,18 +82,22 @@ bool is_space(char c) {
 std::vector<Line> meaningful_lines(const std::string& text) {
   std::vector<Line> lines;
   int number = 0;
-  for (const std::string& raw : split(text, '\n')) {
+  // Each line as std::getline cuts them (a newline at the end opens no line).
+  for (std::size_t begin = 0; begin < text.size();) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
     Line line{++number, "", {}};
-    for (std::size_t i = 0; i < raw.size();) {
-      if (is_space(raw[i])) {
+    for (std::size_t i = begin; i < end;) {
+      if (is_space(text[i])) {
         ++i;
         continue;
       }
-      const std::size_t begin = i;
-      while (i < raw.size() && !is_space(raw[i])) ++i;
-      line.words.push_back(raw.substr(begin, i - begin));
-      line.text += (line.text.empty() ? "" : " ") + line.words.back();
+      const std::size_t word = i;
+      while (i < end && !is_space(text[i])) ++i;
+      if (!line.text.empty()) line.text += ' ';
+      line.text.append(text, word, i - word);
+      line.words.emplace_back(text, word, i - word);
     }
+    begin = end + 1;
     if (line.words.empty() || line.words.front()[0] == '#') continue;
     lines.push_back(std::move(line));
   }
