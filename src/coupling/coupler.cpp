@@ -737,11 +737,12 @@ void Coupler::enddef() {
     });
     const std::vector<CatalogueEntry> catalogue = coupling::gather_catalogue(s.run, s.declarations);
     std::vector<LinkSpec> specs;
-    // The configuration passed config::check_rules when it was read: what is left to
+    // A YAML configuration passed config::check_rules when it was read: what is left to
     // check is what the components declared.
     s.agree_over_run([&] {
-      // A namcouple names no components: once they are known from the declarations,
-      // the rules that compare components (restart files, fed-once fields) run again.
+      // A namcouple names no components, and its reader checks its syntax only: once
+      // the components are known from the declarations, the rules run, with those that
+      // compare components (restart files, fed-once fields) seeing them.
       if (name_components(s.config, catalogue)) config::raise_problems(config::check_rules(s.config));
       for (const config::ExchangeConfig& e : s.config.exchanges)
         specs.push_back(s.resolve(e, catalogue));
