@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "config/quote.hpp"
@@ -63,23 +64,24 @@ std::string context_of(const Entry& entry, const std::string& path) {
 
 using FieldKey = std::pair<std::string, std::string>;  // component, field
 
-// The first entry that uses a field one way (as a source, or as a target).
+// The first entry that uses a field one way (as a source, or as a target); its title
+// is made only for a message.
 struct FirstUse {
   std::string noun;
-  std::string title;
+  const std::string* name;
   int line;
+
+  std::string title() const { return noun + " " + quoted(*name); }
 };
 
 class Rules {
  public:
-  explicit Rules(const Config& config) : config_(config), schema_(config_schema()) {}
+  explicit Rules(const Config& config) : config_(config) {}
 
   std::vector<Problem> run() {
-    const Key& exchanges = *find_child(schema_, "exchanges");
-    const Key& buffers = *find_child(schema_, "buffers");
     for (const ExchangeConfig& x : config_.exchanges) {
       const Entry e = entry_of(x);
-      every_entry(e, x.source, x.target, exchanges, exchange_lines_);
+      every_entry(e, x.source, x.target, "exchanges", exchange_lines_);
       same_field_count(e, x);
       lag_within_period(e, x);
       engine(e, x);
@@ -87,14 +89,13 @@ class Rules {
     }
     for (const BufferConfig& b : config_.buffers) {
       const Entry e = entry_of(b);
-      every_entry(e, b.source, b.target, buffers, buffer_lines_);
+      every_entry(e, b.source, b.target, "buffers", buffer_lines_);
       different_components(e, b);
     }
-    const Key& grids = *find_child(schema_, "grids");
     for (const GridFileConfig& g : config_.grids) {
       const Entry e = entry_of(g);
       unique_name(e, grid_lines_);
-      key_relations(e, grids, "");
+      given_key_relations(e, "grids");
     }
     return std::move(problems_);
   }
@@ -104,14 +105,23 @@ class Rules {
     problems_.push_back({where, std::move(what)});
   }
 
-  // The rules of exchanges and buffers alike.
+  // The rules of exchanges and buffers alike; `list` is their key in the schema.
   void every_entry(const Entry& e, const FieldRef& source, const FieldRef& target,
-                   const Key& schema, std::map<std::string, int>& first_lines) {
+                   const char* list, std::map<std::string, int>& first_lines) {
     unique_name(e, first_lines);
     listed_component(e, "source", source.component);
     listed_component(e, "target", target.component);
     field_roles(e, source, target);
-    key_relations(e, schema, "");
+    given_key_relations(e, list);
+  }
+
+  // The key relations of an entry of the schema's `list`. Every relation starts from a
+  // key the entry gives: an entry that gives none (a namcouple's) has none to check,
+  // and a configuration whose entries give none never builds the schema.
+  void given_key_relations(const Entry& e, const char* list) {
+    if (e.given.empty()) return;
+    if (!schema_) schema_ = config_schema();
+    key_relations(e, *find_child(*schema_, list), "");
   }
 
   void unique_name(const Entry& e, std::map<std::string, int>& first_lines) {
@@ -155,7 +165,7 @@ class Rules {
         if (fed != target_of_.end() && fed->second.noun == "exchange")
           report(e.at(at_target),
                  cat(e.title(), ": target field ", quoted(field), " of component ",
-                     quoted(target.component), " is already fed by ", fed->second.title,
+                     quoted(target.component), " is already fed by ", fed->second.title(),
                      " (line ", fed->second.line, "); a field can be got from one exchange only"));
       }
     one_direction(e, source, "source", source_of_, target_of_);
@@ -172,9 +182,9 @@ class Rules {
       if (clash != other.end())
         report(at, cat(e.title(), ": field ", quoted(field), " of component ",
                        quoted(ref.component), " is its ", side, " but the ", other_side, " of ",
-                       clash->second.title, " (line ", clash->second.line,
+                       clash->second.title(), " (line ", clash->second.line,
                        "); a field is declared either Out (put) or In (get), so use two fields"));
-      same.emplace(key, FirstUse{e.noun, e.title(), at.line});
+      same.emplace(key, FirstUse{e.noun, &e.name, at.line});
     }
   }
 
@@ -312,7 +322,7 @@ class Rules {
 
 
   const Config& config_;
-  const Key schema_;
+  std::optional<Key> schema_;  // built when an entry gives keys
   std::vector<Problem> problems_;
   std::map<std::string, int> exchange_lines_, buffer_lines_, grid_lines_;  // name -> first line
   std::map<FieldKey, FirstUse> source_of_, target_of_;

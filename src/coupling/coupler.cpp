@@ -369,11 +369,12 @@ std::shared_ptr<const Layout> block_over(const std::set<int>& ranks, int rank, s
 LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
                                  const std::vector<CatalogueEntry>& catalogue) const {
   const bool output_only = e.kind == config::EntryKind::Output;
-  const EntrySide source = coupling::resolve_side(where(e), "exchange", e.source,
-                                                  FieldDirection::Out, catalogue, all_components);
+  const auto at = [&] { return where(e); };  // made for a message only
+  const EntrySide source = coupling::resolve_side(at, "exchange", e.source, FieldDirection::Out,
+                                                  catalogue, all_components);
   // An output-only entry has no target: its "target" is the source itself.
   const EntrySide target = output_only ? source
-                                       : coupling::resolve_side(where(e), "exchange", e.target,
+                                       : coupling::resolve_side(at, "exchange", e.target,
                                                                 FieldDirection::In, catalogue,
                                                                 all_components);
   LinkSpec spec;
@@ -430,10 +431,15 @@ LinkSpec Coupler::State::resolve(const config::ExchangeConfig& e,
     if (spec.target_member) spec.block = block_over(target.ranks, run.rank(), spec.source_size);
     spec.moved_to = spec.block.get();
   }
+  // "component<tab>grid<tab>partition<tab>rank, rank, ...<newline>" per side, by appends
+  // (one per entry, where a string stream costs more than the rest of the entry).
   for (const EntrySide* side : {&source, &target}) {
     const CatalogueEntry& first = *side->fields.front();
-    spec.route_key += detail::cat(first.component, "\t", first.grid, "\t", first.partition, "\t",
-                                  detail::list_first(side->ranks, side->ranks.size()), "\n");
+    for (const std::string* part : {&first.component, &first.grid, &first.partition})
+      spec.route_key.append(*part).push_back('\t');
+    for (const int rank : side->ranks)
+      spec.route_key.append(rank == *side->ranks.begin() ? "" : ", ").append(std::to_string(rank));
+    spec.route_key.push_back('\n');
   }
   if (e.regrid.enabled()) spec.route_key += "regridded by " + e.name;  // blocks are its own
   return spec;
@@ -731,11 +737,12 @@ void Coupler::enddef() {
     });
     const std::vector<CatalogueEntry> catalogue = coupling::gather_catalogue(s.run, s.declarations);
     std::vector<LinkSpec> specs;
-    // The configuration passed config::check_rules when it was read: what is left to
+    // A YAML configuration passed config::check_rules when it was read: what is left to
     // check is what the components declared.
     s.agree_over_run([&] {
-      // A namcouple names no components: once they are known from the declarations,
-      // the rules that compare components (restart files, fed-once fields) run again.
+      // A namcouple names no components, and its reader checks its syntax only: once
+      // the components are known from the declarations, the rules run, with those that
+      // compare components (restart files, fed-once fields) seeing them.
       if (name_components(s.config, catalogue)) config::raise_problems(config::check_rules(s.config));
       for (const config::ExchangeConfig& e : s.config.exchanges)
         specs.push_back(s.resolve(e, catalogue));

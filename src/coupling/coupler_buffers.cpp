@@ -61,10 +61,11 @@ CouplerBuffers::Entry CouplerBuffers::build(const Comm& run, const config::Buffe
   e.config = &b;
   std::vector<std::int64_t> shape;
   ferry::detail::agree_on(run, [&] {
+    const auto at = [&] { return where(b); };  // made for a message only
     const EntrySide source =
-        resolve_side(where(b), "buffer", b.source, FieldDirection::Out, catalogue, components);
+        resolve_side(at, "buffer", b.source, FieldDirection::Out, catalogue, components);
     const EntrySide target =
-        resolve_side(where(b), "buffer", b.target, FieldDirection::In, catalogue, components);
+        resolve_side(at, "buffer", b.target, FieldDirection::In, catalogue, components);
     std::vector<int> both;
     std::set_intersection(source.ranks.begin(), source.ranks.end(), target.ranks.begin(),
                           target.ranks.end(), std::back_inserter(both));

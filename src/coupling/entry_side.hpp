@@ -2,6 +2,7 @@
 // components declared: the exchanges and the buffers resolve their fields the same way.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,13 +19,15 @@ struct EntrySide {
 };
 
 /// The side `ref` of an entry, `direction` Out for its source and In for its target.
-/// `at` names the entry as messages start ("run.yaml:4:5: exchange \"sst\""), `entry`
-/// is what it is ("exchange" or "buffer"); `components` is every component of the
-/// run, sorted. Not collective: every rank gets the same catalogue and the same
-/// answer. Raises Errc::Arg for a component nobody runs, a field nobody declares or
-/// declares with the other direction, and fields declared differently or apart.
-EntrySide resolve_side(const std::string& at, const char* entry, const config::FieldRef& ref,
-                       FieldDirection direction, const std::vector<CatalogueEntry>& catalogue,
+/// `at` names the entry as messages start ("run.yaml:4:5: exchange \"sst\"") and is
+/// called only for a message; `entry` is what it is ("exchange" or "buffer");
+/// `components` is every component of the run, sorted. Not collective: every rank gets
+/// the same catalogue and the same answer. Raises Errc::Arg for a component nobody
+/// runs, a field nobody declares or declares with the other direction, and fields
+/// declared differently or apart.
+EntrySide resolve_side(const std::function<std::string()>& at, const char* entry,
+                       const config::FieldRef& ref, FieldDirection direction,
+                       const std::vector<CatalogueEntry>& catalogue,
                        const std::vector<std::string>& components);
 
 }  // namespace ferry::coupling

@@ -781,6 +781,27 @@ TEST(Namcouple, ErrorsNameTheLine) {
                       R"("CONSTANT 273.15"; got "CONSTANT one"$)");
 }
 
+// Words are split at any whitespace (tabs, CR of CRLF files, runs of spaces), blank and
+// comment lines count in line numbers, and a line quoted in a message is its words
+// joined by one space.
+TEST(Namcouple, WordsAreSplitAtAnyWhitespace) {
+  const std::string text = "# written on another system\r\n $RUNTIME\r\n\t100\r\n\r\n"
+                           " $STRINGS\r\n  A:B\tC:D 1  10 0 r.nc\tEXPORTED\r\n go\v ga\f\r\n";
+  const NamcoupleRead read = read_namcouple(text, "nc");
+  ASSERT_EQ(read.config.exchanges.size(), 1u);
+  const ExchangeConfig& x = read.config.exchanges[0];
+  EXPECT_EQ(x.source.fields, (std::vector<std::string>{"A", "B"}));
+  EXPECT_EQ(x.target.fields, (std::vector<std::string>{"C", "D"}));
+  EXPECT_EQ(x.period, 10.0);
+  EXPECT_EQ(x.where.line, 6);
+  expect_error([&] { read_namcouple(text + "\n#\n  x \t  y\r\n", "nc"); }, Errc::Arg,
+               R"(^nc:10: unexpected line after the 0 transformations of the entry on line 6: )"
+               R"("x y"$)");
+  const std::string empty = " $RUNTIME\n 100\n $STRINGS\n A:: B 1 10 0 r.nc EXPORTED\n go ga\n";
+  expect_error([&] { read_namcouple(empty, "nc"); }, Errc::Arg,
+               R"(^nc:4: "A::" must list distinct, non-empty field names)");
+}
+
 // BLASOLD and BLASNEW as a run reads them: the factor and the CONSTANT (Fortran reals
 // with E or D exponents); what OASIS3-MCT 4.0 refuses is refused with its line.
 TEST(Namcouple, ReadsBlasoldAndBlasnewForARun) {
@@ -1002,6 +1023,42 @@ TEST(Rules, ExchangesOfOneSourceMayShareARestartFile) {
       "period: 10, lag: 5, restart: a_restart.nc}\n",
       R"(^c\.yaml:5:[0-9]+: exchange "b": restart file "a_restart\.nc" is also used by )"
       R"(exchange "a" \(line 4\), whose source is component "ocn", not "atm")");
+}
+
+// A namcouple names no components: a coupler's enddef names them from the declarations
+// and then runs the rules, whose component-dependent ones (a target fed once, a field
+// either put or got) see the names.
+TEST(Rules, ComponentRulesOfANamcoupleSeeTheNamedComponents) {
+  const std::string head = " $RUNTIME\n 100\n $STRINGS\n";
+  Config config = read_namcouple(head + " A T 1 10 0 r.nc EXPORTED\n ga gb\n"
+                                        " T U 1 10 0 r.nc EXPORTED\n gb ga\n",
+                                 "nc").config;
+  ASSERT_EQ(config.exchanges.size(), 2u);
+  const auto name = [&](const char* first, const char* second) {
+    config.exchanges[0].source.component = "atm";
+    config.exchanges[0].target.component = "ocn";
+    config.exchanges[1].source.component = first;
+    config.exchanges[1].target.component = second;
+  };
+  const auto texts = [&] {
+    std::vector<std::string> out;
+    for (const Problem& p : check_rules(config)) out.push_back(problem_text(p));
+    return out;
+  };
+  name("atm", "ocn");  // "T" of atm is put, "T" of ocn got: two fields
+  EXPECT_EQ(texts(), std::vector<std::string>{});
+  name("ocn", "atm");  // "T" of ocn is got by the first and put by the second
+  EXPECT_EQ(texts(), (std::vector<std::string>{
+                         "nc:6:1: exchange \"T->U\": field \"T\" of component \"ocn\" is its "
+                         "source but the target of exchange \"A->T\" (line 4); a field is declared "
+                         "either Out (put) or In (get), so use two fields"}));
+  config.exchanges[1].source.fields = {"B"};
+  config.exchanges[1].target.fields = {"T"};
+  name("atm", "ocn");
+  EXPECT_EQ(texts(), (std::vector<std::string>{
+                         "nc:6:1: exchange \"T->U\": target field \"T\" of component \"ocn\" is "
+                         "already fed by exchange \"A->T\" (line 4); a field can be got from one "
+                         "exchange only"}));
 }
 
 TEST(Rules, EngineOptionsAreThoseTheEngineDeclares) {

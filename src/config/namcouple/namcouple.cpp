@@ -6,7 +6,7 @@
 #include <limits>
 #include <optional>
 #include <set>
-#include <sstream>
+#include <utility>
 
 #include "config/config.hpp"
 #include "config/namcouple/namcouple_remapping.hpp"
@@ -62,24 +62,43 @@ const std::vector<std::pair<std::string, Transform>> kLoctrans{
     {"AVERAGE", Transform::Average}, {"T_MIN", Transform::Min},
     {"T_MAX", Transform::Max}};
 
+// The parts between separators, as std::getline cuts them: a separator at the end
+// opens no empty part.
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(text);
-  while (std::getline(in, part, separator)) parts.push_back(part);
+  for (std::size_t begin = 0; begin < text.size();) {
+    const std::size_t end = std::min(text.find(separator, begin), text.size());
+    parts.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
   return parts;
+}
+
+// Whitespace as reading words with >> sees it (the "C" locale's isspace).
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
 std::vector<Line> meaningful_lines(const std::string& text) {
   std::vector<Line> lines;
-  std::istringstream in(text);
-  std::string raw;
-  for (int number = 1; std::getline(in, raw); ++number) {
-    Line line{number, "", {}};
-    std::istringstream words(raw);
-    for (std::string word; words >> word;) line.words.push_back(word);
+  int number = 0;
+  // Each line as std::getline cuts them (a newline at the end opens no line).
+  for (std::size_t begin = 0; begin < text.size();) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    Line line{++number, "", {}};
+    for (std::size_t i = begin; i < end;) {
+      if (is_space(text[i])) {
+        ++i;
+        continue;
+      }
+      const std::size_t word = i;
+      while (i < end && !is_space(text[i])) ++i;
+      if (!line.text.empty()) line.text += ' ';
+      line.text.append(text, word, i - word);
+      line.words.emplace_back(text, word, i - word);
+    }
+    begin = end + 1;
     if (line.words.empty() || line.words.front()[0] == '#') continue;
-    line.text = join(line.words, " ");
     lines.push_back(std::move(line));
   }
   return lines;
@@ -123,7 +142,8 @@ class Importer {
   // `run`: read for a run (read_namcouple), else import (import_namcouple).
   Importer(const std::string& name, const std::map<std::string, std::string>& grid_components,
            bool run)
-      : name_(name), grid_components_(grid_components), run_(run) {}
+      : name_(name), grid_components_(grid_components), run_(run),
+        engine_(run ? namcouple_engine() : "") {}
 
   NamcoupleImport convert(const std::string& text) {
     read(text);
@@ -144,7 +164,7 @@ class Importer {
       config_.watchdog_seconds = *seconds;
     }
     read(text);
-    return {config_, notes_, inputs_};
+    return {std::move(config_), std::move(notes_), std::move(inputs_)};
   }
 
  private:
@@ -529,7 +549,7 @@ class Importer {
     }
     ExchangeConfig x;
     x.number = static_cast<int>(entries_) + 1;
-    if (run_) x.engine = namcouple_engine();
+    if (run_) x.engine = engine_;
     x.where.file = name_;
     x.where.line = header.number;
     x.where.column = 1;
@@ -657,6 +677,7 @@ class Importer {
   const std::string& name_;
   const std::map<std::string, std::string>& grid_components_;
   bool run_ = false;
+  std::string engine_;  // of every entry, when read for a run
   NamcoupleNotes notes_;
   Config config_;
   std::vector<NamcoupleInput> inputs_;
