@@ -3,11 +3,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ferry/comm.hpp"
 #include "ferry/engine.hpp"
+#include "ferry/error.hpp"
 #include "ferry/exchange_share.hpp"
 #include "ferry/layout.hpp"
 #include "ferry/plan.hpp"
@@ -45,6 +47,8 @@ class Exchange {
   /// share's communicator with a tag range of its own (else the exchange duplicates it
   /// as above), the rma engine a part of the share's window. Make the exchanges over a
   /// share in the same order on every rank; any of them may be in flight at once.
+  /// Every rank raises the same error, as above, but for an error the share's
+  /// LateSetupErrors leaves to the rank that met it.
   Exchange(std::shared_ptr<ExchangeShare> share, std::shared_ptr<const Plan> plan,
            std::vector<FieldSpec> fields, const std::string& engine = "default",
            const EngineOptions& options = {});
@@ -107,12 +111,17 @@ class Exchange {
   MPI_Comm comm() const noexcept;
 
  private:
-  // `source`, `destination`: this rank's part, for messages.
-  void make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields, const std::string& engine,
-                       bool source, bool destination);
+  // Not collective but for the duplicate of `comm` (none with a share): the engine
+  // and fields, and this rank's error in making them, still to be agreed.
+  std::optional<Error> make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields,
+                                       const std::string& engine);
   // The constructors over a given plan (`comm` unused with a share).
   void set_up_over(MPI_Comm comm, std::shared_ptr<const Plan> plan, std::vector<FieldSpec> fields,
                    const std::string& engine, const EngineOptions& options);
+  // With a share: the fields' agreement, with the engine's first if its set-up has one.
+  // `source`, `destination`: this rank's part, for messages.
+  void set_up_over_share(std::optional<Error> local, bool source, bool destination,
+                         const EngineOptions& options, double start);
   void set_up_engine(const EngineOptions& options, double start);
 
   struct State;

@@ -24,6 +24,19 @@ class SharedResource {
   virtual void close() = 0;
 };
 
+/// Who agrees on an error that the set-up of an exchange over an ExchangeShare meets on
+/// one rank after its engine's last collective call (a failed MPI call setting up the
+/// messages to its peers). Only with an engine whose set-up agrees once, in the
+/// exchange's agreement on its fields (rma); others agree at the end of their set-up.
+enum class LateSetupErrors {
+  /// The Exchange constructor: every rank raises it (one more collective round).
+  AgreedByExchange,
+  /// Only that rank's constructor raises it; the caller agrees on the constructors'
+  /// errors over the share's ranks itself, before any collective call that depends on
+  /// them (the coupler: once for every exchange of its set-up).
+  RaisedAlone,
+};
+
 /// Exchanges between the same layouts on the same ranks (an OASIS namcouple's entries
 /// between two partitions, one per field) share one of these: one duplicate of the
 /// communicator instead of one per exchange, each exchange keeping its messages apart
@@ -44,7 +57,8 @@ class ExchangeShare {
   /// Collective over `comm`: duplicates it once. `expected_exchanges`: how many
   /// exchanges the caller will make over the share, a hint for engines that size a
   /// resource once for all of them (0: unknown, each sizes for itself).
-  ExchangeShare(MPI_Comm comm, std::size_t expected_exchanges);
+  ExchangeShare(MPI_Comm comm, std::size_t expected_exchanges,
+                LateSetupErrors late_errors = LateSetupErrors::AgreedByExchange);
   ExchangeShare(const ExchangeShare&) = delete;
   ExchangeShare& operator=(const ExchangeShare&) = delete;
   ~ExchangeShare();
@@ -52,6 +66,7 @@ class ExchangeShare {
   /// The shared duplicate.
   const Comm& comm() const noexcept { return comm_; }
   std::size_t expected_exchanges() const noexcept { return expected_; }
+  LateSetupErrors late_setup_errors() const noexcept { return late_errors_; }
   /// Exchanges that took a tag range so far.
   std::size_t exchanges() const noexcept { return exchanges_; }
   /// Not collective (the same on every rank when exchanges are made in the same order):
@@ -72,6 +87,7 @@ class ExchangeShare {
  private:
   Comm comm_;
   std::size_t expected_ = 0;
+  LateSetupErrors late_errors_ = LateSetupErrors::AgreedByExchange;
   std::size_t exchanges_ = 0;
   int tag_upper_bound_ = 32767;  // MPI_TAG_UB, at least this
   std::vector<std::pair<std::string, std::shared_ptr<SharedResource>>> resources_;

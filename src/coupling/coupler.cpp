@@ -751,9 +751,11 @@ void Coupler::enddef() {
         build_routes(s.run, specs, s.timers);
     const coupling::Watchdog watchdog = s.partner_watchdog();
     // This rank's first error in setting up the links. A plain link fails alike on all
-    // ranks of its exchange (the Exchange agrees on its errors) and has no collective
-    // after the point where it can fail, so every rank goes on to the next link and the
-    // errors of all plain links are agreed once, with the output directory's. A
+    // ranks of its exchange (the Exchange agrees on its errors), or on one rank alone
+    // after the last collective call of its engine's set-up (the route's share leaves
+    // those to us), and has no collective after the point where it can fail, so every
+    // rank goes on to the next link and the errors of all plain links are agreed once,
+    // with the output directory's: one collective round per entry, not two. A
     // regridded link, or one that reads a restart file on its source ranks alone, has
     // collectives after such points: it is agreed over the run at once.
     std::optional<Error> link_error;
@@ -764,7 +766,7 @@ void Coupler::enddef() {
     };
     for (std::size_t l = 0; l < specs.size(); ++l) {
       const config::ExchangeConfig& c = *specs[l].config;
-      const bool plain = !c.regrid.enabled() && !Link::keeps_state(c);
+      const bool plain = !Link::collectives_after_exchange(c);
       std::unique_ptr<coupling::EntryRegrid> regrid;
       if (c.regrid.enabled()) {
         detail::ScopedTimer timer(s.timers, c.name, detail::TimerCategory::Setup);

@@ -6,11 +6,13 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <optional>
 
 #include "config/rules.hpp"
 #include "coupling/entry_weights.hpp"
 #include "coupling/field_file.hpp"
 #include "coupling/oasis_field_file.hpp"
+#include "util/agree.hpp"
 #include "util/check.hpp"
 #include "util/log.hpp"
 #include "util/mpi.hpp"
@@ -81,14 +83,21 @@ Link::Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::uniq
   const config::ExchangeConfig& c = *spec_.config;
   if (route_->link.valid() && !output_only()) {
     const config::CouplingEngine engine = config::coupling_engine(c);
+    std::optional<Error> error;
     try {
       exchange_ = std::make_unique<Exchange>(route_->share, route_->plan, spec_.specs,
                                              engine.name, engine.options);
     } catch (const Error& e) {
-      // Raised alike on every rank of the exchange; the coupler agrees it over the run
-      // later, with other exchanges' errors: say which exchange it is.
-      throw Error(e.code(), detail::cat(where(c), ": ", e.what()), e.rank());
+      error = Error(e.code(), detail::cat(where(c), ": ", e.what()), e.rank());
     }
+    // Raised alike on every rank of the exchange, or on one rank alone after the
+    // engine's last collective call (the route's share leaves those to us): agreed here
+    // before this constructor's collective calls, else by the coupler over the run with
+    // the other exchanges' errors.
+    if (collectives_after_exchange(c))
+      detail::agree(route_->link, error);
+    else if (error)
+      throw *error;
     // Output files, CHECKIN/CHECKOUT and scaling need every field's values at once,
     // which the engine does not show; a product reads and writes whole fields too.
     engine_holds_ = exchange_->capabilities().holds_fields && !c.output && !c.regrid.enabled() &&
@@ -579,6 +588,10 @@ int Link::output(const Comm& comm, const char* side, double time,
     file = std::make_unique<FieldOutput>(comm, output_directory_ + "/" + name() + "_" + side + ".nc");
   file->append(records, layouts, data);
   return kStatusOutput;
+}
+
+bool Link::collectives_after_exchange(const config::ExchangeConfig& exchange) noexcept {
+  return exchange.regrid.enabled() || keeps_state(exchange);
 }
 
 bool Link::keeps_state(const config::ExchangeConfig& exchange) noexcept {

@@ -73,7 +73,9 @@ class Link {
  public:
   /// Collective over `run` (every rank of the run, members or not): builds the
   /// Exchange over the route's plan, reads the restart file of lagged fields and
-  /// accumulations. Waits for partners under `watchdog`.
+  /// accumulations. Waits for partners under `watchdog`. Unless
+  /// collectives_after_exchange(), an error of the exchange's set-up may be raised on
+  /// one rank alone (LateSetupErrors::RaisedAlone): the caller agrees on it.
   Link(LinkSpec spec, std::shared_ptr<const PartitionRoute> route, std::unique_ptr<EntryRegrid> regrid,
        const config::Config& config, const Watchdog& watchdog, detail::Timers& timers);
   ~Link();
@@ -133,6 +135,9 @@ class Link {
   /// Whether the exchange keeps state from one run to the next (a lag or a time
   /// transform), in the file restart_path() names.
   bool keeps_state() const noexcept { return keeps_state(*spec_.config); }
+  /// True if making the link of an exchange configured so makes collective calls after
+  /// setting up its Exchange (a regridded one, or one that keeps a state).
+  static bool collectives_after_exchange(const config::ExchangeConfig& exchange) noexcept;
   /// True if an exchange configured so keeps a state across runs (a lag or a time
   /// transform): its link reads a restart file when it is made.
   static bool keeps_state(const config::ExchangeConfig& exchange) noexcept;

@@ -32,7 +32,7 @@ PartitionRoute::PartitionRoute(const Comm& run, bool source_member, bool target_
   const Layout none = Layout::none(grid_size);
   plan = std::make_shared<const Plan>(Plan::build(link, source_member ? *source_layout : none,
                                                   target_member ? *target_layout : none));
-  share = std::make_shared<ExchangeShare>(link.get(), entries);
+  share = std::make_shared<ExchangeShare>(link.get(), entries, LateSetupErrors::RaisedAlone);
 }
 
 }  // namespace ferry::coupling

@@ -36,7 +36,9 @@ struct PartitionRoute {
   std::shared_ptr<const Plan> plan;  ///< over `link`; null on other ranks
   /// What the entries' exchanges share (one communicator, the rma engine's window), over
   /// `link`; null on other ranks. Closed (collective over `link`) after every entry's
-  /// exchange, never by the destructor.
+  /// exchange, never by the destructor. An error an exchange's set-up meets on one rank
+  /// after its engine's last collective call is raised there alone
+  /// (LateSetupErrors::RaisedAlone): the Link or the coupler agrees on it.
   std::shared_ptr<ExchangeShare> share;
 };
 

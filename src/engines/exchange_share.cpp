@@ -6,8 +6,9 @@
 
 namespace ferry {
 
-ExchangeShare::ExchangeShare(MPI_Comm comm, std::size_t expected_exchanges)
-    : comm_(Comm::dup(comm)), expected_(expected_exchanges) {
+ExchangeShare::ExchangeShare(MPI_Comm comm, std::size_t expected_exchanges,
+                             LateSetupErrors late_errors)
+    : comm_(Comm::dup(comm)), expected_(expected_exchanges), late_errors_(late_errors) {
   int* upper = nullptr;
   int found = 0;
   FERRY_CALL_MPI(MPI_Comm_get_attr(comm_.get(), MPI_TAG_UB, &upper, &found));

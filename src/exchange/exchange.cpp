@@ -2,8 +2,10 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 
+#include "engines/agreed_setup.hpp"
 #include "exchange/same_fields.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
@@ -29,9 +31,10 @@ Exchange::Exchange(MPI_Comm comm, const Layout& src, const Layout& dst,
                    const EngineOptions& options)
     : state_(std::make_unique<State>()) {
   const double start = MPI_Wtime();
-  make_engine_for(comm, std::move(fields), engine,
-                  src.local_size() > 0, dst.local_size() > 0);
+  const std::optional<Error> local = make_engine_for(comm, std::move(fields), engine);
   State& s = *state_;
+  detail::agree_on_fields(s.comm, local, s.fields, {src.local_size() > 0, dst.local_size() > 0},
+                          "Exchange");
   s.plan = std::make_shared<const Plan>(Plan::build(s.comm, src, dst));
   set_up_engine(options, start);
 }
@@ -56,7 +59,7 @@ void Exchange::set_up_over(MPI_Comm comm, std::shared_ptr<const Plan> plan,
                            const EngineOptions& options) {
   const double start = MPI_Wtime();
   State& s = *state_;
-  // Agreed with the fields' checks in make_engine_for: one collective round, not two.
+  // Agreed with the fields' checks: one collective round, not two.
   s.plan_check = [&] {
     FERRY_CHECK(plan && plan->comm_size() == s.comm.size() && plan->rank() == s.comm.rank(),
                 Errc::Arg, "Exchange: the plan given was built on another communicator (rank ",
@@ -64,36 +67,71 @@ void Exchange::set_up_over(MPI_Comm comm, std::shared_ptr<const Plan> plan,
                 s.comm.rank(), " of ", s.comm.size(),
                 "). Build it with Plan::build on the exchange's communicator");
   };
-  make_engine_for(comm, std::move(fields), engine,
-                  plan && plan->src_local_size() > 0, plan && plan->dst_local_size() > 0);
+  const std::optional<Error> local = make_engine_for(comm, std::move(fields), engine);
   s.plan_check = nullptr;
+  const bool source = plan && plan->src_local_size() > 0;
+  const bool destination = plan && plan->dst_local_size() > 0;
   s.plan = std::move(plan);
+  if (s.share) {
+    set_up_over_share(local, source, destination, options, start);
+    return;
+  }
+  detail::agree_on_fields(s.comm, local, s.fields, {source, destination}, "Exchange");
   set_up_engine(options, start);
 }
 
-void Exchange::make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields,
-                               const std::string& engine, bool source, bool destination) {
+std::optional<Error> Exchange::make_engine_for(MPI_Comm comm, std::vector<FieldSpec> fields,
+                                               const std::string& engine) {
   State& s = *state_;
-  // Over a share, the agreement below runs on the share's communicator: setups over a
-  // share follow each other in the same order on every rank.
+  // Over a share, the agreement runs on the share's communicator: setups over a share
+  // follow each other in the same order on every rank.
   s.comm = s.share ? Comm::view(s.share->comm().get()) : Comm::dup(comm);
   s.fields = std::move(fields);
-  const std::optional<Error> local = detail::error_of(s.comm, [&] {
+  return detail::error_of(s.comm, [&] {
     s.engine_name = resolve_engine_name(engine);
     s.engine = make_engine(s.engine_name);
     FERRY_CHECK(!s.fields.empty(), Errc::Arg,
                 "Exchange: no fields given. Describe at least one field (type and components)");
     if (s.plan_check) s.plan_check();
   });
-  detail::agree_on_fields(s.comm, local, s.fields, {source, destination}, "Exchange");
-  if (!s.share) return;
+}
+
+void Exchange::set_up_over_share(std::optional<Error> local, bool source, bool destination,
+                                 const EngineOptions& options, double start) {
+  State& s = *state_;
   // An engine whose messages keep to a tag range shares the communicator; any other
   // (collectives must start in the same order on every rank, which exchanges of one
-  // share in flight at once do not) gets its own duplicate, as without a share.
+  // share in flight at once do not) gets its own duplicate, as without a share. Every
+  // rank has an engine, or none (the same name everywhere), and takes a tag alike.
   std::optional<int> tag_base;
-  if (s.engine->capabilities().tagged) tag_base = s.share->next_tag_base();
+  if (s.engine) {
+    if (s.engine->capabilities().tagged) tag_base = s.share->next_tag_base();
+    s.engine->join(*s.share, tag_base.value_or(0));
+  }
+  // An engine whose set-up starts with an agreement (rma) makes it in the fields'
+  // agreement: one collective round for both.
+  auto* agreeing = tag_base ? dynamic_cast<detail::AgreedSetup*>(s.engine.get()) : nullptr;
+  detail::AgreedValues values{detail::kAnyValue, detail::kAnyValue};
+  if (agreeing && !local)
+    local = detail::error_of(s.comm, [&] {
+      values = agreeing->prepare(*s.plan, s.comm, s.fields, options);
+      options.check_all_read(s.engine_name);
+    });
+  const std::vector<detail::ValueSpread> agreed =
+      detail::agree_on_fields(s.comm, local, s.fields, {source, destination}, "Exchange",
+                              {values[0], values[1]});
   if (!tag_base) s.comm = Comm::dup(s.share->comm().get());
-  s.engine->join(*s.share, tag_base.value_or(0));
+  if (!agreeing) {
+    set_up_engine(options, start);
+    return;
+  }
+  const std::optional<Error> late =
+      detail::error_of(s.comm, [&] { agreeing->finish({agreed[0], agreed[1]}); });
+  if (s.share->late_setup_errors() == LateSetupErrors::AgreedByExchange)
+    detail::agree(s.comm, late);
+  else if (late)
+    throw *late;
+  s.setup_seconds = MPI_Wtime() - start;
 }
 
 void Exchange::set_up_engine(const EngineOptions& options, double start) {

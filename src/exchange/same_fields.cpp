@@ -85,12 +85,16 @@ std::int64_t fingerprint(const std::vector<FieldSpec>& fields) {
 
 }  // namespace
 
-void agree_on_fields(const Comm& comm, const std::optional<Error>& local,
-                     const std::vector<FieldSpec>& fields, ExchangeRole role, const char* caller) {
-  const std::vector<ValueSpread> spread = agree_with_spread(
-      comm, local, {static_cast<std::int64_t>(fields.size()), fingerprint(fields)});
-  if (spread[0].same() && spread[1].same()) return;
-  report_difference(comm, fields, spread[0].highest, role, caller);
+std::vector<ValueSpread> agree_on_fields(const Comm& comm, const std::optional<Error>& local,
+                                         const std::vector<FieldSpec>& fields, ExchangeRole role,
+                                         const char* caller, const std::vector<std::int64_t>& more) {
+  std::vector<std::int64_t> values = {static_cast<std::int64_t>(fields.size()), fingerprint(fields)};
+  values.insert(values.end(), more.begin(), more.end());
+  std::vector<ValueSpread> spread = agree_with_spread(comm, local, values);
+  if (!spread[0].same() || !spread[1].same())
+    report_difference(comm, fields, spread[0].highest, role, caller);
+  spread.erase(spread.begin(), spread.begin() + 2);
+  return spread;
 }
 
 }  // namespace ferry::detail

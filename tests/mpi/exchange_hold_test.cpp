@@ -2,12 +2,15 @@
 // staged on its own and its source array overwritten at once, some fields left in
 // the engine and taken later, the rank's own points included; every value checked.
 // Exchanges over one ExchangeShare (one communicator; the rma engine's window) held in
-// flight at once and completed in the other order, and over plans that only some ranks
-// share.
+// flight at once and completed in the other order, over plans that only some ranks
+// share, and a later exchange over a share that fails on one rank only: every rank
+// raises the same error, and the next exchange over the share works.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -20,6 +23,7 @@ using ferry::Errc;
 using ferry::Exchange;
 using ferry::Layout;
 using ferry_test::expect_error;
+using ferry_test::expect_same_error_everywhere;
 
 namespace {
 
@@ -203,6 +207,104 @@ TEST(ExchangeShareTest, PlanKnownOnSomeRanksOnly) {
   }
   for (auto& exchange : exchanges) exchange.close();
   share->close();
+}
+
+// Over one share on every rank: a good exchange (float64 x 1), then `failing` (which
+// must raise `code` with a message matching `pattern`, the same on every rank), then
+// another good one, whose values are checked. Errors before the engine's last
+// collective call are agreed whoever agrees on later ones: the same with both
+// LateSetupErrors.
+using FailingExchange =
+    std::function<Exchange(std::shared_ptr<ferry::ExchangeShare>, std::shared_ptr<const ferry::Plan>)>;
+void fail_between_good_exchanges(const Layout& src, const Layout& dst, const FailingExchange& failing,
+                                 Errc code, const std::string& pattern, ferry::LateSetupErrors late) {
+  const auto plan = std::make_shared<const ferry::Plan>(
+      ferry::Plan::build(ferry::Comm::view(MPI_COMM_WORLD), src, dst));
+  auto share = std::make_shared<ferry::ExchangeShare>(MPI_COMM_WORLD, 3, late);
+  const std::vector<ferry::FieldSpec> good = {{Datatype::Float64, 1}};
+  std::vector<Exchange> exchanges;
+  exchanges.emplace_back(share, plan, good, ferry_test::engine(), ferry_test::engine_options());
+  expect_same_error_everywhere([&] { failing(share, plan); }, code, pattern);
+  exchanges.emplace_back(share, plan, good, ferry_test::engine(), ferry_test::engine_options());
+  for (std::size_t e = 0; e < exchanges.size(); ++e) {
+    const std::vector<double> sent = field0(src, static_cast<int>(e));
+    std::vector<double> got(static_cast<std::size_t>(dst.local_size()), -1.0);
+    const void* from = sent.data();
+    void* to = got.data();
+    exchanges[e].execute(&from, &to);
+    std::size_t i = 0;
+    for (auto id : dst.ids()) ASSERT_EQ(got[i++], value0(id, static_cast<int>(e))) << "exchange " << e;
+  }
+  for (auto& exchange : exchanges) exchange.close();
+  share->close();
+}
+
+void fail_between_good_exchanges(const Layout& src, const Layout& dst, const FailingExchange& failing,
+                                 Errc code, const std::string& pattern) {
+  for (auto late : {ferry::LateSetupErrors::AgreedByExchange, ferry::LateSetupErrors::RaisedAlone}) {
+    SCOPED_TRACE(late == ferry::LateSetupErrors::RaisedAlone ? "raised alone" : "agreed by exchange");
+    fail_between_good_exchanges(src, dst, failing, code, pattern, late);
+  }
+}
+
+// The same, from blocks to a round robin (every rank a source and a destination).
+void fail_between_good_exchanges(const FailingExchange& failing, Errc code,
+                                 const std::string& pattern) {
+  const int p = size_of(), r = rank_of();
+  fail_between_good_exchanges(Layout::block(kN, p, r), Layout::round_robin(kN, p, r), failing, code,
+                              pattern);
+}
+
+TEST(ExchangeShareTest, LaterExchangeWithoutFieldsOnOneRank) {
+  const int p = size_of(), r = rank_of();
+  fail_between_good_exchanges(
+      [&](auto share, auto plan) {
+        std::vector<ferry::FieldSpec> fields;
+        if (r != p - 1) fields.push_back({Datatype::Float64, 1});
+        return Exchange(share, plan, fields, ferry_test::engine(), ferry_test::engine_options());
+      },
+      Errc::Arg, "Exchange: no fields given");
+}
+
+TEST(ExchangeShareTest, LaterExchangeWithOtherFieldsOnOneRank) {
+  const int p = size_of(), r = rank_of();
+  if (p < 2) GTEST_SKIP() << "needs two ranks to differ";
+  fail_between_good_exchanges(
+      [&](auto share, auto plan) {
+        const Datatype type = r == p - 1 ? Datatype::Float32 : Datatype::Float64;
+        return Exchange(share, plan, {{type, 1}}, ferry_test::engine(), ferry_test::engine_options());
+      },
+      Errc::Arg,
+      "the ranks describe field 0 differently: float64 x 1 on rank 0 \\(a source and "
+      "destination\\) but float32 x 1 on rank " + std::to_string(p - 1));
+}
+
+TEST(ExchangeShareTest, LaterExchangeWithAnUnknownOptionOnOneRank) {
+  const int p = size_of(), r = rank_of();
+  fail_between_good_exchanges(
+      [&](auto share, auto plan) {
+        ferry::EngineOptions options = ferry_test::engine_options();
+        if (r == p - 1) options.values["no_such_option"] = "1";
+        return Exchange(share, plan, {{Datatype::Float64, 1}}, ferry_test::engine(), options);
+      },
+      Errc::Arg, "unknown option \"no_such_option\"");
+}
+
+// Only the last rank holds source points, so only it sends: blocks of 2^31 bytes a
+// point, more than one MPI message holds, fail the rma engine's set-up there alone.
+TEST(ExchangeShareTest, LaterExchangeFailsInTheEngineOnOneRank) {
+  const int p = size_of(), r = rank_of();
+  if (ferry_test::engine() != "rma") GTEST_SKIP() << "an rma set-up error";
+  if (p < 2) GTEST_SKIP() << "needs a rank that sends to another";
+  const Layout src = r == p - 1 ? Layout::block(kN, 1, 0) : Layout::none(kN);
+  const Layout dst = Layout::round_robin(kN, p, r);
+  fail_between_good_exchanges(
+      src, dst,
+      [&](auto share, auto plan) {
+        return Exchange(share, plan, {{Datatype::Float64, 1 << 28}}, ferry_test::engine(),
+                        ferry_test::engine_options());
+      },
+      Errc::Overflow, "rma: bytes of one block put to a peer");
 }
 
 }  // namespace

@@ -95,51 +95,48 @@ void RmaEngine::close() {
 
 void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
                       const EngineOptions& options) {
+  AgreedValues values{kAnyValue, kAnyValue};
+  const std::optional<Error> local =
+      error_of(comm, [&] { values = prepare(plan, comm, fields, options); });
+  const std::vector<ValueSpread> agreed = agree_with_spread(comm, local, {values[0], values[1]});
+  finish({agreed[0], agreed[1]});
+}
+
+AgreedValues RmaEngine::prepare(const Plan& plan, const Comm& comm,
+                                const std::vector<FieldSpec>& fields,
+                                const EngineOptions& options) {
   bind(plan, comm, fields.size());
-  bool shared_memory = true;
-  // Checks of rank-local input agree before the first collective call, so a rank
-  // that fails never leaves the others waiting in one (they are agreed in the reduction below).
-  const std::optional<Error> local = error_of(comm, [&] {
-    assign_fields(fields);
-    shared_memory = options.get_bool(name(), "shared_memory", kSharedMemoryDefault);
-    const auto point_bytes = static_cast<std::int64_t>(this->fields().point_bytes_all());
-    for (std::size_t k = 0; k < plan.send().peer_count(); ++k)
-      mpi_count<int>(plan.send().count(k) * point_bytes, "rma: bytes of one block put to a peer");
-  });
-  // The lay-out over the route, and whether this rank's part fits in the window the
-  // share holds for the route: a new window is allocated by all or none.
-  const std::string windows_key = shared_memory ? "rma windows" : "rma windows, no shared memory";
-  std::shared_ptr<RmaWindows> windows;
-  int fits = 0;
-  auto lay_out_over_route = [&] {
-    windows = nullptr;
-    if (share()) windows = std::static_pointer_cast<RmaWindows>(share()->find(windows_key));
-    if (windows && windows->route() != route_.get()) windows = nullptr;
-    return error_of(communicator(), [&] {
-      lay_out();
-      fits = windows && windows->fits(window_bytes()) ? 1 : 0;
-    });
-  };
+  assign_fields(fields);
+  shared_memory_ = options.get_bool(name(), "shared_memory", kSharedMemoryDefault);
+  const auto point_bytes = static_cast<std::int64_t>(this->fields().point_bytes_all());
+  for (std::size_t k = 0; k < plan.send().peer_count(); ++k)
+    mpi_count<int>(plan.send().count(k) * point_bytes, "rma: bytes of one block put to a peer");
   // A later exchange over the route (an OASIS namcouple's second entry between two
-  // partitions, and on) finds it cached: then the checks above, whether every rank has
-  // it, the lay-out and whether it fits are agreed in one reduction.
-  std::optional<Error> checked = local;
-  const std::shared_ptr<const RmaRoute> found = RmaRoute::cached(plan, communicator(), shared_memory);
-  if (found && !checked) {
-    route_ = found;
-    checked = lay_out_over_route();
-  }
-  std::vector<ValueSpread> agreed = agree_with_spread(communicator(), checked, {found ? 1 : 0, fits});
+  // partitions, and on) finds it cached: then whether every rank has it, the lay-out
+  // over it and whether it fits the share's window are agreed with the checks above.
+  route_ = RmaRoute::cached(plan, communicator(), shared_memory_);
+  if (!route_) return {0, 0};
+  lay_out();
+  return {1, fits_route_windows()};
+}
+
+void RmaEngine::finish(const AgreedSpread& agreed) {
+  std::int64_t all_fit = agreed[1].lowest;
   if (agreed[0].lowest == 0) {
-    route_ = RmaRoute::build(plan, communicator(), shared_memory, tag_base() + kTagPositions);
-    fits = 0;
-    const std::optional<Error> laid_out = lay_out_over_route();
-    agreed[1] = agree_with_spread(communicator(), laid_out, {fits})[0];
+    route_ = RmaRoute::build(plan(), communicator(), shared_memory_, tag_base() + kTagPositions);
+    int fits = 0;
+    const std::optional<Error> laid_out = error_of(communicator(), [&] {
+      lay_out();
+      fits = fits_route_windows();
+    });
+    all_fit = agree_with_spread(communicator(), laid_out, {fits})[0].lowest;
   }
-  if (agreed[1].lowest == 0) {
+  // A new window is allocated by all or none.
+  std::shared_ptr<RmaWindows> windows = route_windows();
+  if (all_fit == 0) {
     if (!windows) {
       windows = std::make_shared<RmaWindows>(route_);
-      if (share()) share()->store(windows_key, windows);
+      if (share()) share()->store(windows_key(), windows);
     }
     // Room for the exchanges still to come over the share, if they are like this one.
     std::size_t room = 1;
@@ -151,6 +148,21 @@ void RmaEngine::setup(const Plan& plan, const Comm& comm, const std::vector<Fiel
   create_windows(windows->take(window_bytes()));
   locate_destinations();
   create_notifications();
+}
+
+const char* RmaEngine::windows_key() const noexcept {
+  return shared_memory_ ? "rma windows" : "rma windows, no shared memory";
+}
+
+std::shared_ptr<RmaWindows> RmaEngine::route_windows() const {
+  if (!share()) return nullptr;
+  auto windows = std::static_pointer_cast<RmaWindows>(share()->find(windows_key()));
+  return windows && windows->route() == route_.get() ? windows : nullptr;
+}
+
+int RmaEngine::fits_route_windows() const {
+  const std::shared_ptr<RmaWindows> windows = route_windows();
+  return windows && windows->fits(window_bytes()) ? 1 : 0;
 }
 
 void RmaEngine::lay_out() {

@@ -11,6 +11,7 @@
 #include "engines/field_engine.hpp"
 #include "engines/rma/rma_route.hpp"
 #include "engines/rma/rma_windows.hpp"
+#include "engines/agreed_setup.hpp"
 #include "ferry/comm.hpp"
 
 namespace ferry::detail {
@@ -68,10 +69,17 @@ namespace ferry::detail {
 /// destructor run while a partner is gone must not, so windows not closed stay until
 /// MPI_Finalize, each with the duplicate communicator it was created over.
 ///
+/// Set-up (AgreedSetup): prepare() checks this rank's input, reads the options and lays
+/// out over the route cached with the plan, if any; one reduction agrees on the errors,
+/// whether every rank has the route and whether every part fits the share's window
+/// (over a share, the Exchange's agreement on the fields); finish() builds a new route
+/// where some rank lacks it, allocates a new window where a part does not fit, and
+/// sets up the windows and the notes.
+///
 /// Option `shared_memory` (default true): false treats every peer as off-node, so
 /// every block goes through MPI_Put (tests the inter-node path on one node, or
 /// avoids shared windows where they are slow).
-class RmaEngine final : public FieldEngine {
+class RmaEngine final : public FieldEngine, public AgreedSetup {
  public:
   RmaEngine();
   RmaEngine(const RmaEngine&) = delete;
@@ -80,6 +88,9 @@ class RmaEngine final : public FieldEngine {
 
   void setup(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
              const EngineOptions& options) override;
+  AgreedValues prepare(const Plan& plan, const Comm& comm, const std::vector<FieldSpec>& fields,
+                       const EngineOptions& options) override;
+  void finish(const AgreedSpread& agreed) override;
   void close() override;
   /// False while a destination has not yet read this rank's previous block.
   bool can_begin() override;
@@ -89,6 +100,9 @@ class RmaEngine final : public FieldEngine {
   void* destination_field(std::size_t field) override;
 
  private:
+  const char* windows_key() const noexcept;  // the share's RmaWindows for shared_memory_
+  std::shared_ptr<RmaWindows> route_windows() const;  // the share's for route_, or null
+  int fits_route_windows() const;  // 1 if this exchange's part fits them
   void lay_out();  // send buffer, field areas and block offsets for these fields
   std::size_t window_bytes() const;  // this exchange's part of the receive window
   void create_windows(const RmaWindows::Part& part);
@@ -99,6 +113,7 @@ class RmaEngine final : public FieldEngine {
   void sync_windows();  // MPI_Win_sync on both windows, around every note
   void free_notifications() noexcept;
 
+  bool shared_memory_ = true;  // option shared_memory
   std::shared_ptr<const RmaRoute> route_;  // node communicator, peers, positions
   std::shared_ptr<RmaWindows> own_windows_;  // without a share: the engine's own, closed by close()
   MPI_Win shared_win_ = MPI_WIN_NULL;   // receive memory over the route's node (RmaWindows')
