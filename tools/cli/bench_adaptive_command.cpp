@@ -66,6 +66,7 @@ Action declare_bench_adaptive(CLI::App& app) {
   add_int_option(app, "--within", o->within_percent, 0, 1000);
   add_load_option(app, o->load);
   app.add_flag("--json", o->json);
+  app.add_flag("--judge-twice", o->config.judge_twice);
   app.add_option("--wrong-cache", o->wrong_cache);
   add_int_option(app, "--exchanges", o->exchanges, 1, 100000);
   return [o](const Context& context) { return run(*o, context); };
@@ -95,6 +96,8 @@ Command bench_adaptive_command() {
           "  --within PERCENT       how close to the best is good (default 10)\n" +
           std::string(kLoadOptionHelp) +
           "  --json                 one JSON object per run and line instead of a table\n"
+          "  --judge-twice          a second judge after the first; its best, scored by the\n"
+          "                         first, shows how often the judge agrees with itself\n"
           "  --wrong-cache LABEL    instead: a full search writes a tuning-cache entry, and\n"
           "                         each run rewrites its choice to LABEL (a candidate,\n"
           "                         e.g. alltoallv or butterfly:all), then times the first\n"
