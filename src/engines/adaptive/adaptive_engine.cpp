@@ -258,6 +258,10 @@ void AdaptiveEngine::setup(const Plan& plan, const Comm& comm, const std::vector
     // in at most twice as many: under time slicing about half may be left out.
     rules_.duel_rounds = rules_.max_rounds;
     rules_.duel_round_limit = 2 * rules_.max_rounds;
+    // Likewise the search: while the leader is not separated, until its pairs with the
+    // candidates it is not separated from have max_samples rounds that inform, in at
+    // most twice as many rounds.
+    rules_.round_limit = 2 * rules_.max_rounds;
     margin = int_option(options, "margin", kDefaultMarginPercent, 0, 50,
                         "percent by which a candidate must be faster than p2p");
     tolerance = int_option(options, "tolerance", kDefaultTolerancePercent, 0, 50,
@@ -400,6 +404,7 @@ void AdaptiveEngine::start_challenge(bool reference_recorded_best) {
   check.drop_ratio = kCheckDropRatio;
   check.drop_not_faster = true;
   check.duel_rounds = 0;  // the re-check's cost stays bounded by check_samples
+  check.round_limit = 0;
   // The entry recorded every challenger slower than its recorded best: confirming
   // that costs the suspect cached choice fewer exchanges than an interval would.
   if (reference_recorded_best) check.confirm_rounds = kConfirmRounds;

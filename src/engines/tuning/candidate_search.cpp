@@ -151,6 +151,32 @@ std::size_t CandidateSearch::leader() const {
   return best;
 }
 
+std::size_t CandidateSearch::least_informed(std::size_t lead) const {
+  // The pairs of the leader with the candidates it is not yet separated from are what
+  // keeps the search going; a pair of two other candidates decides nothing, and the
+  // first candidate, kept while clearly slower than the leader for the final check,
+  // is separated from it.
+  std::size_t least = standings_.size(), fewest = 0;
+  for (std::size_t i : running()) {
+    if (i == lead) continue;
+    const std::vector<double> r = ratios(i, lead);
+    const std::optional<Interval> interval = median_interval(r, kConfidence);
+    if (i == 0 && interval && interval->low > 1 + rules_.margin) continue;
+    if (least == standings_.size() || r.size() < fewest) least = i, fewest = r.size();
+  }
+  return least;
+}
+
+bool CandidateSearch::more_rounds(std::size_t lead) const {
+  if (used_rounds() < rules_.max_rounds) return true;
+  if (used_rounds() >= rules_.round_limit) return false;
+  // Rounds left out as both descheduled told nothing about a pair: the limit counts the
+  // rounds that inform the least informed pair that still keeps the leader undecided.
+  const std::size_t least = least_informed(lead);
+  return least != standings_.size() &&
+         ratios(least, lead).size() < static_cast<std::size_t>(rules_.max_rounds);
+}
+
 void CandidateSearch::drop_clearly_slower() {
   // The last used round: every running candidate has its sample there.
   double fastest = 0;
@@ -209,7 +235,7 @@ void CandidateSearch::drop_confirmed_slower() {
 }
 
 void CandidateSearch::evaluate() {
-  if (used_rounds() > rules_.max_rounds) {
+  if (duel_from_ > 0) {
     duel();
     return;
   }
@@ -237,16 +263,14 @@ void CandidateSearch::evaluate() {
   const std::optional<Interval> interval = median_interval(against_first, kConfidence);
   const bool clearly_faster = lead != 0 && interval && interval->high < 1 - rules_.margin;
   const bool only_first_left = running().size() == 2 && standings_[0].running;
-  if (running().size() > 1 && !(only_first_left && clearly_faster) &&
-      used_rounds() < rules_.max_rounds)
-    return;
+  if (running().size() > 1 && !(only_first_left && clearly_faster) && more_rounds(lead)) return;
 
   // The first candidate (p2p) is the default: another must be clearly faster.
   const std::string separated =
       running().size() == 1 || (only_first_left && clearly_faster)
           ? "separated from every other candidate"
           : cat("not separated from every candidate after ", used_rounds(),
-                " rounds (the most allowed)");
+                " rounds (the most allowed", informed_text(lead), ")");
   if (lead == 0) {
     finish(0, cat(standings_[0].candidate.label(), " leads, ", separated));
     return;
@@ -271,6 +295,7 @@ void CandidateSearch::evaluate() {
                                     " rounds; the leader runs on against ",
                                     standings_[0].candidate.label(), " alone");
       }
+    duel_from_ = used_rounds();
     return;
   }
   finish(0, cat(leader_standing.candidate.label(), " leads but is not clearly faster than ",
@@ -287,7 +312,7 @@ void CandidateSearch::duel() {
   const std::optional<Interval> interval = median_interval(ratios(challenger, 0), kConfidence);
   const std::string how = cat(label, "/", first, " ", ratio_text(challenger, 0), ", after ",
                               used_rounds(), " rounds, the last ",
-                              used_rounds() - rules_.max_rounds, " against ", first, " alone");
+                              used_rounds() - duel_from_, " against ", first, " alone");
   // Only a separation ends the duel early: the median of few rounds flips by chance.
   if (interval && interval->high < 1 - rules_.margin)
     finish(challenger, cat(label, " leads and is clearly faster than ", first, ": ", how));
@@ -295,10 +320,18 @@ void CandidateSearch::duel() {
     finish(0, cat(label, " is clearly slower than ", first, ": ", how, ": keeping ", first));
   else if (ratios(challenger, 0).size() >=
                static_cast<std::size_t>(rules_.max_rounds + rules_.duel_rounds) ||
-           used_rounds() >= rules_.max_rounds + std::max(rules_.duel_round_limit,
-                                                         rules_.duel_rounds))
+           used_rounds() >= duel_from_ + std::max(rules_.duel_round_limit, rules_.duel_rounds))
     finish(0, cat(label, " leads but is not clearly faster than ", first, " (", how,
                   "): keeping ", first));
+}
+
+std::string CandidateSearch::informed_text(std::size_t lead) const {
+  const std::size_t least = least_informed(lead);
+  if (least == standings_.size()) return "";
+  const std::size_t informed = ratios(least, lead).size();
+  if (informed >= static_cast<std::size_t>(used_rounds())) return "";
+  return cat("; ", informed, " of them informed ", standings_[lead].candidate.label(), "/",
+             standings_[least].candidate.label(), ", the fewest of the leader's open pairs");
 }
 
 void CandidateSearch::finish(std::size_t winner, const std::string& why) {

@@ -28,8 +28,16 @@ struct SearchRules {
   /// it is the only one.
   int min_rounds = 5;
   /// Rounds used at most; then the leader wins if clearly faster than the first
-  /// candidate (or, with duel_rounds, runs on against it alone).
+  /// candidate (or, with duel_rounds, runs on against it alone). With round_limit,
+  /// counted in rounds that inform: see there.
   int max_rounds = 20;
+  /// > max_rounds: after max_rounds, more rounds run while the leader is not separated
+  /// from some candidate and one of the pairs that keep them apart (the leader and a
+  /// running candidate not yet separated from it) has fewer than max_rounds rounds that
+  /// inform (not left out as both descheduled), up to this many used rounds, so that
+  /// the search stays bounded. Under time slicing about half of the rounds spent may be
+  /// left out. 0 (or max_rounds): the search ends after max_rounds used rounds.
+  int round_limit = 0;
   /// "Clearly faster": the interval of the ratio lies below 1 - margin.
   double margin = 0.02;
   /// "As fast": the interval lies within [1 / (1 + tolerance), 1 + tolerance].
@@ -95,8 +103,9 @@ struct Standing {
 /// a candidate whose ratio to the leader is clearly above 1 + margin drops out as
 /// slower (but the first, against which the choice is checked), one within the
 /// tolerance drops out as as fast. More rounds run only while
-/// the leader is not yet separated from some candidate, up to max_rounds (then, with
-/// duel_rounds, the leader against the first alone). The choice is the leader if it
+/// the leader is not yet separated from some candidate, up to max_rounds (or, with
+/// round_limit, until its pairs with those have max_rounds rounds that inform; then,
+/// with duel_rounds, the leader against the first alone). The choice is the leader if it
 /// is the first candidate (p2p, the default engine) or clearly faster than it;
 /// otherwise the first candidate. Ratios leave out the rounds in which both samples
 /// were descheduled (descheduled_ratio).
@@ -144,6 +153,13 @@ class CandidateSearch {
   void drop_confirmed_slower();
   void finish(std::size_t winner, const std::string& why);
   std::size_t leader() const;
+  // The running candidate not yet separated from the leader whose pair with it had the
+  // fewest rounds that inform; standings_.size() if there is none.
+  std::size_t least_informed(std::size_t lead) const;
+  // Whether the search runs on while the leader is not separated (round_limit).
+  bool more_rounds(std::size_t lead) const;
+  // "; 14 of them informed alltoallv/rma, ..." when rounds were left out, else "".
+  std::string informed_text(std::size_t lead) const;
   // The paired ratios of standings_[a] over standings_[b], descheduled rounds left out.
   std::vector<double> ratios(std::size_t a, std::size_t b) const;
   std::string ratio_text(std::size_t a, std::size_t b) const;
@@ -156,6 +172,7 @@ class CandidateSearch {
   long exchanges_ = 0;
   std::vector<Candidate> round_;
   bool done_ = false;
+  int duel_from_ = 0;  ///< the used round after which the duel began; 0: no duel
   Candidate choice_;
   std::string reason_;
 };
