@@ -1,16 +1,38 @@
 #include "ferry/exchange.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "engines/agreed_setup.hpp"
+#include "exchange/same_engine.hpp"
 #include "exchange/same_fields.hpp"
 #include "util/agree.hpp"
 #include "util/check.hpp"
 
 namespace ferry {
+
+namespace {
+
+// agree_on_fields, with the engine's name agreed in the same reduction: ranks running
+// different engines would otherwise wait for each other's messages for ever. Returns
+// the spread of `more`.
+std::vector<detail::ValueSpread> agree_on_fields_and_engine(
+    const Comm& comm, const std::optional<Error>& local, const std::vector<FieldSpec>& fields,
+    detail::ExchangeRole role, const std::string& engine, std::vector<std::int64_t> more = {}) {
+  more.insert(more.begin(), detail::engine_fingerprint(engine));
+  std::vector<detail::ValueSpread> spread =
+      detail::agree_on_fields(comm, local, fields, role, "Exchange", more);
+  if (!spread[0].same()) detail::report_different_engines(comm, engine, spread[0], "Exchange");
+  spread.erase(spread.begin());
+  return spread;
+}
+
+}  // namespace
 
 struct Exchange::State {
   std::shared_ptr<ExchangeShare> share;  // outlives the engine, which may use its resources
@@ -33,8 +55,8 @@ Exchange::Exchange(MPI_Comm comm, const Layout& src, const Layout& dst,
   const double start = MPI_Wtime();
   const std::optional<Error> local = make_engine_for(comm, std::move(fields), engine);
   State& s = *state_;
-  detail::agree_on_fields(s.comm, local, s.fields, {src.local_size() > 0, dst.local_size() > 0},
-                          "Exchange");
+  agree_on_fields_and_engine(s.comm, local, s.fields,
+                             {src.local_size() > 0, dst.local_size() > 0}, s.engine_name);
   s.plan = std::make_shared<const Plan>(Plan::build(s.comm, src, dst));
   set_up_engine(options, start);
 }
@@ -76,7 +98,7 @@ void Exchange::set_up_over(MPI_Comm comm, std::shared_ptr<const Plan> plan,
     set_up_over_share(local, source, destination, options, start);
     return;
   }
-  detail::agree_on_fields(s.comm, local, s.fields, {source, destination}, "Exchange");
+  agree_on_fields_and_engine(s.comm, local, s.fields, {source, destination}, s.engine_name);
   set_up_engine(options, start);
 }
 
@@ -117,9 +139,8 @@ void Exchange::set_up_over_share(std::optional<Error> local, bool source, bool d
       values = agreeing->prepare(*s.plan, s.comm, s.fields, options);
       options.check_all_read(s.engine_name);
     });
-  const std::vector<detail::ValueSpread> agreed =
-      detail::agree_on_fields(s.comm, local, s.fields, {source, destination}, "Exchange",
-                              {values[0], values[1]});
+  const std::vector<detail::ValueSpread> agreed = agree_on_fields_and_engine(
+      s.comm, local, s.fields, {source, destination}, s.engine_name, {values[0], values[1]});
   if (!tag_base) s.comm = Comm::dup(s.share->comm().get());
   if (!agreeing) {
     set_up_engine(options, start);

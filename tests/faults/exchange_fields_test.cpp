@@ -72,4 +72,21 @@ TEST(FieldErrors, SidesDeclareDifferentFieldCounts) {
                      " \\(a destination\\) but float64 x 1 on rank 0 \\(a source\\)");
 }
 
+// Ranks that run different engines (one read from the environment on some ranks only)
+// would wait for each other's messages for ever: they fail at set-up instead, with both
+// engines named.
+TEST(FieldErrors, SidesPassDifferentEngines) {
+  if (size_of(MPI_COMM_WORLD) < 2) GTEST_SKIP() << "needs a source and a destination rank";
+  const Halves s = halves(40);
+  const std::string other = ferry_test::engine() == "p2p" ? "alltoallv" : "p2p";
+  expect_same_error_everywhere(
+      [&] {
+        Exchange(MPI_COMM_WORLD, s.src, s.dst, {{Datatype::Float64, 1}},
+                 s.source ? ferry_test::engine() : other);
+      },
+      Errc::Arg,
+      "Exchange: the ranks pass different engines: \"[a-z0-9:_]+\" on rank [0-9]+ but "
+      "\"[a-z0-9:_]+\" on rank [0-9]+\\. Pass the same engine on every rank");
+}
+
 }  // namespace
